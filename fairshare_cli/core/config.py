@@ -121,6 +121,9 @@ class NegotiatorConfig(msgspec.Struct, frozen=True):
     accept_surplus: bool = False
     autoregroup: bool = False
     consider_preemption: bool = True
+    #: ``NEGOTIATOR_DEPTH_FIRST``: a match counts as the autocluster's jobs that fit in the
+    #: slot (``jobsInSlot``); those past the matched one are left to the schedd.
+    depth_first: bool = False
     #: ``NAME_LIMIT`` by lower-cased name, and ``CONCURRENCY_LIMIT_DEFAULT``.
     concurrency_limits: Mapping[str, float] = msgspec.field(default_factory=dict)
     concurrency_limit_default: float = 2308032.0

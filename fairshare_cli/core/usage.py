@@ -26,6 +26,12 @@ class UsageRecord(NamedTuple):
     known (``fs import sacct``'s ``AllocTRES``, a history file's ``tres``), as
     :func:`~.tres.tres_text` writes it (``mem=8192,node=1,gres/gpu=1``, memory in MB):
     what a partition's ``TRESBillingWeights`` bill besides the CPUs; None: the CPUs alone.
+    ``charged_cpus``: the CPUs HTCondor's accountant weighs each slot by instead of
+    ``cpus`` (None: ``cpus``): a committed match on a partitionable slot is charged the
+    whole slot's ``SlotWeight`` until the next cycle (``Accountant::AddMatch``), so its
+    usage history holds that interval as a record of its own whose ``charged_cpus`` are the
+    slot's free CPUs at the match. Only the usage history store keeps it (``fs negotiate``
+    writes it); a history file cannot give it. Slurm and DIRAC read ``cpus``.
     (A named tuple: a million are built per import.)
     """
 
@@ -41,6 +47,7 @@ class UsageRecord(NamedTuple):
     slots: int = 1
     cpus: int = 1
     tres: str | None = None
+    charged_cpus: int | None = None
 
 
 #: A record's end, read by position (a column of a batch in one C pass:

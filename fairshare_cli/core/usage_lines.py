@@ -204,7 +204,8 @@ def records_of_columns(
         except InputError:  # (cpus given twice differently, or given by tres alone)
             return None
         kept = list(map(made.__getitem__, tres))
-    fields = (owner, starts, ends, named[0], nice, *named[1:], slots, cpus, kept)
+    charged = [None] * len(owner)  # (a history file gives no charged_cpus)
+    fields = (owner, starts, ends, named[0], nice, *named[1:], slots, cpus, kept, charged)
     return list(map(tuple.__new__, repeat(UsageRecord), zip(*fields, strict=True)))
 
 

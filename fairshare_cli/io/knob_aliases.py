@@ -47,6 +47,7 @@ KNOBS: dict[str, dict[str, str]] = {
         "GROUP_ACCEPT_SURPLUS": "accept_surplus",
         "GROUP_AUTOREGROUP": "autoregroup",
         "NEGOTIATOR_CONSIDER_PREEMPTION": "consider_preemption",
+        "NEGOTIATOR_DEPTH_FIRST": "depth_first",
         "CONCURRENCY_LIMIT_DEFAULT": "concurrency_limit_default",
         "NEGOTIATOR_INTERVAL": "interval",
         "NEGOTIATOR_CYCLE_DELAY": "cycle_delay",

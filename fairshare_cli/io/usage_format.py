@@ -2,9 +2,10 @@
 and what makes a new (or an older format's) file one.
 
 ``FORMAT`` names the file's layout. Format 2's records keep their TRES (a ``tres``
-column); a file of format 1 lacks it: read as records without TRES, and made format 2 by
-the next writer (``UsageStore.upgrade``). A file of a newer format is refused, never
-written.
+column); format 3's also the CPUs a partitionable slot's match was charged for until the
+next cycle (a ``charged_cpus`` column). A file of format 1 or 2 lacks them: read as
+records without them, and made format 3 by the next writer (``UsageStore.upgrade``). A
+file of a newer format is refused, never written.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ CREATE TABLE IF NOT EXISTS records (
     slots INTEGER NOT NULL,
     cpus INTEGER NOT NULL,
     job TEXT,
-    tres TEXT
+    tres TEXT,
+    charged_cpus INTEGER
 );
 {indexes};
 CREATE TABLE IF NOT EXISTS ends (
@@ -49,10 +51,13 @@ RECORD_INDEXES = {
     "records_job": "CREATE INDEX IF NOT EXISTS records_job ON records (job) WHERE job IS NOT NULL",
 }
 SCHEMA = _SCHEMA.format(indexes=";\n".join(RECORD_INDEXES.values()))
-FORMAT = "fairshare-cli usage history 2"
+FORMAT = "fairshare-cli usage history 3"
 #: The formats before :data:`FORMAT`, read as they are and made :data:`FORMAT` by the next
-#: writer: 1 had no ``tres`` column (its records bill their CPUs alone).
-OLDER = ("fairshare-cli usage history 1",)
+#: writer: 1 had no ``tres`` column (its records bill their CPUs alone), 1 and 2 no
+#: ``charged_cpus`` column (their records are charged their CPUs).
+OLDER = ("fairshare-cli usage history 1", "fairshare-cli usage history 2")
+#: The columns of ``records`` that a file of an older format may lack (added in this order).
+ADDED_COLUMNS = (("tres", "TEXT"), ("charged_cpus", "INTEGER"))
 _NAMED = "fairshare-cli usage history "  # (then a version: a newer fs's is refused)
 
 

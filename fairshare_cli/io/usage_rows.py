@@ -26,7 +26,7 @@ SELECT id, CASE
     WHEN typeof(partition) NOT IN ('text', 'null') THEN 'partition'
     WHEN typeof(qos) NOT IN ('text', 'null') THEN 'qos'
     WHEN typeof(dirac_group) NOT IN ('text', 'null') THEN 'dirac_group'
-    WHEN typeof(job) NOT IN ('text', 'null') THEN 'job'{tres}
+    WHEN typeof(job) NOT IN ('text', 'null') THEN 'job'{tres}{charged}
     END AS wrong
 FROM records WHERE id <= ? AND wrong IS NOT NULL LIMIT 1
 """
@@ -34,18 +34,25 @@ _WRONG_END = "SELECT id FROM ends WHERE id <= ? AND typeof(end) NOT IN ('real', 
 
 
 _TRES = "\n    WHEN typeof(tres) NOT IN ('text', 'null') THEN 'tres'"
+_CHARGED = "\n    WHEN typeof(charged_cpus) NOT IN ('integer', 'null') THEN 'charged_cpus'"
 
 
 def check_rows(
-    conn: sqlite3.Connection, path: object, records: int, ends: int, tres: bool = True
+    conn: sqlite3.Connection,
+    path: object,
+    records: int,
+    ends: int,
+    tres: bool = True,
+    charged: bool = True,
 ) -> None:
     """Refuse a store whose rows (up to the marks ``records`` and ``ends``) hold a value of
-    a type fs never writes (``tres``: the records have that column).
+    a type fs never writes (``tres``, ``charged``: the records have that column).
 
     Raises:
         StateError: naming the store, the row and the column.
     """
-    found = conn.execute(_WRONG.format(tres=_TRES if tres else ""), (records,)).fetchone()
+    wrong = _WRONG.format(tres=_TRES if tres else "", charged=_CHARGED if charged else "")
+    found = conn.execute(wrong, (records,)).fetchone()
     if found is None:
         end = conn.execute(_WRONG_END, (ends,)).fetchone()
         found = None if end is None else (f"end row {end[0]}", "end")

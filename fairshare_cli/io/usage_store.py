@@ -14,8 +14,10 @@ state lock, and a file put in place of the state's is told by its generation. Re
 take no lock.
 
 A record keeps its TRES (``UsageRecord.tres``: what a partition's ``TRESBillingWeights``
-bill again in a replay); a file of an older format, without them, is made this one by the
-next writer (:meth:`UsageStore.upgrade`, in that write's transaction): ``io.usage_format``.
+bill again in a replay) and the CPUs HTCondor's accountant charged it for when they are
+not its own (``UsageRecord.charged_cpus``); a file of an older format, without them, is
+made this one by the next writer (:meth:`UsageStore.upgrade`, in that write's
+transaction): ``io.usage_format``.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any
 from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import RuntimeFailure
 from fairshare_cli.io.atomic import disk_failure, fsync_folder, make_like, present_file
+from fairshare_cli.io.usage_format import ADDED_COLUMNS as _ADDED_COLUMNS
 from fairshare_cli.io.usage_format import FORMAT as FORMAT
 from fairshare_cli.io.usage_format import RECORD_INDEXES as _RECORD_INDEXES
 from fairshare_cli.io.usage_format import check_format
@@ -49,7 +52,7 @@ _NOTHING: dict[None, None] = {}
 sqlite3.register_adapter(type(None), _NOTHING.get)  # (a C call: None -> None)
 _COLUMNS = (
     "start, end, owner, accounting_group, nice_user, account, partition, qos, dirac_group, "
-    "slots, cpus, tres, job"
+    "slots, cpus, tres, charged_cpus, job"
 )
 
 
@@ -60,19 +63,28 @@ class UsageStore:
         self.path = path
         self._conn = conn
 
+    def columns(self) -> set[str]:
+        """The columns the records have (a file of format 1 lacks ``tres``, of format 1 or
+        2 ``charged_cpus``)."""
+        return {str(row[1]) for row in self._conn.execute("PRAGMA table_info(records)")}
+
     def keeps_tres(self) -> bool:
         """Whether the records have their ``tres`` column (a file of format 1: not yet)."""
-        return any(row[1] == "tres" for row in self._conn.execute("PRAGMA table_info(records)"))
+        return "tres" in self.columns()
 
     def upgrade(self) -> None:
         """Make a file of an older format (:data:`~.usage_format.OLDER`) this one, in the open
         transaction (begun here if none is): its records keep no TRES (they bill their
-        CPUs, as they did). Called by writers, under the state lock, before they insert:
-        committed with their rows, a write that fails leaves the file as it was."""
-        if self.keeps_tres():
+        CPUs, as they did) and no charged CPUs (they were charged their own). Called by
+        writers, under the state lock, before they insert: committed with their rows, a
+        write that fails leaves the file as it was."""
+        have = self.columns()
+        missing = [(name, kind) for name, kind in _ADDED_COLUMNS if name not in have]
+        if not missing:
             return
         self._conn.execute("UPDATE meta SET value = ? WHERE key = 'format'", (FORMAT,))
-        self._conn.execute("ALTER TABLE records ADD COLUMN tres TEXT")
+        for name, kind in missing:
+            self._conn.execute(f"ALTER TABLE records ADD COLUMN {name} {kind}")
 
     @property
     def generation(self) -> str:
@@ -126,6 +138,7 @@ class UsageStore:
                 r.slots,
                 r.cpus,
                 r.tres,
+                r.charged_cpus,
                 job,
             )
             for r, job in records
@@ -135,6 +148,16 @@ class UsageStore:
             self._conn.executemany(f"INSERT INTO records ({_COLUMNS}) VALUES ({_QMARKS})", rows)
             self._conn.executemany("INSERT INTO ends (job, end) VALUES (?, ?)", ends)
         return self.marks()
+
+    def not_kept(
+        self, records: tuple[tuple[UsageRecord, str], ...], marks: Marks
+    ) -> tuple[tuple[UsageRecord, str], ...]:
+        """``records`` but those whose job key a record (up to ``marks``) already has."""
+        if not records:
+            return records
+        held = "SELECT 1 FROM records WHERE job = ? AND id <= ? LIMIT 1"
+        run = self._conn.execute
+        return tuple(r for r in records if run(held, (r[1], marks.records)).fetchone() is None)
 
     def marks(self) -> Marks:
         """The highest row ids now in the file."""
@@ -148,14 +171,16 @@ class UsageStore:
         A record whose job has an end row (up to ``marks``) ends there; otherwise its own
         ``end`` (None: still running).
         """
-        tres = self.keeps_tres()
+        have = self.columns()
+        tres, charged = "tres" in have, "charged_cpus" in have
         query = (
             "SELECT owner, start, COALESCE(end, (SELECT MIN(e.end) FROM ends e WHERE e.job = "
             "records.job AND e.id <= ?)), accounting_group, nice_user, account, partition, "
-            f"qos, dirac_group, slots, cpus, {'tres' if tres else 'NULL'} FROM records "
+            f"qos, dirac_group, slots, cpus, {'tres' if tres else 'NULL'}, "
+            f"{'charged_cpus' if charged else 'NULL'} FROM records "
             "WHERE id <= ? ORDER BY start, id"
         )
-        check_rows(self._conn, self.path, marks.records, marks.ends, tres)  # (types: no crash)
+        check_rows(self._conn, self.path, marks.records, marks.ends, tres, charged)
         # the columns in UsageRecord's field order: built by _make, a batch at a time
         # (benchmarks/run.py whatif-replay reads a million); nice_user stays 0 or 1
         return Batches(_fetched(self._conn.execute(query, (marks.ends, marks.records))))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from fairshare_cli.core.operations.usage_log import ClaimUsage
@@ -143,6 +144,9 @@ def log_usage(
             store.rollback_after(start)
         else:  # (an import replaced it and died before it wrote the state)
             store.restart()
+        # a record the store already holds for its claim is not started again (a claim
+        # matched on a partitionable slot by an fs that kept no match-cost record)
+        usage = replace(usage, started=store.not_kept(usage.started, start))
         now = store.marks()  # (row ids follow the largest: no other writer, under the lock)
         marks = Marks(now.records + len(usage.started), now.ends + len(usage.ended), now.generation)
 

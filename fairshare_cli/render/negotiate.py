@@ -331,6 +331,8 @@ _REASON_TEXT = {
     "concurrency_limit": "a concurrency limit it needs was reached",
     "ceiling": "its submitter reached its ceiling",
     "not_reached": "its submitter was not asked for more jobs this cycle",
+    "depth_first": "a match of its autocluster counted it as fitting in the slot it took "
+    "(NEGOTIATOR_DEPTH_FIRST): left for the schedd to start there",
 }
 
 

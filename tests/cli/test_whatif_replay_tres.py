@@ -120,8 +120,10 @@ def test_changed_billing_weights_bill_the_kept_tres(tmp_path: Path, run: Run) ->
 
 def test_a_history_of_an_older_fs_is_replayed_and_upgraded(tmp_path: Path, run: Run) -> None:
     """A store written before records kept their TRES (format 1: job 2's record, which
-    bills its 2 CPUs either way) is replayed as it is, then made format 2 by the next
-    import, which keeps job 1's TRES: the same half-life still replays what was charged."""
+    bills its 2 CPUs either way) is replayed as it is, then made format 3 by the next
+    import, which keeps job 1's TRES (format 3, whose records also keep the CPUs a
+    partitionable slot's match was charged for): the same half-life still replays what was
+    charged."""
     args = _pool(tmp_path, run, JOB_2 + TIMES)
     store = tmp_path / "state.history.sqlite"
     with closing(sqlite3.connect(store)) as conn, conn:
@@ -138,7 +140,7 @@ def test_a_history_of_an_older_fs_is_replayed_and_upgraded(tmp_path: Path, run: 
     assert result.exit_code == 0, result.stderr
     with closing(sqlite3.connect(store)) as conn:
         assert conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchall() == [
-            ("fairshare-cli usage history 2",)
+            ("fairshare-cli usage history 3",)
         ]
         assert conn.execute("SELECT owner, tres FROM records ORDER BY id").fetchall() == [
             ("u2", None),

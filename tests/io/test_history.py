@@ -178,14 +178,15 @@ def test_plain_batch_takes_plain_lines_and_refuses_the_rest() -> None:
 def test_typed_lines_hold_the_fields_in_line_order() -> None:
     """The reader hands records_of_columns each typed line as a tuple (msgspec's astuple): that is
     only right while the typed line's fields are LINE_FIELDS, in that order, and those are
-    UsageRecord's fields."""
+    UsageRecord's fields but ``charged_cpus``, which only the usage history store keeps (a
+    history file cannot give it)."""
     from fairshare_cli.core.usage import UsageRecord
     from fairshare_cli.core.usage_lines import LINE_FIELDS
     from fairshare_cli.io.history import _Line
 
     assert _Line.__struct_fields__ == LINE_FIELDS
-    assert sorted(LINE_FIELDS) == sorted(UsageRecord._fields)
-    assert UsageRecord._fields[-1] == LINE_FIELDS[-1] == "tres"
+    assert sorted(LINE_FIELDS) == sorted(f for f in UsageRecord._fields if f != "charged_cpus")
+    assert UsageRecord._fields[-2:] == (LINE_FIELDS[-1], "charged_cpus") == ("tres", "charged_cpus")
 
 
 def test_the_last_minute_of_year_9999_is_read_line_by_line(tmp_path: Path) -> None:

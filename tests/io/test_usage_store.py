@@ -189,8 +189,8 @@ def test_records_are_stored_as_sqlite_stores_them_without_adapters(tmp_path: Pat
         assert store is not None
         marks = store.append([(rec, None), (rec._replace(nice_user=False), "j")], [])
         assert [tuple(r) for r in store.records(marks)] == [
-            ("alice", 1.0, None, None, 1, None, None, None, None, 2, 3, None),
-            ("alice", 1.0, None, None, 0, None, None, None, None, 2, 3, None),
+            ("alice", 1.0, None, None, 1, None, None, None, None, 2, 3, None, None),
+            ("alice", 1.0, None, None, 0, None, None, None, None, 2, 3, None, None),
         ]
     conn = sqlite3.connect(path)
     rows = conn.execute("SELECT typeof(nice_user), typeof(end), typeof(job) FROM records")

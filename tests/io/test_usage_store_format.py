@@ -1,5 +1,6 @@
-"""The usage history store's format: records keep their TRES (format 2); a file of
-format 1 (no ``tres`` column) is read as holding none and made format 2 by the next
+"""The usage history store's format: records keep their TRES (format 2) and the CPUs a
+partitionable slot's match was charged for (format 3); a file of format 1 (no ``tres``
+column) or 2 (no ``charged_cpus``) is read as holding none and made format 3 by the next
 writer, in its own transaction; a file of a newer format is refused, never written."""
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def test_a_format_1_store_is_read_as_records_without_tres(tmp_path: Path) -> Non
     assert path.read_bytes() == before  # (a reader, or a writer that writes nothing)
 
 
-def test_the_next_writer_makes_it_format_2_keeping_its_rows(tmp_path: Path) -> None:
+def test_the_next_writer_makes_it_format_3_keeping_its_rows(tmp_path: Path) -> None:
     path = old_store(tmp_path / "h.sqlite")
     new = UsageRecord("u2", 200.0, 300.0, partition="batch", cpus=2, tres="mem=8192,gres/gpu=1")
     with open_store(path) as store:
@@ -72,9 +73,33 @@ def test_the_next_writer_makes_it_format_2_keeping_its_rows(tmp_path: Path) -> N
         assert marks == Marks(2, 0, "abcdef0123456789")  # (ids and generation as they were)
         assert [r.tres for r in store.records(marks)] == [None, "mem=8192,gres/gpu=1"]
     mark, columns, rows = layout(path)
-    assert mark == FORMAT == "fairshare-cli usage history 2"
-    assert columns[-1] == "tres"
-    assert rows[0] == (1, 100.0, 400.0, "u1", None, 0, "a", "batch", None, None, 1, 2, None, None)
+    assert mark == FORMAT == "fairshare-cli usage history 3"
+    assert columns[-2:] == ["tres", "charged_cpus"]
+    assert rows[0] == (
+        1, 100.0, 400.0, "u1", None, 0, "a", "batch", None, None, 1, 2, None, None, None,
+    )  # fmt: skip
+
+
+def test_a_format_2_store_is_read_and_made_format_3(tmp_path: Path) -> None:
+    """A file of format 2 (``tres``, no ``charged_cpus``): its records are charged their own
+    CPUs; the next writer adds the column, and a record charged a whole partitionable slot
+    (8 CPUs for a match of 1) keeps it."""
+    path = old_store(tmp_path / "h.sqlite")
+    with closing(sqlite3.connect(path)) as conn, conn:
+        conn.execute("ALTER TABLE records ADD COLUMN tres TEXT")
+        conn.execute("UPDATE meta SET value = 'fairshare-cli usage history 2' WHERE key = 'format'")
+    with open_store(path, create=False, readonly=True) as store:
+        assert store is not None
+        [old] = store.records(Marks(1, 0, "abcdef0123456789"))
+    assert old.charged_cpus is None
+    whole = UsageRecord("u2", 200.0, 300.0, cpus=1, charged_cpus=8)
+    with open_store(path) as store:
+        assert store is not None
+        marks = store.append([(whole, "1 slot1_1@m001 200.0 match_cost")], [])
+        assert [r.charged_cpus for r in store.records(marks)] == [None, 8]
+    mark, columns, _ = layout(path)
+    assert mark == FORMAT
+    assert columns[-2:] == ["tres", "charged_cpus"]
 
 
 def test_a_write_that_fails_leaves_a_format_1_store_as_it_was(tmp_path: Path) -> None:
@@ -97,7 +122,7 @@ def test_a_write_that_fails_leaves_a_format_1_store_as_it_was(tmp_path: Path) ->
 def test_a_newer_format_is_refused_untouched(tmp_path: Path, run: Callable[..., Any]) -> None:
     path = old_store(tmp_path / "state.history.sqlite")
     with closing(sqlite3.connect(path)) as conn, conn:
-        conn.execute("UPDATE meta SET value = 'fairshare-cli usage history 3' WHERE key = 'format'")
+        conn.execute("UPDATE meta SET value = 'fairshare-cli usage history 4' WHERE key = 'format'")
     before = path.read_bytes()
     for readonly in (True, False):
         with (
@@ -113,8 +138,8 @@ def test_a_newer_format_is_refused_untouched(tmp_path: Path, run: Callable[..., 
     )
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
-        f"fs: error: usage history {path} is 'fairshare-cli usage history 3', written by a "
-        "newer fs (this one writes 'fairshare-cli usage history 2'); refusing to use it: use "
+        f"fs: error: usage history {path} is 'fairshare-cli usage history 4', written by a "
+        "newer fs (this one writes 'fairshare-cli usage history 3'); refusing to use it: use "
         "that fs, or move the file aside"
     ]
     assert path.read_bytes() == before

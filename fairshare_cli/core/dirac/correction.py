@@ -223,7 +223,7 @@ class DiracHistorySink:
         ends = list(map(record_end, records))
         if ends and all(ends) and max(ends) <= cutoff:  # (all: no None, a truth test)
             return  # all ended before the cutoff (most of a long history): each is skipped
-        for owner, start, end, _, _, _, _, _, group, slots, _, _ in records:
+        for owner, start, end, _, _, _, _, _, group, slots, _, _, _ in records:
             if group is None or slots == 0:
                 continue
             if end is not None and (end <= start or end <= cutoff):

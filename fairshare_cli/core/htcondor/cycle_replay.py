@@ -92,7 +92,8 @@ class CycleReplay:
         submitter = admit_record(record, f"record {self.count}", self.now, self.config, self.stored)
         if record.slots == 0:
             return
-        w = record.slots * self.weigh(record.cpus)
+        charged = record.charged_cpus  # (a partitionable slot's whole-slot charge)
+        w = record.slots * self.weigh(record.cpus if charged is None else charged)
         c = self.cycle_at_or_before(record.start)
         nxt = c + self.cycle
         seen = None

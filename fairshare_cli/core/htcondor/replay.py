@@ -34,7 +34,9 @@ def record_weigher(config: Config) -> Callable[[int], float]:
     A usage record names no machine: ``SLOT_WEIGHT`` is evaluated over ``Cpus`` alone,
     through the ClassAd bridge; what does not evaluate to a number of 0 or more (``Memory``
     is undefined here) falls back to 1.0, as the negotiator does. A record's weight is
-    charged at its start and the same weight is taken back at its end.
+    charged at its start and the same weight is taken back at its end. A record with
+    ``charged_cpus`` (a partitionable slot's match until the next cycle) is weighed by
+    those CPUs instead.
     """
     neg = config.negotiator
     if not neg.use_slot_weights:
@@ -221,7 +223,8 @@ class AccountantReplay:
         if record.slots == 0:
             return
         tid = self._target(submitter)
-        w = record.slots * self.weigh(record.cpus)
+        charged = record.charged_cpus  # (a partitionable slot's whole-slot charge)
+        w = record.slots * self.weigh(record.cpus if charged is None else charged)
         if self.presorted:
             if record.start < self.last_start:
                 raise UnsortedHistory(f"record {self.count}")
@@ -284,7 +287,9 @@ class AccountantReplay:
         try:
             for record in batch:
                 count += 1
-                owner, start, end, group, nice, _, _, _, _, slots, cpus, _ = record
+                owner, start, end, group, nice, _, _, _, _, slots, cpus, _, charged = record
+                if charged is not None:  # (a partitionable slot's whole-slot charge)
+                    cpus = charged
                 known = admitted.get((owner, group, nice))
                 if (
                     known is None

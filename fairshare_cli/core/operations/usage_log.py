@@ -9,6 +9,13 @@ the claims before and after it: a claim that appears is work that starts being c
 now (a record with no end), a claim that disappears is work that stops now (an end for
 that record). Replaying those records (``fs whatif``) charges what the command charged.
 
+A match on a partitionable slot is charged the whole slot's ``SlotWeight`` (or a
+consumption policy's cost) until the next cycle's ``CheckMatches`` holds it at its dynamic
+slot's own weight (``Accountant::AddMatch``, the claim's ``match_cost``). Its history says
+so: from the match to that cycle a record of its own, whose ``charged_cpus`` are the CPUs
+that charge was weighed on (the slot's free CPUs), then the dynamic slot's record. Slurm
+and DIRAC read both records' ``cpus``: the CPUs carved, all along.
+
 Claims of usage-history records (``history:`` job ids) are left out: ``fs import
 history`` writes those records itself.
 """
@@ -20,8 +27,10 @@ from dataclasses import dataclass
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor.claims import negotiator_from_json
+from fairshare_cli.core.htcondor.customer_record import as_stored
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
 from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX
+from fairshare_cli.core.htcondor.replay import record_weigher
 from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.core.slurm.billing import job_tres
 from fairshare_cli.core.state import State
@@ -49,8 +58,23 @@ def claim_key(claim: Claim) -> str:
     return f"{claim.job_id} {claim.slot} {claim.start_time!r}"
 
 
+#: The end of the store's key of a claim's record while the claim is held at its
+#: ``match_cost`` (until the next cycle re-weights it).
+MATCH_COST_KEY = " match_cost"
+
+
+def open_key(claim: Claim) -> str:
+    """The store's key of the record ``claim`` holds open: its match-cost record while it
+    is held at its ``match_cost``, else its own (:func:`claim_key`)."""
+    key = claim_key(claim)
+    return key + MATCH_COST_KEY if claim.match_cost is not None else key
+
+
 def claim_usage(config: Config, before: State, after: State, now: float) -> ClaimUsage:
-    """The claims ``after`` has that ``before`` lacks (started) and the reverse (ended).
+    """The claims ``after`` has that ``before`` lacks (started) and the reverse (ended);
+    a claim held at its ``match_cost`` in ``before`` and at its own weight in ``after``
+    (the cycle's ``CheckMatches`` re-weighted it) ends its match-cost record and starts
+    its own.
 
     A started claim becomes a record from ``now`` (the accountant charges it from the
     command's time, ``AddMatch`` at ``now``) of one slot of the slot's ``Cpus`` (a dynamic
@@ -69,17 +93,21 @@ def claim_usage(config: Config, before: State, after: State, now: float) -> Clai
         return ClaimUsage()
     jobs = _jobs_by_id(after, before, {c.job_id for k, c in new.items() if k not in old})
     cpus_of = _slot_cpus(config)
+    charged = _charged_cpus(config)
     started = tuple(
-        (_record(c, jobs.get(c.job_id), cpus_of, now), k) for k, c in new.items() if k not in old
+        (_record(c, jobs.get(c.job_id), cpus_of, now, charged), k)
+        for k, c in new.items()
+        if k not in old
     )
     ended = tuple((k, now) for k in old if k not in new)
     return ClaimUsage(started, ended)
 
 
 def _claims(state: State) -> dict[str, Claim]:
+    """The claims of ``state`` by the key of the record each holds open (:func:`open_key`)."""
     negotiator = negotiator_from_json(state.section("negotiator"))
     return {
-        claim_key(c): c
+        open_key(c): c
         for c in negotiator.claims.values()
         if not c.job_id.startswith(HISTORY_PREFIX)
     }
@@ -113,8 +141,43 @@ def _slot_cpus(config: Config) -> Callable[[str], int | None]:
     return cpus
 
 
+def _charged_cpus(config: Config) -> Callable[[float], int | None]:
+    """The CPUs a history record's slot must have for the accountant's replay to weigh it
+    ``cost`` (:func:`~.htcondor.replay.record_weigher`: ``slot_weight`` over ``Cpus``
+    alone): for a partitionable slot's whole-slot charge, the CPUs it had free at the
+    match. The largest count from 1 to the pool's largest ``Cpus`` (at most
+    :data:`MOST_CPUS_TRIED`) whose weight the accountant stores as it stores ``cost``;
+    None when none does (a ``slot_weight`` over more than ``Cpus``, slot weights off with
+    a consumption policy's cost): the record is then charged its own CPUs."""
+    weigh = record_weigher(config)
+    found: dict[float, int | None] = {}
+    most = 1
+    for spec in config.machines:
+        cpus = spec.attribute("Cpus")
+        if type(cpus) is int and cpus > most:
+            most = min(cpus, MOST_CPUS_TRIED)
+
+    def charged(cost: float) -> int | None:
+        if cost not in found:
+            want = as_stored(cost)
+            whole = int(cost) if cost.is_integer() and 1 <= cost <= MOST_CPUS_TRIED else None
+            tried = ([whole] if whole is not None else []) + list(range(most, 0, -1))
+            found[cost] = next((c for c in tried if as_stored(weigh(c)) == want), None)
+        return found[cost]
+
+    return charged
+
+
+#: The most CPUs :func:`_charged_cpus` tries.
+MOST_CPUS_TRIED = 4096
+
+
 def _record(
-    claim: Claim, job: Job | None, cpus_of: Callable[[str], int | None], now: float
+    claim: Claim,
+    job: Job | None,
+    cpus_of: Callable[[str], int | None],
+    now: float,
+    charged_cpus: Callable[[float], int | None],
 ) -> UsageRecord:
     carved = dict(claim.resources).get("Cpus")  # a dynamic slot: the CPUs carved for it
     cpus = (
@@ -122,8 +185,12 @@ def _record(
         if carved
         else (cpus_of(claim.slot) or (job.request_cpus if job is not None else 1))
     )
+    # (held at its match cost until the next cycle: the whole slot's SlotWeight)
+    charged = None if claim.match_cost is None else charged_cpus(claim.match_cost)
     if job is None:
-        return UsageRecord(owner=claim.submitter, start=now, cpus=max(int(cpus), 1))
+        return UsageRecord(
+            owner=claim.submitter, start=now, cpus=max(int(cpus), 1), charged_cpus=charged
+        )
     return UsageRecord(
         owner=job.owner,
         start=now,
@@ -135,4 +202,5 @@ def _record(
         dirac_group=job.dirac_group,
         cpus=max(int(cpus), 1),
         tres=job_tres(job),  # (what a partition's TRESBillingWeights bill of it)
+        charged_cpus=charged,
     )

@@ -250,7 +250,7 @@ class SlurmHistorySink:
         bills, plain = self.billing.of_record, (_NO_TRES if self.billing.active else None)
         for record in batch:
             count += 1
-            owner, start, end, _, _, account, _, qos, _, slots, cpus, tres = record
+            owner, start, end, _, _, account, _, qos, _, slots, cpus, tres, _ = record
             found = keys.get((owner, account, qos), _UNSEEN)
             if found is _UNSEEN:
                 self.count = count

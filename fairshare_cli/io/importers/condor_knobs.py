@@ -113,6 +113,7 @@ SIMPLE: dict[str, tuple[str, str, Convert]] = {
     "GROUP_ACCEPT_SURPLUS": ("negotiator", "accept_surplus", param_boolean),
     "GROUP_AUTOREGROUP": ("negotiator", "autoregroup", param_boolean),
     "NEGOTIATOR_CONSIDER_PREEMPTION": ("negotiator", "consider_preemption", param_boolean),
+    "NEGOTIATOR_DEPTH_FIRST": ("negotiator", "depth_first", param_boolean),
     "CONCURRENCY_LIMIT_DEFAULT": ("negotiator", "concurrency_limit_default", param_double),
     # When cycles start: fs simulate's and fs sweep's cycle unless --cycle says otherwise.
     "NEGOTIATOR_INTERVAL": ("negotiator", "interval", _seconds(True)),
@@ -306,42 +307,15 @@ def undefined(conf: ConfigFile, readings: dict[str, ConfigFile]) -> list[str]:
 
 
 def unmodelled(conf: ConfigFile) -> list[str]:
-    """Warnings for knobs the file sets to what changes a cycle's matches and fs does not
-    model: ``NEGOTIATOR_DEPTH_FIRST = true`` (``matchmaker.cpp``: a match counts as
-    ``jobsInSlot`` jobs of the autocluster's request, what fits in the slot's Cpus and
-    Memory as its ad reads after the match, at least one of each asked; the others so
-    counted are skipped, uncharged, left to the schedd to start in the slot: for a
-    partitionable slot the matched job is among them, with a consumption policy it is
-    not, its share already deducted); and one naming the ``use`` templates read whose
-    values fs does not hold, none of which it takes.
-
-    Raises:
-        InputError: the knob's value is not a boolean HTCondor reads.
-    """
+    """A warning naming the ``use`` templates read whose values fs does not hold, none of
+    which it takes."""
     warnings = []
     if conf.templates:
         warnings.append(
             f"read {len(conf.templates)} use template{'s' if len(conf.templates) != 1 else ''}"
             f" as setting only knobs fs does not take: {', '.join(conf.templates)}"
         )
-    return _depth_first(conf) + warnings
-
-
-def _depth_first(conf: ConfigFile) -> list[str]:
-    """The warning for ``NEGOTIATOR_DEPTH_FIRST = true``, if the file sets it."""
-    key = reader_view(conf).get("NEGOTIATOR_DEPTH_FIRST")
-    text = conf.expanded(key, "NEGOTIATOR", strict=True) if key is not None else None
-    if key is None or not text or not text.strip():
-        return []
-    where = f"{conf.where[key]}: {conf.names[key]}"
-    if not param_boolean(text, "NEGOTIATOR_DEPTH_FIRST", where):
-        return []
-    return [
-        f"{where} is true, which fs does not model: the pool's negotiator counts each match "
-        "as the number of the autocluster's jobs that fit in the slot's Cpus and Memory, "
-        "and skips the others so counted for the schedd to start in that slot; fs negotiate "
-        "matches them one by one"
-    ]
+    return warnings
 
 
 def _take(

@@ -114,17 +114,17 @@ def test_macros_at_the_depth_limit_expand(tmp_path: Path, run: Callable[..., Any
 
 
 def test_a_real_dump_counts_its_ignored_knobs(run: Callable[..., Any]) -> None:
-    """A real ``condor_config_val -dump`` ignores 1,102 knobs (NEGOTIATOR_INTERVAL,
-    NEGOTIATOR_CYCLE_DELAY and NEGOTIATOR_MIN_INTERVAL are taken): the summary line counts
-    them and names the first 12; the TOML starts as it did."""
+    """A real ``condor_config_val -dump`` ignores 1,101 knobs (NEGOTIATOR_INTERVAL,
+    NEGOTIATOR_CYCLE_DELAY, NEGOTIATOR_MIN_INTERVAL and NEGOTIATOR_DEPTH_FIRST are taken):
+    the summary line counts them and names the first 12; the TOML starts as it did."""
     result = run("import", "condor-config", str(DUMP))
     assert result.exit_code == 0, result.stderr
     assert result.stderr == (
-        f"condor-config {DUMP}: 32 knobs taken, 1 group; ignored 1102: ABORT_ON_EXCEPTION, "
+        f"condor-config {DUMP}: 33 knobs taken, 1 group; ignored 1101: ABORT_ON_EXCEPTION, "
         "ACCOUNTANT_DATABASE_FILE, ACCOUNTANT_HOST, ACCOUNTING_DOMAIN, "
         "ADD_WINDOWS_FIREWALL_EXCEPTION, ADSTASH_CHECKPOINT_FILE, ADSTASH_DEBUG, "
         "ADSTASH_INTERFACE, ADSTASH_JSON_DIR, ADSTASH_LOG, ADSTASH_NUM_THREADS, "
-        "ADSTASH_READ_POOLS (+1090 more; -v lists them)\n"
+        "ADSTASH_READ_POOLS (+1089 more; -v lists them)\n"
     )
     assert result.stdout.startswith('[pool]\ndefaults = "current"\n')
 
@@ -141,7 +141,7 @@ def test_verbose_lists_every_ignored_knob(tmp_path: Path, run: Callable[..., Any
     assert lines[0] == quiet.stderr.splitlines()[0].replace("; -v lists them", "")
     assert lines[-1].startswith("fs: note: ") and "keeps" in lines[-1]  # (the pool's groups)
     lines = lines[:-1]
-    assert len(lines) == 1 + 1102
+    assert len(lines) == 1 + 1101
     assert lines[1:4] == ["ABORT_ON_EXCEPTION", "ACCOUNTANT_DATABASE_FILE", "ACCOUNTANT_HOST"]
     assert lines[1:] == sorted(lines[1:])
     assert result.stdout == quiet.stdout
@@ -192,27 +192,24 @@ def test_cycle_times_beyond_an_int_are_refused(
     assert "= 2147483647\n" in taken.stdout
 
 
-def test_depth_first_negotiation_is_named_as_not_modelled(
+def test_depth_first_negotiation_is_taken_as_its_key(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
-    """``NEGOTIATOR_DEPTH_FIRST = True`` changes which jobs a cycle matches (matchmaker.cpp:
-    a match counts as ``jobsInSlot`` jobs of the autocluster's request, min(Cpus /
-    RequestCpus, Memory / RequestMemory) of the slot's ad after the match, for any slot,
-    not only a partitionable one; the others are skipped); fs does not model it, and said
-    nothing but count it among the ignored knobs. Now a warning line follows the summary;
-    ``False`` (a dump's default) says nothing."""
+    """``NEGOTIATOR_DEPTH_FIRST`` (read as ``param_boolean`` reads it: ``1 == 1`` is true)
+    is ``negotiator.depth_first``, which fs negotiates with; it was a warning that fs did
+    not model it."""
     conf = tmp_path / "condor_config"
     conf.write_text("NEGOTIATOR_DEPTH_FIRST = 1 == 1\nNEGOTIATOR_INTERVAL = 60\n")
     result = run("import", "condor-config", str(conf))
     assert result.exit_code == 0, result.stderr
-    assert result.stderr.splitlines()[1] == (
-        f"fs: warning: {conf}:1: NEGOTIATOR_DEPTH_FIRST is true, which fs does not model: "
-        "the pool's negotiator counts each match as the number of the autocluster's jobs "
-        "that fit in the slot's Cpus and Memory, and skips the others so counted for the "
-        "schedd to start in that slot; fs negotiate matches them one by one"
-    )
+    assert "warning" not in result.stderr
+    assert result.stdout.splitlines()[-3:] == [
+        "[negotiator]",
+        "depth_first = true",
+        "interval = 60",
+    ]
     conf.write_text("NEGOTIATOR_DEPTH_FIRST = False\nNEGOTIATOR_INTERVAL = 60\n")
-    assert "warning" not in run("import", "condor-config", str(conf)).stderr
+    assert "depth_first = false" in run("import", "condor-config", str(conf)).stdout
 
 
 @pytest.mark.parametrize(

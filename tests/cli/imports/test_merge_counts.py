@@ -24,7 +24,7 @@ FIXTURES = REPO / "tests" / "fixtures"
         pytest.param(
             "condor-config",
             "htcondor-25.0/flat_users/condor_config_val.dump.txt",
-            32,
+            33,  # (NEGOTIATOR_DEPTH_FIRST = false among them)
             id="condor-config",
         ),
     ],

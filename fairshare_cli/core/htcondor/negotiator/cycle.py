@@ -25,6 +25,7 @@ from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.groups import ROOT, GroupNode, GroupTree
 from fairshare_cli.core.htcondor.negotiator.candidates import Candidates
 from fairshare_cli.core.htcondor.negotiator.common import INT_MAX
+from fairshare_cli.core.htcondor.negotiator.depth_first import LEFT_TO_SCHEDD
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
 from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
 from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker
@@ -189,10 +190,18 @@ def _unmatched(
     subs: Iterable[Submitter], state: CycleState, explainer: Explainer
 ) -> list[UnmatchedRun]:
     """The idle jobs left, by submitter and reason, in queue order; each submitter's runs
-    are dropped once read (the cycle is over: a million-job queue's memory)."""
+    are dropped once read (the cycle is over: a million-job queue's memory). Those a
+    depth-first match left to the schedd come first, with their reason."""
     default = "pool_exhausted" if state.available <= 0 else "not_reached"
     unmatched: list[UnmatchedRun] = []
+    left: dict[str, list[tuple[JobBatch, int]]] = {}
+    for name, batch in state.left_to_schedd:
+        left.setdefault(name, []).append((batch, 0))
+        if explainer.job_id is not None and batch.holds(explainer.job_id):
+            explainer.note("unmatched", reason=LEFT_TO_SCHEDD)
     for sub in subs:
+        if sub.name in left:
+            unmatched.append(UnmatchedRun(sub.name, LEFT_TO_SCHEDD, left.pop(sub.name)))
         runs, sub.runs = sub.runs, []
         if isinstance(runs, RunList):  # the runs no turn reached, as one
             rest = runs.rest()

@@ -21,6 +21,7 @@ from fairshare_cli.core.cpp_sort import cpp_sort
 from fairshare_cli.core.float32 import FLT_MAX, float32
 from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.common import NO_PREEMPTION, REASON_NAMES
+from fairshare_cli.core.htcondor.negotiator.depth_first import jobs_in_slot, leave_to_schedd
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
 from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker
 from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Submitter
@@ -307,15 +308,19 @@ class Pie:
             self.snap.knobs.consider_preemption or self.snap.knobs.use_slot_weights
         )
         rejected: dict[object, str] = {}
+        depth_first = self.snap.knobs.depth_first
         # jobs of a run after a match may take the same class's next slots in one step
         in_steps = self.explainer.job_id is None and self.matchmaker.carver is None
-        in_steps = in_steps and self.matchmaker.unclaimed_only(turn)
+        in_steps = in_steps and self.matchmaker.unclaimed_only(turn) and not depth_first
         for run in turn_runs(sub.runs, rejected):  # (those rejected already passed over)
+            skip = 0  # (depth first: the jobs the last match counted past its own)
             while run.left:
                 stop = self._must_stop(turn, headroom, ignore_limit)
                 if stop is not None:
                     sub.stop_reason = stop
                     return True, pie_left
+                if skip and not leave_to_schedd(run, skip, sub.name, self.state.left_to_schedd):
+                    break
                 only_rank = turn.used >= turn.limit
                 ac = self.matchmaker.turn_ac(turn, run.ac)
                 slot, tier, reason = self.matchmaker.find(turn, ac, only_rank)
@@ -336,6 +341,8 @@ class Pie:
                 pie_left -= cost
                 if in_steps and run.left and tier == NO_PREEMPTION and not ac.limits:
                     pie_left = self._same_class(turn, run, ac, slot, headroom, pie_left)
+                if depth_first:
+                    skip = jobs_in_slot(self.snap, ac.ad, slot, self.matchmaker.carver) - 1
         if turn.used >= turn.limit and not limited:
             sub.stop_reason = "submitter_limit"
         return turn.used >= turn.limit or limited, pie_left

@@ -63,6 +63,8 @@ class NegotiatorKnobs:
     post_job_rank: str | None = None
     use_weighted_demand: bool = True
     consider_preemption: bool = True
+    #: ``NEGOTIATOR_DEPTH_FIRST``: a match counts as ``jobsInSlot`` jobs of its request.
+    depth_first: bool = False
     concurrency_limits: Mapping[str, float] = field(default_factory=dict)
     concurrency_limit_default: float = 2308032.0
     concurrency_limit_scope_defaults: Mapping[str, float] = field(default_factory=dict)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fairshare_cli.core.batches import IdBatch
 from fairshare_cli.core.htcondor.concurrency import LimitCounts
 from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.results import Match
@@ -22,12 +23,15 @@ class CycleState:
         available: slots not matched yet.
         limits: the accountant's concurrency-limit counts, matches included.
         spins: pie spins so far, over every group.
+        left_to_schedd: (submitter, jobs) a depth-first match left to the schedd
+            (``NEGOTIATOR_DEPTH_FIRST``, :mod:`.depth_first`), in order.
     """
 
     __slots__ = (
         "available",
         "group_quota",
         "group_usage",
+        "left_to_schedd",
         "limits",
         "matches",
         "negotiating_group",
@@ -46,3 +50,4 @@ class CycleState:
         self.limits = LimitCounts(start.maxima, start.default, start.scopes)
         self.limits.counts = dict(start.counts)
         self.spins = 0
+        self.left_to_schedd: list[tuple[str, IdBatch]] = []

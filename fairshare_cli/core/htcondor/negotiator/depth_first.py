@@ -1,0 +1,88 @@
+"""``NEGOTIATOR_DEPTH_FIRST``: how many jobs of its request a match counts (``jobsInSlot``),
+and the jobs that leaves to the schedd.
+
+In 25.0's ``Matchmaker::negotiate`` each ``getRequest`` moves the request's count on by
+``schedd_will_match`` (1 before the turn's first request and after a request that found no
+slot). With ``NEGOTIATOR_DEPTH_FIRST`` a match sets it to ``jobsInSlot``: min(``Cpus`` /
+``RequestCpus``, ``Memory`` / ``RequestMemory``) of the matched slot's ad as it then reads
+(integer division, each request at least 1; a slot ad without ``Cpus`` or ``Memory`` reads
+1). So the turn's next request of that autocluster skips that many jobs, the matched one
+among them: the others, uncharged and unmatched, are left for the schedd to start in the
+slot (a partitionable slot's leftover). A partitionable slot's ad is the slot before it is
+carved (the negotiator changes it only under a consumption policy, whose cost it has
+already deducted). The skip is taken at the turn's next request, not at its end: a turn
+that stops (its limit, its ceiling) skips nothing, and a skip never reaches past the
+request's own jobs (``getRequest`` then fetches the next request with its count afresh).
+"""
+
+from __future__ import annotations
+
+from fairshare_cli.core.batches import IdBatch
+from fairshare_cli.core.htcondor.classads import Ad, Evaluator
+from fairshare_cli.core.htcondor.negotiator.carving import Carver
+from fairshare_cli.core.htcondor.negotiator.partitionable import Resources
+from fairshare_cli.core.htcondor.negotiator.runs import Run
+from fairshare_cli.core.htcondor.negotiator.slots import Slot
+from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
+
+#: The reason of the jobs a depth-first match left to the schedd (docs/json.md).
+LEFT_TO_SCHEDD = "depth_first"
+
+
+def _integer(value: object) -> int | None:
+    """``EvalInteger``/``LookupInteger``'s integer of a value (a real truncated, a boolean
+    1 or 0); None for anything else."""
+    if type(value) is bool:
+        return int(value)
+    if isinstance(value, (int, float)):
+        return int(value)
+    return None
+
+
+def _requested(ev: Evaluator, job_ad: Ad, name: str, offer: Ad) -> int:
+    """The job's ``Request<name>`` evaluated against the offer, at least 1 (1 when it does
+    not evaluate to a number)."""
+    value = job_ad.get(name)
+    if value is None and name in job_ad.exprs:
+        value = ev.evaluate(job_ad.exprs[name][1], job_ad, offer)
+    found = _integer(value)
+    return max(found if found is not None else 1, 1)
+
+
+def _offered(slot: Slot, carver: Carver | None, ad: Ad) -> tuple[int, int]:
+    """The matched ad's ``Cpus`` and ``Memory``: a dynamic slot's partitionable slot as it
+    was offered (before the carve, or after a consumption policy's deduction)."""
+    parent = slot.parent
+    if parent is not None and carver is not None:
+        left: Resources = parent.resources
+        offered = dict(left)
+        if carver.policy(parent.stanza) is None:  # (no policy: the ad is not changed)
+            for name, amount in slot.resources:
+                offered[name] = offered.get(name, 0) + amount
+        values: dict[str, object] = {k.lower(): v for k, v in offered.items()}
+    else:
+        values = {"cpus": ad.get("cpus"), "memory": ad.get("memory")}
+    cpus, memory = _integer(values.get("cpus")), _integer(values.get("memory"))
+    return (1 if cpus is None else cpus), (1 if memory is None else memory)
+
+
+def jobs_in_slot(snap: Snapshot, job_ad: Ad, slot: Slot, carver: Carver | None) -> int:
+    """``jobsInSlot`` (``matchmaker.cpp``): how many jobs of ``job_ad``'s request the match
+    on ``slot`` counts (0 when nothing is left of a consumption policy's slot: HTCondor
+    then offers the request's count again, fs counts the matched job as any match does)."""
+    slot_ad = snap.slot_class[slot.index].ad
+    cpus, memory = _offered(slot, carver, slot_ad)
+    request_cpus = _requested(snap.ev, job_ad, "requestcpus", slot_ad)
+    request_memory = _requested(snap.ev, job_ad, "requestmemory", slot_ad)
+    return min(cpus // request_cpus, memory // request_memory)
+
+
+def leave_to_schedd(run: Run, count: int, submitter: str, left: list[tuple[str, IdBatch]]) -> bool:
+    """Take the next ``count`` jobs of ``run`` (at most those it has left) out of it, onto
+    ``left`` as ``submitter``'s batch of their ids. Returns whether ``run`` has jobs left."""
+    count = min(count, run.left)
+    if count > 0:
+        job = run.batches[run.bi].job
+        ids = run.take(count)
+        left.append((submitter, IdBatch(job=job, count=len(ids), ids=ids)))
+    return run.left > 0

@@ -1,0 +1,167 @@
+"""``fs negotiate`` with ``negotiator.depth_first`` (``NEGOTIATOR_DEPTH_FIRST``).
+
+HTCondor 25.0's ``Matchmaker::negotiate`` moves a request's count on by
+``schedd_will_match`` at each ``getRequest`` (``matchmaker_negotiate.cpp``); with
+``NEGOTIATOR_DEPTH_FIRST`` a match sets it to ``jobsInSlot``: min(Cpus / RequestCpus,
+Memory / RequestMemory) of the matched ad, integer division. The jobs so counted past the
+matched one are left, unmatched and uncharged, for the schedd to start in the slot. fs
+matched them one by one into other slots; every number below is derived by hand from
+those two functions.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+NOW = "2026-11-20T00:00:00Z"
+
+PSLOTS = """\
+[pool]
+uid_domain = "example.org"
+[negotiator]
+use_slot_weights = true
+depth_first = {depth_first}
+consider_preemption = {preemption}
+[[machines]]
+name = "m"
+count = 2
+slots = 1
+partitionable = true
+attributes = {{ Cpus = 4, Memory = 4096 }}
+"""
+
+STATIC = """\
+[pool]
+uid_domain = "example.org"
+[negotiator]
+depth_first = {depth_first}
+consider_preemption = {preemption}
+[[machines]]
+name = "s"
+count = 2
+slots = 1
+attributes = {{ Cpus = 2, Memory = 4096 }}
+"""
+
+
+def _cycle(
+    tmp_path: Path,
+    run: Callable[..., Any],
+    pool: str,
+    jobs: list[dict[str, Any]],
+    depth_first: bool = True,
+    preemption: bool = True,
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """``fs negotiate --dry-run --json``'s (job, slot) matches and (job, reason) unmatched."""
+    config = tmp_path / "pool.toml"
+    flags = {"depth_first": str(depth_first).lower(), "preemption": str(preemption).lower()}
+    config.write_text(pool.format(**flags), encoding="utf-8")
+    jobs_file = tmp_path / "jobs.json"
+    jobs_file.write_text(json.dumps(jobs), encoding="utf-8")
+    result = run(
+        "negotiate", "--dry-run", "--json", "--config", str(config), "--state",
+        str(tmp_path / "state.json"), "--jobs-file", str(jobs_file), "--now", NOW,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    matches = [(m["job_id"], m["slot"]) for m in doc["matches"]]
+    return matches, [(u["job_id"], u["reason"]) for u in doc["unmatched"]]
+
+
+def _alice(memory: int, count: int = 3) -> dict[str, Any]:
+    return {"id": "1.0", "owner": "alice", "request_cpus": 1, "request_memory": memory,
+            "count": count}  # fmt: skip
+
+
+def test_a_partitionable_slot_takes_its_autocluster_before_the_next_slot(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Two partitionable slots of 4 CPUs and 4096 MB; alice's 3 jobs of 1 CPU and 1024 MB.
+    Job 1.0 takes slot1@m001 (its ad before the carve: 4 CPUs, 4096 MB):
+    min(4 // 1, 4096 // 1024) = 4 jobs, so the request's next 3 are counted into it, and
+    only 2 are left (1.1 and 1.2: left to the schedd); m002 stays free. Without depth
+    first each job takes a slot: 1.0 and 1.1, and 1.2 finds none."""
+    matches, unmatched = _cycle(tmp_path, run, PSLOTS, [_alice(1024)])
+    assert matches == [("1.0", "slot1_1@m001")]
+    assert unmatched == [("1.1", "depth_first"), ("1.2", "depth_first")]
+    matches, unmatched = _cycle(tmp_path, run, PSLOTS, [_alice(1024)], depth_first=False)
+    assert matches == [("1.0", "slot1_1@m001"), ("1.1", "slot1_1@m002")]
+    assert unmatched == [("1.2", "pool_exhausted")]
+
+
+def test_memory_bounds_the_jobs_a_match_counts(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """Jobs of 2048 MB: min(4 // 1, 4096 // 2048) = 2, so 1.0's match counts 1.1 into
+    m001, and 1.2 takes m002 (its own 2 would count one more; none is left)."""
+    matches, unmatched = _cycle(tmp_path, run, PSLOTS, [_alice(2048)])
+    assert matches == [("1.0", "slot1_1@m001"), ("1.2", "slot1_1@m002")]
+    assert unmatched == [("1.1", "depth_first")]
+
+
+def test_a_static_slot_of_two_cpus_counts_two_jobs(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``jobsInSlot`` reads any slot: a static slot of 2 CPUs counts 2 jobs of 1 CPU (the
+    schedd starts only one there: 1.1 waits for the next cycle)."""
+    matches, unmatched = _cycle(tmp_path, run, STATIC, [_alice(1024)])
+    assert matches == [("1.0", "slot1@s001"), ("1.2", "slot1@s002")]
+    assert unmatched == [("1.1", "depth_first")]
+    matches, _ = _cycle(tmp_path, run, STATIC, [_alice(1024)], depth_first=False)
+    assert matches == [("1.0", "slot1@s001"), ("1.1", "slot1@s002")]
+
+
+@pytest.mark.parametrize(
+    ("preemption", "alice_left"),
+    [
+        # the first spin goes past the limit (only machine ranks), so it asks for the next
+        # request: 1.0's count of 4 takes 1.1 and 1.2
+        pytest.param(True, "depth_first", id="past-the-limit-the-next-request-skips"),
+        # without preemption the limit ends the turn before the next request: nothing skipped
+        pytest.param(False, "submitter_limit", id="the-limit-ends-the-turn-first"),
+    ],
+)
+def test_the_count_is_taken_at_the_turns_next_request(
+    tmp_path: Path, run: Callable[..., Any], preemption: bool, alice_left: str
+) -> None:
+    """alice and bob, 3 jobs each, equal priorities: each a limit of 4 (half of 8), which
+    one partitionable slot's match uses up. ``negotiate`` checks the limit before
+    ``getRequest``: over it, the first spin goes on only with preemption considered
+    (``only_consider_startd_rank``), and only then does the next request skip."""
+    bob = {**_alice(1024), "id": "2.0", "owner": "bob"}
+    matches, unmatched = _cycle(tmp_path, run, PSLOTS, [_alice(1024), bob], preemption=preemption)
+    assert matches == [("1.0", "slot1_1@m001"), ("2.0", "slot1_1@m002")]
+    assert [(j, r) for j, r in unmatched if j.startswith("1.")] == [
+        ("1.1", alice_left),
+        ("1.2", alice_left),
+    ]
+
+
+CONSUMPTION = """\
+[pool]
+uid_domain = "example.org"
+[negotiator]
+use_slot_weights = true
+depth_first = {depth_first}
+consider_preemption = {preemption}
+[[machines]]
+name = "c"
+count = 1
+slots = 1
+partitionable = true
+consumption_policy = true
+attributes = {{ Cpus = 4, Memory = 4096 }}
+"""
+
+
+def test_a_consumption_policy_slot_is_read_after_its_deduction(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A consumption-policy slot of 4 CPUs and 4096 MB stays in the cycle; each match of a
+    1-CPU, 1024 MB job deducts 1 CPU and 1024 MB (``cp_deduct_assets``) before
+    ``jobsInSlot`` reads the ad: 1.0 leaves 3 and 3072, counting 3 (1.1 and 1.2 skipped);
+    1.3 leaves 2 and 2048, counting 2 (1.4 skipped); 1.5 leaves 1 and 1024, counting 1."""
+    matches, unmatched = _cycle(tmp_path, run, CONSUMPTION, [_alice(1024, count=6)])
+    assert matches == [("1.0", "slot1_1@c001"), ("1.3", "slot1_2@c001"), ("1.5", "slot1_3@c001")]
+    assert unmatched == [("1.1", "depth_first"), ("1.2", "depth_first"), ("1.4", "depth_first")]
