@@ -15,6 +15,7 @@ from fairshare_cli.core.jobs import check_job_option
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.inputs import cannot_be_read, loads, read_text, refuse_device
+from fairshare_cli.io.json_keys import DuplicateKey
 
 
 def sbatch_time(text: str | None) -> str | None:
@@ -197,7 +198,9 @@ def read_objects(path: Path) -> list[dict[str, Any]]:
         else:
             text = path.read_text(encoding="utf-8")
         refuse_byte_order_mark(text, f"{path}:1")
-        raw = loads(text)
+        raw = loads(text, once=True)
+    except DuplicateKey as exc:  # (either value may be the one meant)
+        raise InputError(f"jobs file {path}: {exc.in_job()}") from None
     except FileNotFoundError:
         raise InputError(f"jobs file {path} does not exist") from None
     except OSError as exc:

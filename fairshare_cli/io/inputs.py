@@ -17,6 +17,7 @@ from typing import IO, Any, Protocol
 from fairshare_cli.core.names import escapes_surrogate, shown, unicode_only
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import ClosedStdin, InputError, UnreadableInput
+from fairshare_cli.io.json_keys import RepeatedKeys, surely_distinct
 
 #: ``(st_dev, st_ino)`` of what stands for a standard input the process started without
 #: (:func:`stand_in_for_closed_stdin`); None: it had one.
@@ -258,11 +259,7 @@ def not_utf8(path: str, exc: UnicodeDecodeError) -> InputError:
 
 
 def read_text(stream: IO[str], name: str) -> str:
-    """All of ``stream``'s text.
-
-    Raises:
-        InputError: it cannot be read or is not UTF-8, naming ``name``.
-    """
+    """All of ``stream``'s text (InputError: it cannot be read or is not UTF-8, naming ``name``)."""
     try:
         return stream.read()
     except UnicodeDecodeError as exc:
@@ -287,17 +284,16 @@ class JSONFault(Exception):
         self.reason = reason
 
 
-def read_json(path: str, name: str | None = None) -> Any:
-    """The JSON document in ``path`` (``-`` is stdin, left open).
-
-    ``name`` names the input in errors (default: ``path``).
+def read_json(path: str, name: str | None = None, pairs: Callable[..., Any] | None = None) -> Any:
+    """The JSON document in ``path`` (``-`` is stdin, left open). ``name`` names the input in
+    errors (default: ``path``); ``pairs``: an ``object_pairs_hook`` (then msgspec is not tried).
 
     Raises:
         InputError: the file cannot be opened or read, is not UTF-8, or starts with a
             byte-order mark.
         JSONFault: the text is not valid JSON.
     """
-    if rereadable(path):  # (a pipe is read once, by the exact reader)
+    if pairs is None and rereadable(path):  # (a pipe is read once, by the exact reader)
         fast = _fast_json(path)
         if fast is not _SLOW:
             return fast
@@ -309,7 +305,7 @@ def read_json(path: str, name: str | None = None) -> Any:
             fh.close()
     refuse_byte_order_mark(text, f"{name or path}:1")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=pairs)
     except json.JSONDecodeError as exc:
         raise JSONFault(exc.lineno, exc.colno, exc.msg) from None
     except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
@@ -347,16 +343,20 @@ def fast_loads(data: bytes | str, slow: Any) -> Any:
         return slow
 
 
-def loads(text: str) -> Any:
+def loads(text: str, once: bool = False) -> Any:
     """``json.loads(text)`` (a JSON-lines record, a ``--set`` value, a whole document), by
-    msgspec when it accepts it
-    (see :func:`fast_loads`); what msgspec refuses, :func:`json.loads` parses or refuses.
+    msgspec when it accepts it (see :func:`fast_loads`); what msgspec refuses,
+    :func:`json.loads` parses or refuses; ``once``: an object giving a key twice too.
 
     Raises:
-        ValueError: as :func:`json.loads` raises it.
+        ValueError: as :func:`json.loads` raises it; DuplicateKey: a key given twice.
     """
     obj = fast_loads(text, _SLOW)
-    return json.loads(text) if obj is _SLOW else obj
+    if obj is _SLOW or (once and not surely_distinct(text, obj)):
+        repeats = RepeatedKeys()
+        obj = json.loads(text, object_pairs_hook=repeats if once else None)
+        repeats.refuse(obj)
+    return obj
 
 
 #: The size of each read of a streamed JSON array.

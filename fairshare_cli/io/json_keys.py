@@ -26,6 +26,13 @@ class DuplicateKey(ValueError):
         """Where the object is, as a message says it: ``at the top level`` or ``in a.b.3``."""
         return f"in {self.where}" if self.where else "at the top level"
 
+    def in_job(self) -> str:
+        """The refusal as a jobs file words it (the document a list of job objects, or
+        one): ``job 3: the key "a" is given twice (in attributes); give each key once``."""
+        job, _, inside = self.where.partition(".")
+        head = f"job {job}: " if job else ""
+        return f"{head}{self}{f' (in {inside})' if inside else ''}; give each key once"
+
 
 class RepeatedKeys:
     """An ``object_pairs_hook`` for :func:`json.loads` that notes the first object giving
