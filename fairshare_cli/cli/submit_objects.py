@@ -13,7 +13,7 @@ import click
 
 from fairshare_cli.core.jobs import check_job_option
 from fairshare_cli.core.usage import refuse_byte_order_mark
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import InputError, decoder_fault
 from fairshare_cli.io.inputs import cannot_be_read, loads, read_text, refuse_device
 from fairshare_cli.io.json_keys import DuplicateKey
 
@@ -191,6 +191,7 @@ def each_job(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def read_objects(path: Path) -> list[dict[str, Any]]:
+    text = ""
     try:
         refuse_device(str(path))  # (stdin too: redirected from a blank file)
         if str(path) == "-":  # stdin, as every other input file
@@ -210,7 +211,8 @@ def read_objects(path: Path) -> list[dict[str, Any]]:
     except UnicodeDecodeError as exc:
         raise InputError(f"jobs file {path} is not UTF-8 text (byte {exc.start})") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
-        raise InputError(f"jobs file {path} is not valid JSON: {exc}") from None
+        why = decoder_fault(exc, text)
+        raise InputError(f"jobs file {path} is not valid JSON: {why}") from None
     if isinstance(raw, dict):
         raw = [raw]
     if not isinstance(raw, list) or not all(isinstance(o, dict) for o in raw):

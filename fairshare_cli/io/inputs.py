@@ -16,7 +16,7 @@ from typing import IO, Any, Protocol
 
 from fairshare_cli.core.names import escapes_surrogate, shown, unicode_only
 from fairshare_cli.core.usage import refuse_byte_order_mark
-from fairshare_cli.errors import ClosedStdin, InputError, UnreadableInput
+from fairshare_cli.errors import ClosedStdin, InputError, UnreadableInput, decoder_fault
 from fairshare_cli.io.json_keys import RepeatedKeys, surely_distinct
 
 #: ``(st_dev, st_ino)`` of what stands for a standard input the process started without
@@ -309,7 +309,7 @@ def read_json(path: str, name: str | None = None, pairs: Callable[..., Any] | No
     except json.JSONDecodeError as exc:
         raise JSONFault(exc.lineno, exc.colno, exc.msg) from None
     except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
-        raise JSONFault(None, None, str(exc)) from None
+        raise JSONFault(None, None, decoder_fault(exc, text)) from None
 
 
 _SLOW = object()
@@ -441,7 +441,7 @@ class _JsonObjects:
                 what = "truncated JSON" if exc.pos >= len(self.buf) - 1 else "not valid JSON"
                 raise self.fail(f"{what}: {exc.msg}", bad) from None
             except (ValueError, RecursionError) as exc:
-                raise self.fail(f"not valid JSON: {exc}") from None
+                raise self.fail(f"not valid JSON: {decoder_fault(exc)}") from None
 
     def ad(self) -> tuple[int, dict[str, Any]]:
         """The object at ``pos``, checked, and its first line; moves past it."""
