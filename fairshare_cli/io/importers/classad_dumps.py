@@ -26,11 +26,15 @@ from fairshare_cli.io.inputs import BINARY, Readable, cannot_read, iter_json_obj
 Ad = dict[str, Any]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Expr:
     """A ClassAd expression that is not a literal, kept as its text (``Cpus * 2``)."""
 
     text: str
+
+    def __repr__(self) -> str:
+        """Its text, as a message shows the value (``Priority = nan; expected a number``)."""
+        return self.text
 
 
 def _json_value(value: Any) -> Any:
