@@ -76,11 +76,11 @@ def same_but_case(word: str, known: Iterable[str]) -> str | None:
 
 def decoder_fault(exc: BaseException, text: str | None = None) -> str:
     """What a JSON or TOML decoder's ``exc`` says is wrong, in our words where Python's
-    own speak of its internals: ``nested too deep`` (a ``RecursionError``), ``a whole number
+    own speak of its internals: ``nested too deep`` (Python's recursion limit), ``a whole number
     too long`` (more than 4,300 digits, which ``int()`` refuses: Python's message advises
     ``sys.set_int_max_str_digits()``; with the ``text`` decoded, the line of the first),
     else the decoder's own message."""
-    if isinstance(exc, RecursionError) or "recursion" in str(exc):
+    if "maximum recursion depth" in str(exc):  # (tomli words its own limit: kept)
         return "nested too deep"
     if "integer string conversion" in str(exc):
         import re  # only on the error path
