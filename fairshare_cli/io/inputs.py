@@ -17,7 +17,7 @@ from typing import IO, Any, Protocol
 from fairshare_cli.core.names import escapes_surrogate, shown, unicode_only
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import ClosedStdin, InputError, UnreadableInput, decoder_fault
-from fairshare_cli.io.json_keys import RepeatedKeys, surely_distinct
+from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys, refuse_repeats, surely_distinct
 
 #: ``(st_dev, st_ino)`` of what stands for a standard input the process started without
 #: (:func:`stand_in_for_closed_stdin`); None: it had one.
@@ -147,9 +147,8 @@ def read_regular(path: str | os.PathLike[str]) -> bytes:
     so a path swapped for a pipe between the look and the open cannot block either.
 
     Raises:
-        IsADirectoryError: ``path`` is a folder.
-        OSError: ``path`` is missing or unreadable, or no regular file (its ``strerror``
-            says which kind).
+        OSError: ``path`` is missing, unreadable, a folder (``IsADirectoryError``) or no
+            regular file (its ``strerror`` says which kind).
     """
     _refuse_not_regular(os.stat(path).st_mode)  # (a socket's open fails: say what it is)
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
@@ -273,8 +272,7 @@ class JSONFault(Exception):
 
     Attributes:
         line: the line of a syntax error (None for a huge number or too deep a nesting).
-        column: its column.
-        reason: what is wrong (the decoder's message).
+        column: its column; reason: what is wrong (the decoder's message, or ours).
     """
 
     def __init__(self, line: int | None, column: int | None, reason: str) -> None:
@@ -382,7 +380,7 @@ class _JsonObjects:
         self, fh: Readable, label: str, junk_error: Callable[[str, int], InputError]
     ) -> None:
         self.fh, self.label, self.junk_error = fh, label, junk_error
-        self.decoder = json.JSONDecoder()
+        self.decoder = json.JSONDecoder(object_pairs_hook=refuse_repeats)  # (either may be meant)
         self.buf = fh.read(CHUNK)
         self.clean = self.buf.isascii()  # no junk possible: skip the per-ad search
         self.escaped = escapes_surrogate(self.buf)
@@ -440,6 +438,8 @@ class _JsonObjects:
                 bad = self.line + self.buf.count("\n", self.pos, exc.pos)
                 what = "truncated JSON" if exc.pos >= len(self.buf) - 1 else "not valid JSON"
                 raise self.fail(f"{what}: {exc.msg}", bad) from None
+            except DuplicateKey as exc:
+                raise self.fail(f"{exc}; give each key once") from None
             except (ValueError, RecursionError) as exc:
                 raise self.fail(f"not valid JSON: {decoder_fault(exc)}") from None
 

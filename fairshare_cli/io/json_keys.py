@@ -60,6 +60,20 @@ class RepeatedKeys:
             raise DuplicateKey(key, path_text(_path_to(doc, obj) or []))
 
 
+def refuse_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An ``object_pairs_hook`` refusing at once an object that gives a key twice (where:
+    the reader's own place, such as the line of an ad).
+
+    Raises:
+        DuplicateKey: naming the key.
+    """
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        raise DuplicateKey(next(k for k, _ in pairs if k in seen or seen.add(k)), "")  # type: ignore[func-returns-value]
+    return obj
+
+
 def _path_to(doc: Any, target: Any) -> list[Any] | None:
     """The keys and indices that lead from ``doc`` to the object ``target`` (by identity)."""
     stack: list[tuple[Any, list[Any]]] = [(doc, [])]
