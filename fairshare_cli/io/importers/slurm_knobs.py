@@ -48,11 +48,11 @@ def _whole(key: str, value: str, where: str) -> int:
     """A whole number knob's digits (its bounds are the config's to check).
 
     Raises:
-        InputError: not digits alone, or more than 64 bits hold.
+        InputError: not digits alone, or more than 4,300 of them.
     """
     if not re.fullmatch(r"\d+", value):
         raise InputError(f'{where}: {key}: expected a whole number, got "{shown(value)}"')
-    if len(value.lstrip("0")) > 20:  # (beyond 64 bits; int() refuses 4,300 digits)
+    if len(value) > 4300:  # (int() refuses more; the config words the bound of the rest)
         raise InputError(
             f'{where}: {key}: "{shown(value)}" is out of range (a whole number of '
             f"{len(value)} digits)"
