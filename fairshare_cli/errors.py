@@ -72,3 +72,21 @@ def same_but_case(word: str, known: Iterable[str]) -> str | None:
     """The first of ``known`` that is ``word`` spelt in other case, or None."""
     folded = word.casefold()
     return next((name for name in known if name.casefold() == folded), None)
+
+
+def decoder_fault(exc: BaseException, text: str | None = None) -> str:
+    """What a JSON or TOML decoder's ``exc`` says is wrong, in our words where Python's
+    own speak of its internals: ``nested too deep`` (Python's recursion limit), ``a whole number
+    too long`` (more than 4,300 digits, which ``int()`` refuses: Python's message advises
+    ``sys.set_int_max_str_digits()``; with the ``text`` decoded, the line of the first),
+    else the decoder's own message."""
+    if "maximum recursion depth" in str(exc):  # (tomli words its own limit: kept)
+        return "nested too deep"
+    if "integer string conversion" in str(exc):
+        import re  # only on the error path
+
+        found = re.search(r"\d{4301}", text or "")
+        return "a whole number too long" + (
+            f" at line {text.count(chr(10), 0, found.start()) + 1}" if text and found else ""
+        )
+    return str(exc)

@@ -13,8 +13,9 @@ import click
 
 from fairshare_cli.core.jobs import check_job_option
 from fairshare_cli.core.usage import refuse_byte_order_mark
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import InputError, decoder_fault
 from fairshare_cli.io.inputs import cannot_be_read, loads, read_text, refuse_device
+from fairshare_cli.io.json_keys import DuplicateKey
 
 
 def sbatch_time(text: str | None) -> str | None:
@@ -192,6 +193,7 @@ def each_job(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def read_objects(path: Path) -> list[dict[str, Any]]:
+    text = ""
     try:
         refuse_device(str(path))  # (stdin too: redirected from a blank file)
         if str(path) == "-":  # stdin, as every other input file
@@ -199,7 +201,9 @@ def read_objects(path: Path) -> list[dict[str, Any]]:
         else:
             text = path.read_text(encoding="utf-8")
         refuse_byte_order_mark(text, f"{path}:1")
-        raw = loads(text)
+        raw = loads(text, once=True)
+    except DuplicateKey as exc:  # (either value may be the one meant)
+        raise InputError(f"jobs file {path}: {exc.in_job()}") from None
     except FileNotFoundError:
         raise InputError(f"jobs file {path} does not exist") from None
     except OSError as exc:
@@ -209,7 +213,8 @@ def read_objects(path: Path) -> list[dict[str, Any]]:
     except UnicodeDecodeError as exc:
         raise InputError(f"jobs file {path} is not UTF-8 text (byte {exc.start})") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
-        raise InputError(f"jobs file {path} is not valid JSON: {exc}") from None
+        why = decoder_fault(exc, text)
+        raise InputError(f"jobs file {path} is not valid JSON: {why}") from None
     if isinstance(raw, dict):
         raw = [raw]
     if not isinstance(raw, list) or not all(isinstance(o, dict) for o in raw):

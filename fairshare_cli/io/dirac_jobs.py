@@ -39,6 +39,7 @@ from fairshare_cli.core.dirac.taskqueues import TaskQueue, build_task_queues
 from fairshare_cli.core.jobs import parse_jobs
 from fairshare_cli.io.inputs import spooled
 from fairshare_cli.io.jobs import load_job_objects, raw_job_record, read_jobs
+from fairshare_cli.io.json_keys import surely_distinct
 
 __all__ = ["KEY_FIELDS", "QUEUE_RECORD", "TaskQueueKeys", "task_queues_from_file"]
 
@@ -90,6 +91,14 @@ class TaskQueueKeys:
         else:
             self.counts.update(keys)
 
+    def raw_commas(self) -> int:
+        """The commas in the raw texts of the jobs counted (the jobs reader's check that
+        no object gave a key twice: :class:`~fairshare_cli.io.job_shapes.Shapes`)."""
+        if self.order is None:
+            return sum(key.count(b",") * n for key, n in self.counts.items())
+        commas = {number: key.count(b",") for key, number in self.index.items()}
+        return sum(map(commas.__getitem__, self.order))
+
     def queue_jobs(
         self, description: DiracJobDescription = DEFAULT_JOB_DESCRIPTION
     ) -> tuple[list[QueueJob | None], list[tuple[Any, ...]]]:
@@ -112,6 +121,9 @@ class TaskQueueKeys:
         columns = [{texts[i] for texts in heads.values()} for i in range(3)]
         columns += [{row[i] for row in rows} for i in range(1, 4)]
         values = {text: msgspec.json.decode(text) for column in columns for text in column}
+        objects = ((text, value) for text, value in values.items() if b"{" in text)
+        if not all(surely_distinct(text, value) for text, value in objects):
+            raise ValueError("a key given twice, maybe")  # (the object path names it)
         owners, groups, reqs, statuses, counts, priorities = (
             [values[text] for text in column] for column in columns
         )

@@ -35,7 +35,7 @@ from fairshare_cli.core.usage import (
     refuse_byte_order_mark,
 )
 from fairshare_cli.core.usage_lines import records_of_columns
-from fairshare_cli.errors import EmptyInput, InputError
+from fairshare_cli.errors import EmptyInput, InputError, decoder_fault
 from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump, other_dump
 from fairshare_cli.io.inputs import fast_loads, not_utf8, open_input
 from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys, surely_distinct
@@ -328,7 +328,7 @@ def _exact_record(line: str, path: str, lineno: int) -> UsageRecord | None:
     except json.JSONDecodeError as exc:
         raise InputError(f"{path} line {lineno}: not valid JSON: {exc.msg}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
-        raise InputError(f"{path} line {lineno}: not valid JSON: {exc}") from None
+        raise InputError(f"{path} line {lineno}: not valid JSON: {decoder_fault(exc)}") from None
     if not isinstance(obj, dict):
         raise InputError(f"{path} line {lineno}: expected a record object")
     return parse_record(obj, f"{path} line {lineno}")

@@ -16,7 +16,8 @@ from typing import IO, Any, Protocol
 
 from fairshare_cli.core.names import escapes_surrogate, shown, unicode_only
 from fairshare_cli.core.usage import refuse_byte_order_mark
-from fairshare_cli.errors import ClosedStdin, InputError, UnreadableInput
+from fairshare_cli.errors import ClosedStdin, InputError, UnreadableInput, decoder_fault
+from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys, refuse_repeats, surely_distinct
 
 #: ``(st_dev, st_ino)`` of what stands for a standard input the process started without
 #: (:func:`stand_in_for_closed_stdin`); None: it had one.
@@ -146,9 +147,8 @@ def read_regular(path: str | os.PathLike[str]) -> bytes:
     so a path swapped for a pipe between the look and the open cannot block either.
 
     Raises:
-        IsADirectoryError: ``path`` is a folder.
-        OSError: ``path`` is missing or unreadable, or no regular file (its ``strerror``
-            says which kind).
+        OSError: ``path`` is missing, unreadable, a folder (``IsADirectoryError``) or no
+            regular file (its ``strerror`` says which kind).
     """
     _refuse_not_regular(os.stat(path).st_mode)  # (a socket's open fails: say what it is)
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
@@ -258,11 +258,7 @@ def not_utf8(path: str, exc: UnicodeDecodeError) -> InputError:
 
 
 def read_text(stream: IO[str], name: str) -> str:
-    """All of ``stream``'s text.
-
-    Raises:
-        InputError: it cannot be read or is not UTF-8, naming ``name``.
-    """
+    """All of ``stream``'s text (InputError: it cannot be read or is not UTF-8, naming ``name``)."""
     try:
         return stream.read()
     except UnicodeDecodeError as exc:
@@ -276,8 +272,7 @@ class JSONFault(Exception):
 
     Attributes:
         line: the line of a syntax error (None for a huge number or too deep a nesting).
-        column: its column.
-        reason: what is wrong (the decoder's message).
+        column: its column; reason: what is wrong (the decoder's message, or ours).
     """
 
     def __init__(self, line: int | None, column: int | None, reason: str) -> None:
@@ -287,17 +282,16 @@ class JSONFault(Exception):
         self.reason = reason
 
 
-def read_json(path: str, name: str | None = None) -> Any:
-    """The JSON document in ``path`` (``-`` is stdin, left open).
-
-    ``name`` names the input in errors (default: ``path``).
+def read_json(path: str, name: str | None = None, pairs: Callable[..., Any] | None = None) -> Any:
+    """The JSON document in ``path`` (``-`` is stdin, left open). ``name`` names the input in
+    errors (default: ``path``); ``pairs``: an ``object_pairs_hook`` (then msgspec is not tried).
 
     Raises:
         InputError: the file cannot be opened or read, is not UTF-8, or starts with a
             byte-order mark.
         JSONFault: the text is not valid JSON.
     """
-    if rereadable(path):  # (a pipe is read once, by the exact reader)
+    if pairs is None and rereadable(path):  # (a pipe is read once, by the exact reader)
         fast = _fast_json(path)
         if fast is not _SLOW:
             return fast
@@ -309,11 +303,11 @@ def read_json(path: str, name: str | None = None) -> Any:
             fh.close()
     refuse_byte_order_mark(text, f"{name or path}:1")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=pairs)
     except json.JSONDecodeError as exc:
         raise JSONFault(exc.lineno, exc.colno, exc.msg) from None
     except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
-        raise JSONFault(None, None, str(exc)) from None
+        raise JSONFault(None, None, decoder_fault(exc, text)) from None
 
 
 _SLOW = object()
@@ -347,16 +341,20 @@ def fast_loads(data: bytes | str, slow: Any) -> Any:
         return slow
 
 
-def loads(text: str) -> Any:
+def loads(text: str, once: bool = False) -> Any:
     """``json.loads(text)`` (a JSON-lines record, a ``--set`` value, a whole document), by
-    msgspec when it accepts it
-    (see :func:`fast_loads`); what msgspec refuses, :func:`json.loads` parses or refuses.
+    msgspec when it accepts it (see :func:`fast_loads`); what msgspec refuses,
+    :func:`json.loads` parses or refuses; ``once``: an object giving a key twice too.
 
     Raises:
-        ValueError: as :func:`json.loads` raises it.
+        ValueError: as :func:`json.loads` raises it; DuplicateKey: a key given twice.
     """
     obj = fast_loads(text, _SLOW)
-    return json.loads(text) if obj is _SLOW else obj
+    if obj is _SLOW or (once and not surely_distinct(text, obj)):
+        repeats = RepeatedKeys()
+        obj = json.loads(text, object_pairs_hook=repeats if once else None)
+        repeats.refuse(obj)
+    return obj
 
 
 #: The size of each read of a streamed JSON array.
@@ -382,7 +380,7 @@ class _JsonObjects:
         self, fh: Readable, label: str, junk_error: Callable[[str, int], InputError]
     ) -> None:
         self.fh, self.label, self.junk_error = fh, label, junk_error
-        self.decoder = json.JSONDecoder()
+        self.decoder = json.JSONDecoder(object_pairs_hook=refuse_repeats)  # (either may be meant)
         self.buf = fh.read(CHUNK)
         self.clean = self.buf.isascii()  # no junk possible: skip the per-ad search
         self.escaped = escapes_surrogate(self.buf)
@@ -440,8 +438,10 @@ class _JsonObjects:
                 bad = self.line + self.buf.count("\n", self.pos, exc.pos)
                 what = "truncated JSON" if exc.pos >= len(self.buf) - 1 else "not valid JSON"
                 raise self.fail(f"{what}: {exc.msg}", bad) from None
+            except DuplicateKey as exc:
+                raise self.fail(f"{exc}; give each key once") from None
             except (ValueError, RecursionError) as exc:
-                raise self.fail(f"not valid JSON: {exc}") from None
+                raise self.fail(f"not valid JSON: {decoder_fault(exc)}") from None
 
     def ad(self) -> tuple[int, dict[str, Any]]:
         """The object at ``pos``, checked, and its first line; moves past it."""

@@ -12,8 +12,9 @@ of the record (:func:`raw_job_record`): the same fields and checks, a few kept a
 
 An object the decoder refuses alone (a time written as text, a number as id, a null) is read
 by the exact parser (:func:`~fairshare_cli.core.jobs.parse_stanza`). Anything else (a cut the
-decoder cannot take, a syntax error, a job the exact parser refuses, a duplicate id) sends the
-file to the exact reader (:func:`json.loads`, the exact parser: the messages users see).
+decoder cannot take, a syntax error, a job the exact parser refuses, a duplicate id, an
+object that may give a key twice: :mod:`~fairshare_cli.io.job_shapes`) sends the file to
+the exact reader (:func:`json.loads`, the exact parser: the messages users see).
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ from fairshare_cli.core.jobs import (
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
 from fairshare_cli.io.inputs import JSONFault, read_json, refuse_device, spooled
+from fairshare_cli.io.job_shapes import Shapes
+from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys
 
 #: Bytes read at a time, and a piece's size: it is cut at the first object boundary past
 #: half of it. Small, so that a piece's records are checked and handed on while in the
@@ -121,10 +124,12 @@ def _read_pieces(path: str, sink: JobSink, source: str, record: type) -> None:
     decoder = _JOBS if tried is Job else _decoder(tried)
     times: dict[tuple[str, str], bool] = {}
     group: Callable[[list[Any]], list[Any] | None] | None = getattr(sink, "group", None)
+    shapes = Shapes(sink, _decoder, _ANY.decode)
     for piece in _pieces(path):
-        jobs = None
-        with suppress(msgspec.ValidationError):
-            jobs = decoder.decode(piece)
+        jobs = shapes.decode(piece)
+        if jobs is None:
+            with suppress(msgspec.ValidationError):
+                jobs = decoder.decode(piece)
         if jobs is None and tried is not record:  # a field beyond the usual ones: all from now on
             tried, decoder = record, _JOBS if record is Job else _decoder(record)
             with suppress(msgspec.ValidationError):
@@ -132,6 +137,8 @@ def _read_pieces(path: str, sink: JobSink, source: str, record: type) -> None:
         if jobs is None and record is not Job:
             raise _Refused
         jobs = _one_by_one(piece, base, source) if jobs is None else jobs
+        if not shapes.certified and not shapes.check(piece, tried, jobs):
+            raise _Refused  # (a key given twice, maybe: the exact reader tells)
         skip = _skipped(tried)
         rows = None if group is None else group(jobs)  # grouped: the new values to check
         checked = jobs if rows is None else rows
@@ -145,6 +152,8 @@ def _read_pieces(path: str, sink: JobSink, source: str, record: type) -> None:
         if rows is None:
             sink.add(jobs)
         base += len(jobs)
+    if not shapes.settled():
+        raise _Refused  # (a key given twice, maybe: the exact reader tells)
 
 
 def _decoded_status(job: Any) -> Any:
@@ -348,11 +357,16 @@ def load_job_objects(path: str, name: str | None = None) -> list[Any]:
     ``name`` names the file in errors (default: ``path``).
 
     Raises:
-        InputError: the file cannot be read, is not JSON, or is not a list.
+        InputError: the file cannot be read, is not JSON, is not a list, or an object in
+            it gives a key twice.
     """
     label = name or path
+    repeats = RepeatedKeys()
     try:
-        objs = read_json(path, label)
+        objs = read_json(path, label, repeats)
+        repeats.refuse(objs)
+    except DuplicateKey as exc:  # (either value may be the one meant)
+        raise InputError(f"{label}: {exc.in_job()}") from None
     except JSONFault as fault:
         at = "" if fault.line is None else f"line {fault.line}, column {fault.column}: "
         raise InputError(

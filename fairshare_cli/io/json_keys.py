@@ -26,6 +26,13 @@ class DuplicateKey(ValueError):
         """Where the object is, as a message says it: ``at the top level`` or ``in a.b.3``."""
         return f"in {self.where}" if self.where else "at the top level"
 
+    def in_job(self) -> str:
+        """The refusal as a jobs file words it (the document a list of job objects, or
+        one): ``job 3: the key "a" is given twice (in attributes); give each key once``."""
+        job, _, inside = self.where.partition(".")
+        head = f"job {job}: " if job else ""
+        return f"{head}{self}{f' (in {inside})' if inside else ''}; give each key once"
+
 
 class RepeatedKeys:
     """An ``object_pairs_hook`` for :func:`json.loads` that notes the first object giving
@@ -51,6 +58,20 @@ class RepeatedKeys:
         if self.found is not None:
             key, obj = self.found
             raise DuplicateKey(key, path_text(_path_to(doc, obj) or []))
+
+
+def refuse_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An ``object_pairs_hook`` refusing at once an object that gives a key twice (where:
+    the reader's own place, such as the line of an ad).
+
+    Raises:
+        DuplicateKey: naming the key.
+    """
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        raise DuplicateKey(next(k for k, _ in pairs if k in seen or seen.add(k)), "")  # type: ignore[func-returns-value]
+    return obj
 
 
 def _path_to(doc: Any, target: Any) -> list[Any] | None:

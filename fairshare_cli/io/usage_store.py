@@ -464,8 +464,9 @@ def import_log(
             else:
                 log.wait_indexes()  # (no thread outlives the import)
     finally:
-        if whole:  # (renamed away when the import finished)
-            fresh.unlink(missing_ok=True)
+        if whole:  # (renamed away when the import finished; a failed commit's journal too)
+            for left in (fresh, *_side_files(fresh)):
+                left.unlink(missing_ok=True)
 
 
 def _holds(path: Path, marks: Marks) -> bool:

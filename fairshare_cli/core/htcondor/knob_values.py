@@ -30,7 +30,7 @@ import re
 from enum import Enum
 
 from fairshare_cli.core.htcondor.classads import check_expression_size
-from fairshare_cli.core.limits import INT32_MAX, INT32_MIN
+from fairshare_cli.core.limits import INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN
 from fairshare_cli.core.names import c_number_text, shown
 from fairshare_cli.errors import InputError
 
@@ -66,7 +66,8 @@ def param_integer(text: str, knob: str, where: str) -> int:
 
 
 def param_long(text: str, knob: str, where: str) -> int:
-    """The whole number ``string_is_long_param`` reads from ``text``, before any bound.
+    """The whole number ``string_is_long_param`` reads from ``text``, before any bound
+    but ``strtoll``'s own (a literal beyond 64 bits reads as the nearest of them).
 
     Raises:
         InputError: ``text`` is no integer, nor an expression evaluating to a finite
@@ -74,7 +75,11 @@ def param_long(text: str, knob: str, where: str) -> int:
     """
     text = text.strip()
     if _STRTOLL.fullmatch(text) and c_number_text(text):
-        return int(text)
+        # strtoll saturates (ERANGE, unchecked): beyond 64 bits, the bound; and int()
+        # refuses more than 4,300 digits
+        if len(text.lstrip("+-").lstrip("0")) > 19:
+            return INT64_MIN if text.startswith("-") else INT64_MAX
+        return min(max(int(text), INT64_MIN), INT64_MAX)
     result = _evaluate(text, knob, where, "an integer")
     if isinstance(result, float):  # (long long) realValue: toward zero
         _finite(result, text, where)

@@ -15,7 +15,7 @@ from fairshare_cli.core.config import (
     NegotiatorConfig,
     PoolConfig,
 )
-from fairshare_cli.errors import ConfigError
+from fairshare_cli.errors import ConfigError, decoder_fault
 from fairshare_cli.io.config.dirac import read_dirac
 from fairshare_cli.io.config.htcondor import (
     read_accountant,
@@ -61,6 +61,7 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
         ConfigError: the file is missing, unreadable, no regular file (a config), empty
             (whitespace only: a file truncated or never written) or not valid TOML.
     """
+    text = ""
     try:
         if what == "config file":
             data = read_regular(path)
@@ -81,7 +82,7 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
             f"{what} {path} is not UTF-8 text (byte {exc.start}); expected a TOML file"
         ) from None
     except (ValueError, RecursionError) as exc:  # TOMLDecodeError, too long an int, too deep
-        raise ConfigError(f"{what} {path} is not valid TOML: {exc}") from None
+        raise ConfigError(f"{what} {path} is not valid TOML: {decoder_fault(exc, text)}") from None
 
 
 def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> Config:

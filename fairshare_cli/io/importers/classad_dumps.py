@@ -26,11 +26,15 @@ from fairshare_cli.io.inputs import BINARY, Readable, cannot_read, iter_json_obj
 Ad = dict[str, Any]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Expr:
     """A ClassAd expression that is not a literal, kept as its text (``Cpus * 2``)."""
 
     text: str
+
+    def __repr__(self) -> str:
+        """Its text, as a message shows the value (``Priority = nan; expected a number``)."""
+        return self.text
 
 
 def _json_value(value: Any) -> Any:
@@ -131,6 +135,28 @@ def new_syntax(text: str) -> str:
     return "".join(out)
 
 
+def _take(ad: Ad, m: re.Match[str], raw: str, label: str, lineno: int, wanted: str) -> None:
+    """The attribute of the line ``raw`` (``m``: its name and value) into ``ad``.
+
+    Raises:
+        InputError: named twice in the ad (HTCondor prints each once: either value may be
+            meant), or a string with no closing quote (a cut capture, on the last line).
+    """
+    name = m.group(1)
+    if name in ad:
+        raise InputError(f"{label}:{lineno}: {name} is given twice in one ad; give it once")
+    try:
+        ad[name] = parse_long_value(m.group(2))
+    except UnclosedString:
+        line = raw.rstrip("\r\n")
+        if not raw.endswith("\n"):
+            raise cut_capture(label, lineno, line, wanted or "HTCondor's output") from None
+        raise InputError(
+            f"{label}:{lineno}: {name}: a string with no closing quote "
+            "(HTCondor's old ClassAd syntax: a backslash escapes only a quote)"
+        ) from None
+
+
 def iter_long_ads(fh: Iterable[str], label: str, wanted: str = "") -> Iterator[tuple[int, Ad]]:
     """``(first line, ad)`` for each ad of ``-long`` output; blank lines separate ads.
 
@@ -165,15 +191,7 @@ def iter_long_ads(fh: Iterable[str], label: str, wanted: str = "") -> Iterator[t
             raise InputError(f"{label}:{lineno}: expected 'Attr = value', got '{shown}'{give}")
         if not ad:
             start = lineno
-        try:
-            ad[m.group(1)] = parse_long_value(m.group(2))
-        except UnclosedString:
-            if not raw.endswith("\n"):
-                raise cut_capture(label, lineno, line, wanted or "HTCondor's output") from None
-            raise InputError(
-                f"{label}:{lineno}: {m.group(1)}: a string with no closing quote "
-                "(HTCondor's old ClassAd syntax: a backslash escapes only a quote)"
-            ) from None
+        _take(ad, m, raw, label, lineno, wanted)
         cut = not raw.endswith("\n")  # (HTCondor ends each line with one, the last too)
     if ad and cut:
         raise cut_capture(label, lineno, line, wanted or "HTCondor's output")

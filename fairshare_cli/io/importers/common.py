@@ -272,9 +272,12 @@ def json_document(text: str, label: str) -> Any:
     import json
 
     from fairshare_cli.io.inputs import loads
+    from fairshare_cli.io.json_keys import DuplicateKey
 
     try:
-        return loads(text)
+        return loads(text, once=True)
+    except DuplicateKey as exc:  # (either value may be the one meant)
+        raise InputError(f"{label}: {exc} ({exc.place()}); give each key once") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{label}:{exc.lineno}: not valid JSON ({exc.msg})") from None
     except ValueError:  # (a whole number of more than 4,300 digits: int() refuses it)

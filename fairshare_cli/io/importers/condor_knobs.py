@@ -21,7 +21,7 @@ from fairshare_cli.core.htcondor.knob_values import (
     param_long,
 )
 from fairshare_cli.core.limits import INT32_MAX
-from fairshare_cli.core.names import check_name
+from fairshare_cli.core.names import check_name, shown
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.as_config import Origins
 from fairshare_cli.io.importers.condor_config import ConfigFile
@@ -55,11 +55,11 @@ def _seconds(positive: bool) -> Convert:
         value = param_long(text, knob, where)
         if value < (1 if positive else 0):
             what = "a whole number of seconds above 0" if positive else "0 or more seconds"
-            raise InputError(f"{where}: expected {what}, got '{text}'")
+            raise InputError(f"{where}: expected {what}, got '{shown(text)}'")
         if value > INT32_MAX:
             raise InputError(
                 f"{where}: expected at most {INT32_MAX} seconds (HTCondor reads an int; "
-                f"beyond it the negotiator stops), got '{text}'"
+                f"beyond it the negotiator stops), got '{shown(text)}'"
             )
         return value
 

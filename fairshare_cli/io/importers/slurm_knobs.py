@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fairshare_cli.core.config import PROFILE_DEFAULTS, part_enforce_type
-from fairshare_cli.core.names import check_name
+from fairshare_cli.core.names import check_name, shown
 from fairshare_cli.core.slurm.billing import billing_weights
 from fairshare_cli.core.slurm.factors import parse_tres_weights
 from fairshare_cli.errors import InputError
@@ -47,6 +47,22 @@ KNOBS: dict[str, tuple[tuple[str, ...], str]] = {
 BACKFILL_OPTIONS = ("bf_max_job_test", "bf_window", "bf_resolution", "bf_interval")
 
 
+def _whole(key: str, value: str, where: str) -> int:
+    """A whole number knob's digits (its bounds are the config's to check).
+
+    Raises:
+        InputError: not digits alone, or more than 4,300 of them.
+    """
+    if not re.fullmatch(r"\d+", value):
+        raise InputError(f'{where}: {key}: expected a whole number, got "{shown(value)}"')
+    if len(value) > 4300:  # (int() refuses more; the config words the bound of the rest)
+        raise InputError(
+            f'{where}: {key}: "{shown(value)}" is out of range (a whole number of '
+            f"{len(value)} digits)"
+        )
+    return int(value)
+
+
 def convert(kind: str, key: str, value: str, where: str) -> Any:
     """The ``value`` of knob ``key`` read as slurmctld reads it (``kind``: its converter's
     name in :data:`KNOBS`).
@@ -61,9 +77,7 @@ def convert(kind: str, key: str, value: str, where: str) -> Any:
     if kind == "upper":
         return value.upper()
     if kind == "int":
-        if not re.fullmatch(r"\d+", value):
-            raise InputError(f'{where}: {key}: expected a whole number, got "{value}"')
-        return int(value)
+        return _whole(key, value, where)
     if kind == "yesno":
         if value.upper() not in ("YES", "NO"):
             raise InputError(f'{where}: {key}: expected YES or NO, got "{value}"')
