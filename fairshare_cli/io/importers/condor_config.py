@@ -23,7 +23,6 @@ silently misread.
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -57,7 +56,6 @@ class ConfigFile(Knobs):
     """The knobs the files set (condor_config_macros.py), and what reading them noted."""
 
     files: int = 0  # how many files ``include`` and the local sources read, each time read
-    uses: int = 0  # how many ``use`` lines were read
     #: ``use`` templates read, as ``CATEGORY : NAME (FILE:LINE)``.
     templates: list[str] = field(default_factory=list)
 
@@ -222,7 +220,7 @@ def _keyword(
 ) -> None:
     if keyword != "include":
         if keyword == "use":
-            _use(conf, " ".join(head[1:]), line.split(":", 1)[1], where, depth)
+            _use(conf, " ".join(head[1:]), line.split(":", 1)[1], where)
             return
         if keyword == "warning":
             return
@@ -248,25 +246,16 @@ def _keyword(
         raise InputError(f"{where}: cannot include {shown(str(path))}: {problem}")
 
 
-def _use(conf: ConfigFile, category: str, names: str, where: str, depth: int) -> None:
+def _use(conf: ConfigFile, category: str, names: str, where: str) -> None:
     """``use CATEGORY : NAME, ...``: each template's settings in place of the line, as
-    ``read_meta_config`` reads them (the category's macros expanded, the names not); a
-    template whose lines fs holds is read as a file is, at ``FILE:LINE: use CATEGORY :
-    NAME:LINE``.
+    ``read_meta_config`` reads them (the category's macros expanded, the names not).
 
     Raises:
-        InputError: what :func:`templates_used` refuses, or :func:`read_config` in a
-            template's lines (a knob name its arguments make that is not a name).
+        InputError: what :func:`templates_used` refuses.
     """
     if "$" in category:
         category = conf.daemon_text(category, f"{where}: use")
-    conf.uses += 1
     for template in templates_used(category, names, where):
-        if template.text is not None:
-            read_config(
-                io.StringIO(template.text), f"{where}: use {template.label}", None, conf, depth
-            )
-            continue
         for name, value in template.values:
             conf.assign(name, value, where)
         for name in template.unknown:

@@ -236,7 +236,7 @@ def _stock(conf: ConfigFile) -> bool:
     """The files are an HTCondor configuration that leaves every knob fs takes at its
     default (a stock install's ``condor_config`` and ``config.d``): they read ``use``
     templates or set where HTCondor is and what else it reads."""
-    return conf.uses > 0 or any(knob in conf.raw for knob in _STOCK)
+    return bool(conf.templates) or any(knob in conf.raw for knob in _STOCK)
 
 
 def _by_reader(

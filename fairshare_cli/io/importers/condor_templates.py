@@ -7,10 +7,8 @@ sets (taken from param_info.in, the templates it uses in turn included, every br
 its ``if`` blocks counted); the values only where fs reads one of the knobs and the
 template sets it to a constant (``POLICY : ALWAYS_RUN_JOBS``). A knob set to a value fs
 does not hold is marked so: taking one, or a macro naming one, is then an error naming the
-``use`` line. A template that builds knob names from its arguments (``SLOT_TYPE_$(1:1)``,
-``$(1)_JOBLIST``), or uses one with arguments of its own, is held whole instead: its
-lines, the arguments put in (condor_template_args.py), read as a file's are, so every knob
-it sets is known with its value. A template that checks
+``use`` line. Knob names a template builds from its arguments (``SLOT_TYPE_$(1)``,
+``STARTD_CRON_$(1)_...``) are none fs reads and are not listed. A template that checks
 its arguments (``if ! $(1?)`` then ``error : ...``: ``POLICY : PREEMPT_IF`` and the
 templates that stop, or that use one with their own arguments) and is given too few is an
 error naming the template's message, as HTCondor stops there.
@@ -22,10 +20,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.condor_template_args import LINES, expand_meta_args
-
-#: A template whose lines fs holds (condor_template_args.py): its knobs and their values.
-_LINES = ""
 
 #: Category -> template -> the knobs it sets, then (``+CATEGORY:NAME``) the templates it uses.
 _SETS: dict[str, dict[str, str]] = {
@@ -111,39 +105,44 @@ _SETS: dict[str, dict[str, str]] = {
         "UWCS_MaxJobRetirementTime UWCS_KILL UWCS_PERIODIC_CHECKPOINT "
         "UWCS_NEGOTIATOR_PRE_JOB_RANK UWCS_NEGOTIATOR_POST_JOB_RANK "
         "UWCS_PREEMPTION_REQUIREMENTS UWCS_PREEMPTION_RANK +FEATURE:POLICY_EXPR_FRAGMENTS",
-        "AssignAccountingGroup": _LINES,
-        "SetJobAttrFromUsermap": _LINES,
-        "ScheddUsermapFile": _LINES,
+        "AssignAccountingGroup": "JOB_TRANSFORM_NAMES JOB_TRANSFORM_AssignAccountingGroup "
+        "IMMUTABLE_JOB_ATTRS SUBMIT_REQUIREMENT_NAMES SUBMIT_REQUIREMENT_CheckRequestedGroup "
+        "SUBMIT_REQUIREMENT_CheckRequestedGroup_REASON SUBMIT_REQUIREMENT_AssignAccountingGroup "
+        "SUBMIT_REQUIREMENT_AssignAccountingGroup_REASON +FEATURE:ScheddUsermapFile",
+        "SetJobAttrFromUsermap": "JOB_TRANSFORM_NAMES SUBMIT_REQUIREMENT_NAMES "
+        "+FEATURE:ScheddUsermapFile",
+        "ScheddUsermapFile": "SCHEDD_CLASSAD_USER_MAP_NAMES",
         "REMOTE_RUNTIME_CONFIG": "ENABLE_RUNTIME_CONFIG ALLOW_CONFIG SETTABLE_ATTRS_CONFIG",
         "REMOTE_CONFIG": "ENABLE_PERSISTENT_CONFIG PERSISTENT_CONFIG_DIR "
         "+FEATURE:REMOTE_RUNTIME_CONFIG",
-        "GPUs": _LINES,
-        "Monitor": _LINES,
-        "GPUsMonitor": _LINES,
+        "GPUs": "MACHINE_RESOURCE_INVENTORY_GPUs ENVIRONMENT_FOR_AssignedGPUs "
+        "ENVIRONMENT_VALUE_FOR_UnAssignedGPUs +FEATURE:GPUsMonitor",
+        "Monitor": "STARTD_CRON_JOBLIST",
+        "GPUsMonitor": "STARTD_CRON_GPUs_MONITOR_CONDITION STARTD_JOB_ATTRS +FEATURE:Monitor",
         "PelicanCache": "PELICANCACHE DAEMON_LIST PELICANCACHE_LOG PELICANCACHE_SIZE "
         "PELICANCACHE_RUNLOCATION PELICANCACHE_FEDERATION PELICANCACHE_HIGHWATERMARKPERCENTAGE "
         "PELICANCACHE_LOWWATERMARKPERCENTAGE PELICANCACHE_ARGS PELICANCACHE_ENVIRONMENT "
         "STARTD_ENVIRONMENT",
-        "PartitionableSlot": _LINES,
-        "StaticSlots": _LINES,
-        "OneShotCronHook": _LINES,
-        "PeriodicCronHook": _LINES,
-        "ContinuousCronHook": _LINES,
-        "StartdCronPeriodic": _LINES,
-        "ScheddCronPeriodic": _LINES,
-        "StartdCronOneShot": _LINES,
-        "ScheddCronOneShot": _LINES,
-        "StartdCronContinuous": _LINES,
-        "ScheddCronContinuous": _LINES,
-        "ChildCollector": _LINES,
+        "PartitionableSlot": "",
+        "StaticSlots": "",
+        "OneShotCronHook": "",
+        "PeriodicCronHook": "",
+        "ContinuousCronHook": "",
+        "StartdCronPeriodic": "+FEATURE:PeriodicCronHook",
+        "ScheddCronPeriodic": "+FEATURE:PeriodicCronHook",
+        "StartdCronOneShot": "+FEATURE:OneShotCronHook",
+        "ScheddCronOneShot": "+FEATURE:OneShotCronHook",
+        "StartdCronContinuous": "+FEATURE:ContinuousCronHook",
+        "ScheddCronContinuous": "+FEATURE:ContinuousCronHook",
+        "ChildCollector": "DAEMON_LIST TOP_COLLECTOR_HOST",
         "KRB": "SEC_CREDENTIAL_DIRECTORY_KRB DAEMON_LIST SEC_CREDENTIAL_PRODUCER "
         "SEC_CREDENTIAL_MONITOR_KRB_LOG AUTO_INCLUDE_CREDD_IN_DAEMON_LIST USE_KEYRING_SESSIONS",
         "OAUTH": "SEC_CREDENTIAL_DIRECTORY_OAUTH CREDMON_OAUTH_LOG DAEMON_LIST "
         "AUTO_INCLUDE_CREDD_IN_DAEMON_LIST TRUST_CREDENTIAL_DIRECTORY",
         "ADSTASH": "ADSTASH_SCHEDD_HISTORY DAEMON_LIST",
-        "CommonCloudAttributesGoogle": _LINES,
+        "CommonCloudAttributesGoogle": "STARTD_CRON_cloud_PREFIX +FEATURE:StartdCronOneShot",
         "JobsHaveInstanceIDs": "SYSTEM_JOB_MACHINE_ATTRS",
-        "CommonCloudAttributesAWS": _LINES,
+        "CommonCloudAttributesAWS": "STARTD_CRON_cloud_PREFIX +FEATURE:StartdCronOneShot",
         "HPC_ANNEX": "HPC_ANNEX_ENABLED ispersonal COLLECTOR_HOST AP_COLLECTOR "
         "AP_COLLECTOR.COLLECTOR_LOG AP_COLLECTOR.CCB_RECONNECT_FILE DAEMON_LIST "
         "AP_COLLECTOR_ARGS ANNEX_COLLECTOR AP_COLLECTOR.ALLOW_ADVERTISE_STARTD "
@@ -155,11 +154,11 @@ _SETS: dict[str, dict[str, str]] = {
         "EXTENDED_SUBMIT_COMMANDS JOB_TRANSFORM_CheckpointStorage JOB_TRANSFORM_NAMES",
     },
     "EXPERIMENTAL": {
-        "CollectorNode": _LINES,
+        "CollectorNode": "DAEMON_LIST",
         "HAD": "DAEMON_LIST HAD_USE_REPLICATION MASTER_HAD_BACKOFF_CONSTANT",
-        "HADSharedPort": _LINES,
-        "HADFixedPort": _LINES,
-        "HADReplication": _LINES,
+        "HADSharedPort": "+EXPERIMENTAL:HADReplication",
+        "HADFixedPort": "HAD_ARGS REPLICATION_ARGS +EXPERIMENTAL:HADReplication",
+        "HADReplication": "HAD_LIST REPLICATION_LIST HAD_CONTROLLEE",
     },
 }
 
@@ -273,13 +272,11 @@ _NAMES = {
 @dataclass(frozen=True)
 class Template:
     """One template a ``use`` line applies: the knobs whose values fs holds, in the order
-    it sets them, and those set to values it does not hold; or its lines, its arguments
-    put in, to read as a file's (``text``)."""
+    it sets them, and those set to values it does not hold."""
 
     label: str  # "ROLE : Submit"
     values: tuple[tuple[str, str], ...]
     unknown: tuple[str, ...]
-    text: str | None = None
 
 
 def templates_used(category: str, names: str, where: str) -> list[Template]:
@@ -313,10 +310,6 @@ def templates_used(category: str, names: str, where: str) -> list[Template]:
                 f"error line says '{stop}': HTCondor stops reading the configuration at this "
                 "line, so its daemons would not start"
             )
-        if (cat, name) in LINES:
-            text = expand_meta_args(LINES[cat, name], args)
-            found.append(Template(f"{cat} : {name}", (), (), text))
-            continue
         values = _VALUES.get((cat, name), ())
         unknown = tuple(dict.fromkeys(_knobs(cat, name, ())))
         found.append(Template(f"{cat} : {name}", values, unknown))
