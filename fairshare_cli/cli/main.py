@@ -113,16 +113,17 @@ def refuse_given_twice(words: list[str]) -> None:
             raise click.UsageError(f"{name} is given twice ('{first}' and '{value}'); give it once")
 
 
-def no_such_command(name: str, names: list[str]) -> str:
+def no_such_command(name: str, names: list[str], what: str = "command") -> str:
     """Click's refusal of an unknown command ``name``, with the commands of ``names`` it
-    is close to, the closest first (``fs userpri``: 'userprio', 'sprio', 'setprio')."""
+    is close to, the closest first (``fs userpri``: 'userprio', 'sprio', 'setprio');
+    ``what``: the word for what ``names`` are (``fs whatif``'s views)."""
     import difflib
 
     close = difflib.get_close_matches(name, names)
     quoted = ", ".join(repr(n) for n in close)
     if len(close) > 1:
-        return f"No such command {name!r}. (Did you mean one of: {quoted}?)"
-    return f"No such command {name!r}." + (f" Did you mean {quoted}?" if close else "")
+        return f"No such {what} {name!r}. (Did you mean one of: {quoted}?)"
+    return f"No such {what} {name!r}." + (f" Did you mean {quoted}?" if close else "")
 
 
 class ListedGroup(click.Group):
