@@ -128,9 +128,9 @@ def no_such_command(name: str, names: list[str], what: str = "command") -> str:
 
 class ListedGroup(click.Group):
     """A group that, refusing a command it does not have, suggests among every command
-    it lists: click suggests among those registered on it, which for a group whose
-    commands are imported on first use are none or a few (``fs userpri`` had no hint,
-    ``fs import condor-stat`` was offered ``condor-history``)."""
+    it lists (``fs userpri``: 'userprio', 'setprio', 'sprio'): click suggests among those
+    registered on it, which for a group whose commands are imported on first use are none
+    or a few."""
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]

@@ -47,7 +47,8 @@ if TYPE_CHECKING:
     help="Show only the queues a pilot of this description matches, with the chance it takes "
     "its job from each (DIRAC's resource description: CPUTime (required), Site, GridCE, "
     "Platform, JobType, Tag, RequiredTag, NumberOfProcessors, WholeNode, MaxRAM, Owner, "
-    "OwnerGroup; lists comma-separated; repeatable).",
+    "OwnerGroup; lists comma-separated; repeatable). Without OwnerGroup it is a generic "
+    "pilot, given the groups [dirac.groups] lists, as DIRAC's matcher gives its VO's.",
 )
 @wide_option
 @output_options
