@@ -122,14 +122,17 @@ def taskqueues(
     if pilot is not None:
         empty = NO_MATCH if rows else NO_JOBS
         rows = rows_for_pilot(rows, pilot, dirac.groups, [group for group, _, _ in unlisted])
+    no_history = NO_HISTORY.format(state=env.state_path) if unrecorded and rows else None
+    if opts.side is not None and no_history is not None and no_history not in opts.notes:
+        opts.notes.append(no_history)  # (fs whatif: under its comparison, once)
     fmt = opts.output
     if fmt == "table":
         from fairshare_cli.render.fit import terminal_width
 
         width = None if wide else terminal_width()
         click.echo(render_taskqueues(rows, width, empty), nl=False)
-        if unrecorded and rows:  # (on stderr, under the table: Correction 1 everywhere)
-            click.echo(f"fs: note: {NO_HISTORY.format(state=env.state_path)}", err=True)
+        if no_history is not None:  # (on stderr, under the table: Correction 1 everywhere)
+            click.echo(f"fs: note: {no_history}", err=True)
     else:
         emit_rows(taskqueue_records(rows), JSON_FIELDS, fmt)
 
