@@ -122,9 +122,7 @@ def taskqueues(
     if pilot is not None:
         empty = NO_MATCH if rows else NO_JOBS
         rows = rows_for_pilot(rows, pilot, dirac.groups, [group for group, _, _ in unlisted])
-    no_history = NO_HISTORY.format(state=env.state_path) if unrecorded and rows else None
-    if opts.side is not None and no_history is not None and no_history not in opts.notes:
-        opts.notes.append(no_history)  # (fs whatif: under its comparison, once)
+    no_history = _no_history_note(opts, env, unrecorded and bool(rows))
     fmt = opts.output
     if fmt == "table":
         from fairshare_cli.render.fit import terminal_width
@@ -151,6 +149,17 @@ def _corrector(env: Env) -> tuple[HistoryCorrector | None, bool]:
         return None, False
     history = env.decode("dirac", history_from_json)
     return HistoryCorrector(correction, history, env.now), not history.events
+
+
+def _no_history_note(opts: GlobalOptions, env: Env, unrecorded: bool) -> str | None:
+    """The note that no correction applies for want of running history (None: one does);
+    under ``fs whatif``, added to its notes once, whichever side finds it."""
+    if not unrecorded:
+        return None
+    note = NO_HISTORY.format(state=env.state_path)
+    if opts.side is not None and note not in opts.notes:
+        opts.notes.append(note)
+    return note
 
 
 #: Why every correction is 1 with the share correction on: the state holds no running
