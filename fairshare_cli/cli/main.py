@@ -113,23 +113,24 @@ def refuse_given_twice(words: list[str]) -> None:
             raise click.UsageError(f"{name} is given twice ('{first}' and '{value}'); give it once")
 
 
-def no_such_command(name: str, names: list[str]) -> str:
+def no_such_command(name: str, names: list[str], what: str = "command") -> str:
     """Click's refusal of an unknown command ``name``, with the commands of ``names`` it
-    is close to, the closest first (``fs userpri``: 'userprio', 'sprio', 'setprio')."""
+    is close to, the closest first (``fs userpri``: 'userprio', 'sprio', 'setprio');
+    ``what``: the word for what ``names`` are (``fs whatif``'s views)."""
     import difflib
 
     close = difflib.get_close_matches(name, names)
     quoted = ", ".join(repr(n) for n in close)
     if len(close) > 1:
-        return f"No such command {name!r}. (Did you mean one of: {quoted}?)"
-    return f"No such command {name!r}." + (f" Did you mean {quoted}?" if close else "")
+        return f"No such {what} {name!r}. (Did you mean one of: {quoted}?)"
+    return f"No such {what} {name!r}." + (f" Did you mean {quoted}?" if close else "")
 
 
 class ListedGroup(click.Group):
     """A group that, refusing a command it does not have, suggests among every command
-    it lists: click suggests among those registered on it, which for a group whose
-    commands are imported on first use are none or a few (``fs userpri`` had no hint,
-    ``fs import condor-stat`` was offered ``condor-history``)."""
+    it lists (``fs userpri``: 'userprio', 'setprio', 'sprio'): click suggests among those
+    registered on it, which for a group whose commands are imported on first use are none
+    or a few."""
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]

@@ -47,7 +47,8 @@ if TYPE_CHECKING:
     help="Show only the queues a pilot of this description matches, with the chance it takes "
     "its job from each (DIRAC's resource description: CPUTime (required), Site, GridCE, "
     "Platform, JobType, Tag, RequiredTag, NumberOfProcessors, WholeNode, MaxRAM, Owner, "
-    "OwnerGroup; lists comma-separated; repeatable).",
+    "OwnerGroup; lists comma-separated; repeatable). Without OwnerGroup it is a generic "
+    "pilot, given the groups [dirac.groups] lists, as DIRAC's matcher gives its VO's.",
 )
 @wide_option
 @output_options
@@ -121,14 +122,15 @@ def taskqueues(
     if pilot is not None:
         empty = NO_MATCH if rows else NO_JOBS
         rows = rows_for_pilot(rows, pilot, dirac.groups, [group for group, _, _ in unlisted])
+    no_history = _no_history_note(opts, env, unrecorded and bool(rows))
     fmt = opts.output
     if fmt == "table":
         from fairshare_cli.render.fit import terminal_width
 
         width = None if wide else terminal_width()
         click.echo(render_taskqueues(rows, width, empty), nl=False)
-        if unrecorded and rows:  # (on stderr, under the table: Correction 1 everywhere)
-            click.echo(f"fs: note: {NO_HISTORY.format(state=env.state_path)}", err=True)
+        if no_history is not None:  # (on stderr, under the table: Correction 1 everywhere)
+            click.echo(f"fs: note: {no_history}", err=True)
     else:
         emit_rows(taskqueue_records(rows), JSON_FIELDS, fmt)
 
@@ -147,6 +149,17 @@ def _corrector(env: Env) -> tuple[HistoryCorrector | None, bool]:
         return None, False
     history = env.decode("dirac", history_from_json)
     return HistoryCorrector(correction, history, env.now), not history.events
+
+
+def _no_history_note(opts: GlobalOptions, env: Env, unrecorded: bool) -> str | None:
+    """The note that no correction applies for want of running history (None: one does);
+    under ``fs whatif``, added to its notes once, whichever side finds it."""
+    if not unrecorded:
+        return None
+    note = NO_HISTORY.format(state=env.state_path)
+    if opts.side is not None and note not in opts.notes:
+        opts.notes.append(note)
+    return note
 
 
 #: Why every correction is 1 with the share correction on: the state holds no running

@@ -27,6 +27,28 @@ OUTPUT = "fairshare_cli.whatif_output"
 VIEWS = ("userprio", "sprio", "sshare", "quota", "negotiate", "taskqueues", "simulate")
 
 
+class ViewChoice(click.Choice[str]):
+    """The view: a mistyped one is refused naming the views it is close to (the list when
+    none is), and an option in its place (``fs whatif --config FILE sshare``, which click
+    reads as the view '--config') is told to follow the view, as that view's option."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        if isinstance(value, str) and value not in self.choices:
+            from fairshare_cli.cli.main import no_such_command
+
+            if value.startswith("-"):
+                raise click.UsageError(
+                    f"{value} is not an option of fs whatif: give it after the view, as the "
+                    f"view's ('fs whatif --set KEY=VALUE sshare {value} ...')",
+                    ctx,
+                )
+            refusal = no_such_command(value, list(VIEWS), "view")
+            if "Did you mean" not in refusal:
+                refusal += f" Choose from: {', '.join(VIEWS)}"
+            raise click.UsageError(refusal, ctx)
+        return str(super().convert(value, param, ctx))
+
+
 def parse_assignment(text: str) -> tuple[str, Any]:
     """``KEY=VALUE`` with a TOML value (``3``, ``true``, ``"x"``, ``[1, 2]``); bare words are
     strings, and a bare boolean or number is a :class:`~fairshare_cli.io.config.BareValue`
@@ -137,7 +159,7 @@ def _refuse_one_key_twice(assignments: tuple[str, ...], keys: list[str]) -> None
     callback=lambda ctx, _param, value: ctx.meta.__setitem__(OUTPUT, value),
 )
 @click.option("--wide", is_flag=True, help="Do not fit the table to the terminal.")
-@click.argument("view", type=click.Choice(VIEWS))
+@click.argument("view", type=ViewChoice(VIEWS))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
 def whatif(

@@ -211,3 +211,34 @@ def test_no_running_history_is_said_under_the_table(
     )
     res = run(*line, "--json")
     assert res.exit_code == 0 and res.stderr == "", res.stderr
+
+
+def test_whatif_turning_the_correction_on_without_history_says_why_nothing_moves(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> None:
+    """``fs whatif --set dirac.correction.enabled=true taskqueues`` on a state that holds no
+    running history printed "no differences" alone: each side's corrections are 1, as fs
+    taskqueues says under its table, and whatif, which reads the view's JSON, dropped that
+    note. It is a ``Note:`` under the comparison, once (both sides find it), and in
+    ``--json``'s notes."""
+    cfg = write_config(TWO_GROUPS.replace("enabled = true", "enabled = false"))
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps(ONE_OWNER_EACH), encoding="utf-8")
+    state = tmp_path / "s.json"
+    line = ["whatif", "--set", "dirac.correction.enabled=true", "taskqueues", "--config",
+            str(cfg), "--state", str(state), "--now", NOW, "--jobs-file", str(jobs)]  # fmt: skip
+    note = (
+        f"share correction is on, but state file {state} holds no running history, so no "
+        "correction applies (as in DIRAC with no accounting data); 'fs import history FILE' "
+        "or committed 'fs negotiate' cycles record it"
+    )
+    table = run(*line, env={"COLUMNS": "200"})
+    assert table.exit_code == 0, table.stderr
+    assert table.stdout.splitlines() == [
+        "fs taskqueues with dirac.correction.enabled=true: before -> after: no differences",
+        f"Note: {note}",
+    ]
+    assert table.stderr == ""
+    doc = run(*line, "--json")
+    assert doc.exit_code == 0, doc.stderr
+    assert json.loads(doc.stdout)["notes"] == [note]
