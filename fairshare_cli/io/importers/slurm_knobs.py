@@ -104,19 +104,38 @@ def over_time_limit(key: str, value: str, where: str, partition: bool = False) -
     """``OverTimeLimit`` as ``over_time_limit`` writes it: minutes (a string) or
     ``"UNLIMITED"`` (``scontrol show config`` prints "5 min"). The cluster's is a
     ``uint16_t`` (``s_p_get_uint16``: ``UNLIMITED``, ``INFINITE`` or 65535 are UNLIMITED).
-    A partition's above 65534 is UNLIMITED too, and 65534 (``NO_VAL16``) leaves it unset,
-    the cluster's (None; ``_build_single_partitionline_info``).
+    A partition's is read with ``strtol`` into an ``int`` (``_build_single_partitionline_
+    info``): its leading number (``1:00`` is 1, a word 0); a negative one is ignored,
+    leaving it unset (None: the cluster's), as 65534 (``NO_VAL16``) does; above that,
+    UNLIMITED.
 
     Raises:
-        InputError: not a whole number of minutes slurmctld takes, naming ``where``.
+        InputError: the cluster's: not a whole number of minutes slurmctld takes, naming
+            ``where``.
     """
     text = value.strip().removesuffix(" min")
     if text.upper() in ("UNLIMITED", "INFINITE"):
         return "UNLIMITED"
-    minutes = _uint16(key, text, where, hi=None if partition else INFINITE16)
-    if partition and minutes == INFINITE16 - 1:
-        return None
+    if partition:
+        minutes = c_int(strtol(text))
+        if minutes < 0 or minutes == INFINITE16 - 1:
+            return None
+    else:
+        minutes = _uint16(key, text, where, hi=INFINITE16)
     return "UNLIMITED" if minutes >= INFINITE16 else str(minutes)
+
+
+def strtol(text: str) -> int:
+    """C's ``strtol(text, NULL, 10)``: the number that ``text`` begins with (after blanks,
+    an optional sign), 0 where it begins with none; clamped to a ``long`` (64 bits)."""
+    found = re.match(r"\s*([+-]?\d+)", text)
+    number = int(found.group(1)) if found else 0
+    return max(-(2**63), min(2**63 - 1, number))
+
+
+def c_int(number: int) -> int:
+    """A ``long`` stored in an ``int`` (32 bits, wrapped as gcc on x86-64 does)."""
+    return (number + 2**31) % 2**32 - 2**31
 
 
 def _uint16(key: str, value: str, where: str, hi: int | None = INFINITE16) -> int:

@@ -96,3 +96,29 @@ def test_values_slurmctld_refuses(
     assert res.exit_code == 2
     assert res.stderr == f"fs: error: {conf}:1: {error}{res.stderr.split(error, 1)[1]}"
     assert len(res.stderr.splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def test_a_partitions_over_time_limit_is_read_as_strtol_reads_it(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs import slurm-conf refused a partition's OverTimeLimit=1:00 ('expected a whole
+    number'), where slurmctld reads it with strtol into an int (read_config.c,
+    _build_single_partitionline_info): 1:00 is 1 minute, a word 0, a negative number
+    ignored (the partition takes the cluster's), 4294967297 wraps to 1 in the int."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(
+        "OverTimeLimit=5\nNodeName=n1 CPUs=4\n"
+        "PartitionName=a Nodes=n1 Default=YES OverTimeLimit=1:00\n"
+        "PartitionName=b Nodes=n1 OverTimeLimit=-3\n"
+        "PartitionName=c Nodes=n1 OverTimeLimit=soon\n"
+        "PartitionName=d Nodes=n1 OverTimeLimit=4294967297\n",
+        encoding="utf-8",
+    )
+    res = run("import", "slurm-conf", str(conf))
+    assert res.exit_code == 0, res.stderr
+    parts = {block.split("]", 1)[0]: block for block in res.stdout.split("[partitions.")[1:]}
+    assert 'over_time_limit = "1"' in parts["a"]
+    assert "over_time_limit" not in parts["b"]  # (the cluster's 5)
+    assert 'over_time_limit = "0"' in parts["c"]
+    assert 'over_time_limit = "1"' in parts["d"]
+    assert 'over_time_limit = "5"' in res.stdout.split("[partitions.")[0]
