@@ -270,4 +270,11 @@ def _tres_run_mins(
     from fairshare_cli.core.slurm.tres_run import running_by_association, tres_run_cells
 
     running = running_by_association(state, jobs, env.config, env.now)
-    return tres_run_cells(tree, running, when, env.config.priority.calc_period)
+    cells = tres_run_cells(tree, running, when, env.config.priority.calc_period)
+    if None in cells:  # (said once, on stderr: stdout is sshare's)
+        click.echo(
+            "fs: note: TRESRunMins is blank where running usage of the usage history lies "
+            "below: fs knows no time limit or TRES of it (docs/slurm.md)",
+            err=True,
+        )
+    return cells

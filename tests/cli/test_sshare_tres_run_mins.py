@@ -113,6 +113,9 @@ def test_a_running_history_record_blanks_its_chain(tmp_path: Path, run: Callable
     assert res.exit_code == 0, res.stderr
     tres = [line[-31:].rstrip() for line in res.stdout.splitlines()[2:]]
     assert tres == ["", "", "cpu=30,mem=750,energy=0,node=+", ""]
+    # the blanks are said once, on stderr (they were left without a word)
+    assert res.stderr.startswith("fs: note: TRESRunMins is blank where running usage")
+    assert len(res.stderr.splitlines()) == 1
 
 
 def test_without_limits_the_columns_stay_zero(tmp_path: Path, run: Callable[..., Any]) -> None:
