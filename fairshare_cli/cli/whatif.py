@@ -139,7 +139,8 @@ def _refuse_one_key_twice(assignments: tuple[str, ...], keys: list[str]) -> None
     "--rederive-factors",
     is_flag=True,
     help="Read factor changes as if always in force: stored factors the current config "
-    "derives are derived again (default: stored factors stay, as in HTCondor).",
+    "derives are derived again (default: stored factors stay, as in HTCondor; before or "
+    "after the view).",
 )
 @click.option(
     "--history",
@@ -147,7 +148,7 @@ def _refuse_one_key_twice(assignments: tuple[str, ...], keys: list[str]) -> None
     metavar="FILE",
     type=click.Path(dir_okay=False, exists=True),
     help="Replay this usage history (CSV or JSON lines) for the after side, instead of the "
-    "history kept beside the state.",
+    "history kept beside the state (before or after the view).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print before, after and changes as JSON.")
 @click.option(
@@ -200,10 +201,13 @@ def whatif(
     from fairshare_cli.cli.main import cli
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
 
-    assignments, args = take_settings(assignments, args)  # (with --json, --output, --wide:
-    overrides = _overrides(assignments)  # the comparison's wherever they are on the line)
+    assignments, args = take_settings(assignments, args)  # (with --json, --output, --wide,
+    overrides = _overrides(assignments)  # --history: the comparison's wherever they are)
+    history_file, args = take_history(ctx, history_file, args)
+    rederive_factors = rederive_factors or "--rederive-factors" in args
     argv, output = take_output(
-        ctx.meta.get(OUTPUT), [a for a in args if a not in ("--json", "--wide")]
+        ctx.meta.get(OUTPUT),
+        [a for a in args if a not in ("--json", "--wide", "--rederive-factors")],
     )
     output = one_format(view, output, as_json or "--json" in args)
     as_json = output == "json"
@@ -301,6 +305,27 @@ def take_settings(
     if not found:
         raise click.UsageError("Missing option '--set KEY=VALUE': the config key to change.")
     return tuple(found), tuple(argv)
+
+
+def take_history(
+    ctx: click.Context, own: str | None, args: tuple[str, ...]
+) -> tuple[str | None, tuple[str, ...]]:
+    """The ``--history FILE`` given before the view or after it (no view has one of its
+    own: ``fs whatif --set K=V userprio --history FILE`` was refused as userprio's unknown
+    option), checked as the option before the view is, and the view's arguments without it.
+
+    Raises:
+        click.UsageError: its value missing, not a file, or two that differ.
+    """
+    argv: list[str] = []
+    found = own
+    for value in option_values("--history", args, argv):
+        if found not in (None, value):  # (as fs refuses a file option given twice)
+            raise click.UsageError(
+                f"--history is given twice ('{found}' and '{value}'); give it once"
+            )
+        found = str(click.Path(dir_okay=False, exists=True).convert(value, None, ctx))
+    return found, tuple(argv)
 
 
 def take_output(own: str | None, args: list[str]) -> tuple[list[str], str | None]:
