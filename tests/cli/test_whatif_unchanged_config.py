@@ -62,4 +62,10 @@ def test_a_history_named_is_replayed_under_the_unchanged_config(
     assert result.exit_code == 0, result.stderr
     document = json.loads(result.stdout)
     assert NOTE not in document["notes"]
-    assert document["changes"]  # (the replay's six decimals: 16.931447985 -> 16.931448)
+    # the replay ran: its priorities are the accountant's six decimals (16.931447985 ->
+    # 16.931448), which are no change (they differ by less than 1e-6 of the priority)
+    before = {row["name"]: row["real_priority"] for row in document["before"]}
+    after = {row["name"]: row["real_priority"] for row in document["after"]}
+    assert any(before[name] != after[name] for name in before)
+    assert all(after[name] == round(after[name], 6) for name in after)
+    assert document["changes"] == []

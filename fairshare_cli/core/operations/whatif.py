@@ -18,6 +18,18 @@ from fairshare_cli.core.names import job_sort_key
 Row = Mapping[str, Any]
 
 
+#: Floats this close (relative) are the same figure: a history replayed sums the same
+#: charges in another order than the stored usage was summed (the sample state's Slurm
+#: usage and its history replayed differ by 4e-15), which no view prints.
+SAME_FLOAT = 1e-12
+#: The same for the views of HTCondor's accountant: a replayed side holds priorities as
+#: the accountant stores them, with six decimals (``customer_record.as_stored``), where
+#: the state's side brings them to ``--now`` unrounded; a priority is at least 0.5, so the
+#: two differ by at most 1e-6 of it (``1.99981900092 -> 1.999819``), which condor_userprio
+#: (two decimals) never prints.
+ACCOUNTANT_SAME = 1e-6
+
+
 @dataclass(frozen=True)
 class ViewSpec:
     """How to compare one view: its key fields, its main figures, where its rows are."""
@@ -27,12 +39,15 @@ class ViewSpec:
     rows_field: str | None = None  # the list inside a one-object view (negotiate)
     #: the view's matches (negotiate), compared by job: their slot and the job preempted
     matches_field: str | None = None
+    #: how close (relative) two floats of the view are the same figure
+    same_within: float = SAME_FLOAT
 
 
 VIEWS: dict[str, ViewSpec] = {
     "userprio": ViewSpec(
         ("name",),
         ("effective_priority", "real_priority", "priority_factor", "weighted_resources_in_use"),
+        same_within=ACCOUNTANT_SAME,
     ),
     "sprio": ViewSpec(("job_id", "partition"), ("priority",)),
     "sshare": ViewSpec(
@@ -54,6 +69,7 @@ VIEWS: dict[str, ViewSpec] = {
         ("effective_priority", "share", "limit", "matched"),
         rows_field="submitters",
         matches_field="matches",
+        same_within=ACCOUNTANT_SAME,
     ),
 }
 
@@ -193,19 +209,13 @@ def row_keys(view: str, rows: Sequence[Row]) -> list[str]:
     return keys
 
 
-#: Floats this close (relative) are the same figure: a history replayed sums the same
-#: charges in another order than the stored usage was summed (the sample state's Slurm
-#: usage and its history replayed differ by 4e-15), which no view prints.
-SAME_FLOAT = 1e-12
-
-
-def same(a: Any, b: Any) -> bool:
-    """Equal figures: floats equal to :data:`SAME_FLOAT` (NaN equal to NaN), anything else
+def same(a: Any, b: Any, within: float = SAME_FLOAT) -> bool:
+    """Equal figures: floats equal to ``within`` relative (NaN equal to NaN), anything else
     by ``==``."""
     if isinstance(a, float) and isinstance(b, float):
         if math.isnan(a) and math.isnan(b):
             return True
-        return a == b or math.isclose(a, b, rel_tol=SAME_FLOAT)
+        return a == b or math.isclose(a, b, rel_tol=within)
     return bool(a == b)
 
 
@@ -235,7 +245,7 @@ def compare(
             changes.append(Change(key, "rank", rb, ra))
         for name in spec.figures:
             vb, va = figure_of(b, name), figure_of(a, name)
-            if not same(vb, va):
+            if not same(vb, va, spec.same_within):
                 changed.add(name)
                 changes.append(Change(key, name, vb, va))
         rows.append(Compared(key, rb, ra, b, a, frozenset(changed)))
