@@ -21,18 +21,13 @@ def view_usage(env: Env, jobs: Sequence[Job] | None = None) -> tuple[SlurmUsage,
     Raises:
         StateError: the ``slurm`` section or the queue is malformed.
     """
-    from fairshare_cli.core.slurm.limit_ends import charged_ids, charged_objects, ended_at_limits
+    from fairshare_cli.core.slurm.limit_ends import charged_ids, charged_queue, ended_at_limits
     from fairshare_cli.core.slurm.usage import usage_from_json
 
     state = env.decode("slurm", usage_from_json)
-    ids = charged_ids(state)
-    if not ids:
+    if not charged_ids(state):
         return state, () if jobs is None else jobs
     if jobs is None:  # (the jobs of those charges: the rest of the queue is not read)
-        from fairshare_cli.core.jobs import jobs_from_objects
-
         label = f"{env.state_path}: jobs"
-        jobs = env.decode(
-            "jobs", lambda raw: jobs_from_objects(charged_objects(raw or [], ids), label)
-        )
+        jobs = env.decode("jobs", lambda raw: charged_queue(state, raw, label))
     return ended_at_limits(state, jobs, env.config), jobs

@@ -85,22 +85,16 @@ def _slurm_ended_at_limits(config: Config, state: State, now: float) -> State:
         isinstance(item, Mapping) and item.get("job") is not None for item in running
     ):
         return state
-    from fairshare_cli.core.jobs import jobs_from_objects
     from fairshare_cli.core.slurm import usage as su
-    from fairshare_cli.core.slurm.limit_ends import (
-        advance_at_limits,
-        charged_ids,
-        charged_objects,
-        ended_at_limits,
-    )
+    from fairshare_cli.core.slurm.limit_ends import charged_queue, ended_at_limits, fold_ended
     from fairshare_cli.core.slurm.tree_usage import decay_params
 
     slurm = su.usage_from_json(raw)
-    named = charged_objects(state.section("jobs") or [], charged_ids(slurm))
-    queue = jobs_from_objects(named, "the state's jobs")
-    if ended_at_limits(slurm, queue, config) is slurm:
+    queue = charged_queue(slurm, state.section("jobs"), "the state's jobs")
+    limited = ended_at_limits(slurm, queue, config)
+    if limited is slurm:
         return state
-    advanced = advance_at_limits(slurm, queue, config, now, decay_params(config))
+    advanced = fold_ended(slurm, limited, now, decay_params(config))
     return state.with_section("slurm", su.usage_to_json(advanced))
 
 

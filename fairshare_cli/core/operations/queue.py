@@ -90,6 +90,7 @@ def slurm_charges(
         SectionError: a malformed ``slurm`` section.
     """
     from fairshare_cli.core.slurm import snapshot
+    from fairshare_cli.core.slurm.limit_ends import charged_ids
     from fairshare_cli.core.slurm.usage import usage_from_json, usage_to_json
 
     if not any(j.status == "running" for j in jobs) or not config.accounts:
@@ -99,8 +100,7 @@ def slurm_charges(
         slurm = snapshot.stop_charges(slurm, jobs, now, config)
     else:
         # the queue's running jobs whose charges are open end at their limits
-        charged = any(r.job is not None for r in slurm.running)
-        if not charged:
+        if not charged_ids(slurm):
             queue = []
         elif queue is None:
             queue = read_queue(state, "the state")

@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from fairshare_cli.core.config import Config, PartitionSpec
-from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.jobs import Job, jobs_from_objects
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.partition import (
     default_partition,
@@ -99,6 +99,18 @@ def charged_objects(objects: Any, ids: Collection[str]) -> Any:
         return objects
 
 
+def charged_queue(state: su.SlurmUsage, objects: Any, label: str) -> list[Job]:
+    """The jobs of a queue's decoded ``objects`` (the state's) whose charges are open in
+    ``state``, read by the queue's reader (:func:`charged_objects`; ``label`` names the
+    queue in its errors); none read when no charge names a job.
+
+    Raises:
+        InputError: a malformed job among them.
+    """
+    ids = charged_ids(state)
+    return jobs_from_objects(charged_objects(objects or [], ids), label) if ids else []
+
+
 def advance_at_limits(
     state: su.SlurmUsage, jobs: Iterable[Job], config: Config, now: float, params: su.DecayParams
 ) -> su.SlurmUsage:
@@ -106,7 +118,14 @@ def advance_at_limits(
     usage up to those ends is folded in, the charges of jobs ended before the new last pass
     are dropped, and those kept are as stored (their ends not written: a view derives
     them again from the queue and the config)."""
-    limited = ended_at_limits(state, jobs, config)
+    return fold_ended(state, ended_at_limits(state, jobs, config), now, params)
+
+
+def fold_ended(
+    state: su.SlurmUsage, limited: su.SlurmUsage, now: float, params: su.DecayParams
+) -> su.SlurmUsage:
+    """:func:`advance_at_limits` of ``state`` whose :func:`ended_at_limits` is ``limited``
+    (found already)."""
     advanced = su.advance(limited, now, params)
     if limited is state:
         return advanced
