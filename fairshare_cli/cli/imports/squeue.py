@@ -250,8 +250,10 @@ def _charge_running(
     from fairshare_cli.cli.slurm_usage import view_usage
     from fairshare_cli.core.slurm.snapshot import RunningJob, at_pass, running_charges
 
-    # (the queue's running jobs charged up to their time limits, not the dump's pass)
-    state = at_pass(view_usage(env)[0], when, env.config)
+    # (the queue's running jobs charged up to their time limits, not the dump's pass;
+    # those the dump shows running have not ended)
+    still = {item.job.id for item in running}
+    state = at_pass(view_usage(env, running_on=still)[0], when, env.config)
     billing = Billing.of_config(env.config)
     charged: list[RunningJob] = []
     ignored: list[str] = []

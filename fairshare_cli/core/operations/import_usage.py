@@ -86,11 +86,16 @@ def _slurm_ended_at_limits(config: Config, state: State, now: float) -> State:
     ):
         return state
     from fairshare_cli.core.slurm import usage as su
-    from fairshare_cli.core.slurm.limit_ends import charged_queue, ended_at_limits, fold_ended
+    from fairshare_cli.core.slurm.limit_ends import (
+        charged_ids,
+        charged_queue,
+        ended_at_limits,
+        fold_ended,
+    )
     from fairshare_cli.core.slurm.tree_usage import decay_params
 
     slurm = su.usage_from_json(raw)
-    queue = charged_queue(slurm, state.section("jobs"), "the state's jobs")
+    queue = charged_queue(charged_ids(slurm), state.section("jobs"), "the state's jobs")
     limited = ended_at_limits(slurm, queue, config)
     if limited is slurm:
         return state

@@ -99,15 +99,15 @@ def charged_objects(objects: Any, ids: Collection[str]) -> Any:
         return objects
 
 
-def charged_queue(state: su.SlurmUsage, objects: Any, label: str) -> list[Job]:
-    """The jobs of a queue's decoded ``objects`` (the state's) whose charges are open in
-    ``state``, read by the queue's reader (:func:`charged_objects`; ``label`` names the
-    queue in its errors); none read when no charge names a job.
+def charged_queue(ids: Collection[str], objects: Any, label: str) -> list[Job]:
+    """The jobs of a queue's decoded ``objects`` (the state's) of these ids (those whose
+    charges are open: :func:`charged_ids`), read by the queue's reader
+    (:func:`charged_objects`; ``label`` names the queue in its errors); none read when
+    there is no id.
 
     Raises:
         InputError: a malformed job among them.
     """
-    ids = charged_ids(state)
     return jobs_from_objects(charged_objects(objects or [], ids), label) if ids else []
 
 
