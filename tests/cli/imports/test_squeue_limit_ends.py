@@ -16,25 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-CONFIG = """
-[pool]
-name = "c"
-defaults = "current"
-[priority]
-fairshare = "classic"
-calc_period = 300
-decay_halflife = 0
-usage_reset_period = "MONTHLY"
-[[machines]]
-name = "n"
-slots = 16
-attributes = { Cpus = 1 }
-[partitions.batch]
-default = true
-[accounts.a]
-shares = 1
-users = { u1 = 1, u2 = 1 }
-"""
+from tests.cli.test_sshare_limit_ends import CONFIG, NO_DECAY
+
 DUMP = """JobId=1 JobName=j
    UserId=u1(1001) GroupId=root(0) MCS_label=N/A
    Priority=1 Nice=0 Account=a QOS=normal
@@ -53,7 +36,7 @@ AT = "2026-11-21T13:00:00Z"
 
 def test_raised_limit_runs_on_to_the_pass(tmp_path: Path, run: Callable[..., Any]) -> None:
     config, dump = tmp_path / "pool.toml", tmp_path / "jobs.txt"
-    config.write_text(CONFIG)
+    config.write_text(CONFIG.format(halflife=NO_DECAY, over_time=0))
     dump.write_text(DUMP)
     common = ["--config", str(config), "--state", str(tmp_path / "state.json")]
     res = run("submit", "--owner", "u1", "--account", "a", "--time-limit", "60",
