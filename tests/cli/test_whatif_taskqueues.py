@@ -124,3 +124,27 @@ def test_a_changed_cpu_segment_is_a_difference(tmp_path: Path, run: Callable[...
         {"key": "alice/lhcb_user/1.1", "field": "requirements.cpu_time",
          "before": 86400, "after": 3600},
     ]  # fmt: skip
+
+
+def test_a_pilot_note_is_said_once(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """Both sides read the same ``--pilot``: the note that its ``NumberOfProcessors=2.0`` gives
+    no processor tag (DIRAC's matcher reads it with ``int()``) is one ``Note:`` of the
+    comparison, not a line on stderr per side. Without tags the pilot takes all three
+    (untagged) queues, bob's going from 300 to 600."""
+    config = tmp_path / "pool.toml"
+    config.write_text(CONFIG, encoding="utf-8")
+    result = run(
+        "whatif", "--set", "dirac.groups.lhcb_prod.job_share=600", "taskqueues",
+        "--jobs-file", str(_jobs(tmp_path)), "--config", str(config), "--now", NOW,
+        "--pilot", "CPUTime=500000", "--pilot", "Site=LCG.CERN.cern",
+        "--pilot", "NumberOfProcessors=2.0",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    assert "300.0000 -> 600.0000" in result.stdout
+    notes = [line for line in result.stdout.splitlines() if line.startswith("Note:")]
+    assert notes == [
+        "Note: --pilot NumberOfProcessors=2.0 is not a whole number as DIRAC's matcher reads "
+        "it (Python's int()), so it gives the pilot no processor tags (no <N>Processors, no "
+        "MultiProcessor)"
+    ]
