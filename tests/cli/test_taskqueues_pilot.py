@@ -265,3 +265,33 @@ def test_an_owner_group_naming_no_group_matches_nothing(
     )  # fmt: skip
     assert (result.exit_code, json.loads(result.stdout)) == (0, [])
     assert "names no group" in result.stderr
+
+
+def test_an_owner_with_several_groups_takes_the_first_groups_whatever_else(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> None:
+    """DIRAC 9.1.22's ``__generateTQMatchSQL``, given ``Owner`` and several ``OwnerGroup``,
+    adds ``(tq.Owner = 'alice' AND tq.OwnerGroup = 'user') OR tq.OwnerGroup = 'prod'`` (prod
+    has JobSharing) unbracketed among the conditions it joins with ``AND``, and SQL's AND
+    binds first: alice's one-day ``user`` queue (TQ 1) is selected although the pilot has
+    only 3600 s, while prod's one-day queue (TQ 2) must meet ``tq.CPUTime <= 3600`` and does
+    not; bob's hour-long ``user`` queue (TQ 3) is neither alice's nor prod's. fs showed no
+    queue. ``user`` (1000) is split over alice and bob: TQ 1 has 500, taken with chance 1.
+    With the groups the other way round, prod's queue (1000, JobSharing) escapes instead."""
+    jobs = [
+        job(1, "alice", "user", cpu_time=86400),
+        job(2, "carol", "prod", cpu_time=86400),
+        job(3, "bob", "user"),
+    ]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(jobs), encoding="utf-8")
+    common = ["--config", str(write_config(CONFIG)), "--state", str(tmp_path / "s.json")]
+    common += ["--now", NOW, "--jobs-file", str(path), "--pilot", "CPUTime=3600"]
+    common += ["--pilot", f"Site={CERN}", "--pilot", "Owner=alice", "--json"]
+    result = run("taskqueues", *common, "--pilot", "OwnerGroup=user,prod")
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert [(r["tq_id"], r["priority"], r["p_first"]) for r in rows] == [(1, 500.0, 1.0)]
+    result = run("taskqueues", *common, "--pilot", "OwnerGroup=prod,user")
+    rows = json.loads(result.stdout)
+    assert [(r["tq_id"], r["priority"], r["p_first"]) for r in rows] == [(2, 1000.0, 1.0)]

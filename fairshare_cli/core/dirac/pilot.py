@@ -226,7 +226,10 @@ def matches(
     banned is enough: the SQL ORs them). Every tag of the queue must be among the pilot's
     (a pilot without tags matches queues without tags), and each ``RequiredTag`` among the
     queue's. ``CPUTime``: the queue's segment is at most the pilot's. ``MaxRAM``: a queue
-    with a RAM row needs ``MinRAM`` at most that.
+    with a RAM row needs ``MinRAM`` at most that. With both ``Owner`` and several
+    groups in ``OwnerGroup``, the SQL joins the groups' conditions with ``OR`` unbracketed among
+    the others' ``AND``: a queue meeting the condition of any group but the last is
+    selected whatever the rest of the description.
 
     Args:
         definition: the queue.
@@ -236,8 +239,15 @@ def matches(
             queues match whatever their owner.
     """
     d = definition
+    if pilot.owner is not None and pilot.owner_groups is not None:
+        *ored, anded = _owner_conditions(d, pilot.owner, pilot.owner_groups, job_sharing)
+        if any(ored):  # ("c1 OR c2 AND rest" is "c1 OR (c2 AND rest)")
+            return True
+        owner_matches = anded
+    else:
+        owner_matches = _owner_matches(d, pilot)
     return (
-        _owner_matches(d, pilot, job_sharing)
+        owner_matches
         and d.cpu_time <= pilot.cpu_time
         and _ram_matches(d, pilot.max_ram)
         and _one_of(d.grid_ces, pilot.grid_ces)
@@ -249,16 +259,26 @@ def matches(
     )
 
 
-def _owner_matches(
-    d: TaskQueueDefinition, pilot: Pilot, job_sharing: Callable[[str], bool]
-) -> bool:
+def _owner_conditions(
+    d: TaskQueueDefinition,
+    owner: str,
+    groups: tuple[str, ...],
+    job_sharing: Callable[[str], bool],
+) -> list[bool]:
+    """With both ``Owner`` and ``OwnerGroup``, each group's condition on the queue:
+    ``tq.OwnerGroup = g`` for a JobSharing group, else ``(tq.Owner = o AND tq.OwnerGroup =
+    g)``. ``()`` (an ``OwnerGroup`` naming no group) is the text '', one condition no queue
+    meets."""
+    group, owner = folded(d.group), folded(owner)
+    return [
+        folded(g) == group and (job_sharing(g.replace('"', "")) or folded(d.owner) == owner)
+        for g in groups
+    ] or [False]
+
+
+def _owner_matches(d: TaskQueueDefinition, pilot: Pilot) -> bool:
+    """``Owner`` or ``OwnerGroup`` alone (a list of groups is ORed in brackets)."""
     group = folded(d.group)
-    if pilot.owner is not None and pilot.owner_groups is not None:
-        owner = folded(pilot.owner)
-        return any(
-            folded(g) == group and (job_sharing(g.replace('"', "")) or folded(d.owner) == owner)
-            for g in pilot.owner_groups
-        )
     if pilot.owner_groups is not None and group not in {folded(g) for g in pilot.owner_groups}:
         return False
     return pilot.owner is None or folded(d.owner) == folded(pilot.owner)

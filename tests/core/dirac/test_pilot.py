@@ -132,6 +132,37 @@ def test_a_pilot_without_owner_group_gets_the_listed_groups(
     assert matches(definition, pilot, sharing) is expected
 
 
+@pytest.mark.parametrize(
+    ("definition", "groups", "expected"),
+    [
+        pytest.param(queue(owner="alice"), "user,prod", True, id="first-group-whatever-else"),
+        pytest.param(queue(group="prod"), "user,prod", False, id="last-group-anded"),
+        pytest.param(queue(group="prod"), "prod,user", True, id="job-sharing-first"),
+        pytest.param(queue(owner="alice"), "prod,user", False, id="owner-group-last"),
+        pytest.param(queue(owner="bob"), "user,prod", False, id="other-owner"),
+        pytest.param(queue(owner="alice"), "user", False, id="one-group-anded"),
+    ],
+)
+def test_owner_with_several_groups_ors_them_unbracketed(
+    definition: TaskQueueDefinition, groups: str, expected: bool
+) -> None:
+    """``__generateTQMatchSQL`` appends ``" OR ".join(ownerConds)`` to conditions it joins
+    with ``AND``, so ``(Owner AND user) OR prod AND CPUTime <= 3600 AND ...`` takes
+    alice's ``user`` queues whatever their CPU time: SQL's AND binds first. Each queue here
+    has a one-day segment, above the pilot's 3600 s, so only that escape matches."""
+    pilot = described("CPUTime=3600", "Owner=alice", f"OwnerGroup={groups}")
+    assert matches(definition, pilot, sharing) is expected
+
+
+def test_a_generic_pilot_with_an_owner_ors_the_listed_groups_in_their_order() -> None:
+    """``_checkCredentials`` gives the Registry's groups in its order (``user``, ``prod``):
+    alice's ``user`` queue is taken whatever its CPU time, prod's is held to it."""
+    pilot = generic_pilot(described("CPUTime=3600", "Owner=alice"), ["user", "prod"])
+    assert matches(queue(owner="alice"), pilot, sharing)
+    assert not matches(queue(group="prod"), pilot, sharing)
+    assert matches(queue(group="prod", cpu_time=3600), pilot, sharing)
+
+
 def test_groups_outside_a_generic_pilot() -> None:
     assert outside_generic_pilot(["misc", "USER", "Prod"], ["user", "prod"]) == ["misc"]
 
