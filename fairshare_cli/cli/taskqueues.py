@@ -45,8 +45,8 @@ if TYPE_CHECKING:
     multiple=True,
     metavar="KEY=VALUE",
     help="Show only the queues a pilot of this description matches, with the chance it takes "
-    "its job from each (DIRAC's resource description: CPUTime (required), Site, GridCE, "
-    "Platform, JobType, Tag, RequiredTag, NumberOfProcessors, WholeNode, MaxRAM, Owner, "
+    "its job from each (DIRAC's resource description: CPUTime and Site (required), "
+    "GridCE, Platform, JobType, Tag, RequiredTag, NumberOfProcessors, WholeNode, MaxRAM, Owner, "
     "OwnerGroup; lists comma-separated; repeatable). Without OwnerGroup it is a generic "
     "pilot, given the groups [dirac.groups] lists, as DIRAC's matcher gives its VO's.",
 )
@@ -133,6 +133,18 @@ def taskqueues(
             click.echo(f"fs: note: {no_history}", err=True)
     else:
         emit_rows(taskqueue_records(rows), JSON_FIELDS, fmt)
+    _pilot_notes(opts, pilot)  # (on stderr, under the rows they explain)
+
+
+def _pilot_notes(opts: GlobalOptions, pilot: Pilot | None) -> None:
+    """On stderr, the notes on how DIRAC's matcher reads the ``--pilot`` description; under
+    ``fs whatif``, added to its notes once instead (both sides read the same description)."""
+    notes = [f"--pilot {note}" for note in pilot.notes] if pilot is not None else []
+    if opts.side is not None:
+        opts.notes.extend(note for note in notes if note not in opts.notes)
+        return
+    for note in notes:
+        click.echo(f"fs: note: {note}", err=True)
 
 
 def _corrector(env: Env) -> tuple[HistoryCorrector | None, bool]:

@@ -93,7 +93,7 @@ def test_a_cern_pilot_for_an_hour_takes_two_queues(
             id="a-day-at-ral-with-gpu",
         ),
         pytest.param(
-            ["CPUTime=86400", "Owner=alice", "OwnerGroup=user,prod", "Tag=GPU"],
+            ["CPUTime=86400", f"Site={CERN}", "Owner=alice", "OwnerGroup=user,prod", "Tag=GPU"],
             # 125, 500, 500, 375 (r = 0.25, 1, 1, 0.75): TQ 1 0.25 (1/3 - 0.75/12), TQ 5
             # 0.75 (1/3 - 0.25/12), each 500 ∫(1-t)(1-0.25t)(1-0.75t) = 1/2 - ... = 67/192
             {1: 0.25 * 13 / 48, 3: 67 / 192, 4: 67 / 192, 5: 0.75 * 5 / 16},
@@ -133,8 +133,8 @@ def test_a_pilot_without_owner_group_is_given_the_listed_groups(
     cfg = str(write_config(CONFIG))
     result = run(
         "taskqueues", "--config", cfg, "--state", str(tmp_path / "s.json"), "--now", NOW,
-        "--jobs-file", str(path), "--pilot", "CPUTime=86400", "--pilot", "Owner=alice",
-        env={"COLUMNS": "200"},
+        "--jobs-file", str(path), "--pilot", "CPUTime=86400", "--pilot", f"Site={CERN}",
+        "--pilot", "Owner=alice", env={"COLUMNS": "200"},
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
     assert [line.rstrip() for line in result.stdout.splitlines()] == [
@@ -153,7 +153,7 @@ def test_a_pilot_without_owner_group_is_given_the_listed_groups(
 
 
 def test_no_queue_matches(run: Callable[..., Any], args: list[str]) -> None:
-    result = run("taskqueues", *args, "--pilot", "CPUTime=360")
+    result = run("taskqueues", *args, "--pilot", "CPUTime=360", "--pilot", f"Site={CERN}")
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[1] == "(no task queue matches the pilot)"
 
@@ -167,13 +167,19 @@ def test_no_queue_matches(run: Callable[..., Any], args: list[str]) -> None:
             "time (seconds), e.g. --pilot CPUTime=86400",
             id="no-cpu-time",
         ),
+        pytest.param(  # (Matcher._checkMask, before TaskQueueDB requires a CPU time)
+            ["CPUTime=3600"],
+            "fs: error: --pilot Site is missing: DIRAC's matcher refuses a pilot that names no "
+            "site ('Missing Site Name in Resource JDL'), e.g. --pilot Site=LCG.CERN.cern",
+            id="no-site",
+        ),
         pytest.param(
-            ["CPUTime=1:00:00"],
+            ["Site=LCG.CERN.cern", "CPUTime=1:00:00"],
             "fs: error: --pilot CPUTime=1:00:00: expected a whole number",
             id="cpu-time-text",
         ),
         pytest.param(
-            ["CPUTime=3600", "Tag=GPU", "RequiredTag=MultiProcessor"],
+            ["CPUTime=3600", f"Site={CERN}", "Tag=GPU", "RequiredTag=MultiProcessor"],
             "fs: error: --pilot RequiredTag=MultiProcessor: a required tag that is not among "
             "the pilot's Tag; DIRAC's matcher refuses such a pilot ('Wrong conditions')",
             id="required-tag-not-held",
@@ -195,3 +201,97 @@ def test_a_description_the_matcher_refuses(
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == message + "\n"
+
+
+def test_a_number_of_processors_int_cannot_read_gives_no_processor_tag(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> None:
+    """DIRAC 9.1.22's ``Matcher._processResourceDescription`` reads ``NumberOfProcessors``
+    with ``int()`` and, on ValueError, gives the pilot no processor tag: ``4.0`` adds neither
+    ``1Processors`` ... ``4Processors`` nor ``MultiProcessor``, so carol's queue (TQ 1, tags
+    4Processors and MultiProcessor) is not matched, only ops' untagged one (TQ 2). ``4`` gives
+    all five tags and both queues match: ``prod`` (1000, JobSharing) gives each of its two
+    queues, averaging 1, 1000/2 = 500, and each comes first with 1 - 500 / (2 · 500) = 0.5."""
+    jobs = [
+        job(1, "carol", "prod", tags=["4Processors", "MultiProcessor"]),
+        job(2, "ops", "prod"),
+    ]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(jobs), encoding="utf-8")
+    common = ["--config", str(write_config(CONFIG)), "--state", str(tmp_path / "s.json")]
+    common += ["--now", NOW, "--jobs-file", str(path), "--pilot", "CPUTime=86400"]
+    common += ["--pilot", f"Site={CERN}", "--json"]
+
+    result = run("taskqueues", *common, "--pilot", "NumberOfProcessors=4.0")
+    assert result.exit_code == 0, result.stderr
+    assert [(r["tq_id"], r["priority"], r["p_first"]) for r in json.loads(result.stdout)] == [
+        (2, 500.0, 1.0)
+    ]
+    assert result.stderr == (
+        "fs: note: --pilot NumberOfProcessors=4.0 is not a whole number as DIRAC's matcher "
+        "reads it (Python's int()), so it gives the pilot no processor tags (no "
+        "<N>Processors, no MultiProcessor)\n"
+    )
+
+    result = run("taskqueues", *common, "--pilot", "NumberOfProcessors=4")
+    assert result.exit_code == 0, result.stderr
+    assert [(r["tq_id"], r["priority"], r["p_first"]) for r in json.loads(result.stdout)] == [
+        (1, 500.0, 0.5),
+        (2, 500.0, 0.5),
+    ]
+    assert result.stderr == ""
+
+
+def test_an_owner_group_naming_no_group_matches_nothing(
+    run: Callable[..., Any], args: list[str]
+) -> None:
+    """An empty ``OwnerGroup`` reaches ``__generateTQMatchSQL`` as the text '': the query asks
+    for ``tq.OwnerGroup = ''`` and no task queue has an empty group, so DIRAC's pilot gets no
+    job; ``fs`` shows no queue and says why on stderr."""
+    result = run(
+        "taskqueues", *args, "--pilot", "CPUTime=86400", "--pilot", f"Site={CERN}",
+        "--pilot", "OwnerGroup=", env={"COLUMNS": "200"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == ["(no task queue matches the pilot)"]
+    assert result.stderr == (
+        "fs: note: --pilot OwnerGroup= names no group: DIRAC's matcher then selects the task "
+        "queues whose group is that empty name (tq.OwnerGroup = ''), and no task queue has "
+        "one, so the pilot matches none\n"
+    )
+    result = run(
+        "taskqueues", *args, "--pilot", "CPUTime=86400", "--pilot", f"Site={CERN}",
+        "--pilot", "OwnerGroup=", "--pilot", "Owner=alice", "--json",
+    )  # fmt: skip
+    assert (result.exit_code, json.loads(result.stdout)) == (0, [])
+    assert "names no group" in result.stderr
+
+
+def test_an_owner_with_several_groups_takes_the_first_groups_whatever_else(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> None:
+    """DIRAC 9.1.22's ``__generateTQMatchSQL``, given ``Owner`` and several ``OwnerGroup``,
+    adds ``(tq.Owner = 'alice' AND tq.OwnerGroup = 'user') OR tq.OwnerGroup = 'prod'`` (prod
+    has JobSharing) unbracketed among the conditions it joins with ``AND``, and SQL's AND
+    binds first: alice's one-day ``user`` queue (TQ 1) is selected although the pilot has
+    only 3600 s, while prod's one-day queue (TQ 2) must meet ``tq.CPUTime <= 3600`` and does
+    not; bob's hour-long ``user`` queue (TQ 3) is neither alice's nor prod's. fs showed no
+    queue. ``user`` (1000) is split over alice and bob: TQ 1 has 500, taken with chance 1.
+    With the groups the other way round, prod's queue (1000, JobSharing) escapes instead."""
+    jobs = [
+        job(1, "alice", "user", cpu_time=86400),
+        job(2, "carol", "prod", cpu_time=86400),
+        job(3, "bob", "user"),
+    ]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(jobs), encoding="utf-8")
+    common = ["--config", str(write_config(CONFIG)), "--state", str(tmp_path / "s.json")]
+    common += ["--now", NOW, "--jobs-file", str(path), "--pilot", "CPUTime=3600"]
+    common += ["--pilot", f"Site={CERN}", "--pilot", "Owner=alice", "--json"]
+    result = run("taskqueues", *common, "--pilot", "OwnerGroup=user,prod")
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert [(r["tq_id"], r["priority"], r["p_first"]) for r in rows] == [(1, 500.0, 1.0)]
+    result = run("taskqueues", *common, "--pilot", "OwnerGroup=prod,user")
+    rows = json.loads(result.stdout)
+    assert [(r["tq_id"], r["priority"], r["p_first"]) for r in rows] == [(2, 1000.0, 1.0)]

@@ -336,6 +336,38 @@ def test_table_shows_the_read_back_priority(
     assert [line.split()[-4] for line in result.stdout.splitlines()[1:]] == ["333.3330"] * 3
 
 
+def test_the_single_precision_value_decides_the_six_digits_read_back(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> None:
+    """``tq_TaskQueues.Priority`` is a ``FLOAT``: what DIRAC reads back is the single-precision
+    value of the ``%.4f`` text, sent with six significant digits, not the text rounded.
+
+    By hand: ops (JobSharing ``prod``, 1000) has a queue of one priority-6 job and one of a
+    priority-7 job, weights 6 and 7, T = 13: 6000/13 = 461.538461... stored as ``461.5385``,
+    whose float32 is 461.53851318359375, read back as 461.539 (the double 461.5385 is a
+    little below and would give 461.538); 7000/13 = 538.461538... stored as ``538.4615``,
+    float32 538.46148681640625, read back as 538.461 (not 538.462). Share% 461.539/1000 and
+    538.461/1000. First%: SQL sorts the float32 values, so the larger comes first with
+    1 - 461.53851318359375 / (2 · 538.46148681640625) = 57.143 %. (Checked on MariaDB
+    10.11: a FLOAT column set to '461.5385' and '538.4615' selects as 461.539 and 538.461.)
+    """
+    path = tmp_path / "jobs.json"
+    jobs = [job(1, "ops", "prod", prio=6), job(2, "ops", "prod", prio=7, cpu_time=86400)]
+    path.write_text(json.dumps(jobs), encoding="utf-8")
+    args = ["--config", str(write_config(CONFIG)), "--state", str(tmp_path / "s.json")]
+    result = run("taskqueues", *args, "--now", NOW, "--jobs-file", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert [line.split()[-5:] for line in result.stdout.splitlines()[1:]] == [
+        ["1", "461.5390", "46.154", "1.0000", "42.857"],
+        ["1", "538.4610", "53.846", "1.0000", "57.143"],
+    ]
+    result = run("taskqueues", *args, "--now", NOW, "--jobs-file", str(path), "--json")
+    rows = json.loads(result.stdout)
+    assert [r["priority"] for r in rows] == [461.539, 538.461]
+    high, low = float32(538.4615), float32(461.5385)
+    assert [r["p_first"] for r in rows] == pytest.approx([low / (2 * high), 1 - low / (2 * high)])
+
+
 @pytest.mark.parametrize(
     ("prio", "shown"),
     [

@@ -124,3 +124,57 @@ def test_a_changed_cpu_segment_is_a_difference(tmp_path: Path, run: Callable[...
         {"key": "alice/lhcb_user/1.1", "field": "requirements.cpu_time",
          "before": 86400, "after": 3600},
     ]  # fmt: skip
+
+
+def test_a_pilot_note_is_said_once(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """Both sides read the same ``--pilot``: the note that its ``NumberOfProcessors=2.0`` gives
+    no processor tag (DIRAC's matcher reads it with ``int()``) is one ``Note:`` of the
+    comparison, not a line on stderr per side. Without tags the pilot takes all three
+    (untagged) queues, bob's going from 300 to 600."""
+    config = tmp_path / "pool.toml"
+    config.write_text(CONFIG, encoding="utf-8")
+    result = run(
+        "whatif", "--set", "dirac.groups.lhcb_prod.job_share=600", "taskqueues",
+        "--jobs-file", str(_jobs(tmp_path)), "--config", str(config), "--now", NOW,
+        "--pilot", "CPUTime=500000", "--pilot", "Site=LCG.CERN.cern",
+        "--pilot", "NumberOfProcessors=2.0",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    assert "300.0000 -> 600.0000" in result.stdout
+    notes = [line for line in result.stdout.splitlines() if line.startswith("Note:")]
+    assert notes == [
+        "Note: --pilot NumberOfProcessors=2.0 is not a whole number as DIRAC's matcher reads "
+        "it (Python's int()), so it gives the pilot no processor tags (no <N>Processors, no "
+        "MultiProcessor)"
+    ]
+
+
+def test_an_emptied_queue_is_gone_on_both_sides(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs whatif ... taskqueues`` shows the queues as ``fs taskqueues`` does once a queue's
+    last job has left (``fs rm``): as DIRAC holds them after ``cleanOrphanedTaskQueues`` and
+    a TaskQueuesAgent cycle, on either side (docs/dirac.md says what DIRAC shows before).
+
+    By hand (``recalculateTQSharesForEntity``, no correction): bob's queue gone, alice and
+    carol split lhcb_user's 1000, 500 each, on both sides; ops' JobSharing lhcb_prod has its
+    share, 300 before and 600 after.
+    """
+    config = tmp_path / "pool.toml"
+    config.write_text(CONFIG, encoding="utf-8")
+    common = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", NOW]
+    for owner, group in [("alice", "lhcb_user"), ("bob", "lhcb_user"), ("carol", "lhcb_user")]:
+        assert run("submit", *common, "--owner", owner, "--dirac-group", group).exit_code == 0
+    assert run("submit", *common, "--owner", "ops", "--dirac-group", "lhcb_prod").exit_code == 0
+    assert run("rm", *common, "2").exit_code == 0
+    result = run(
+        "whatif", "--set", "dirac.groups.lhcb_prod.job_share=600", "taskqueues", *common,
+        "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    sides = json.loads(result.stdout)
+    assert [(r["owner"], r["priority"]) for r in sides["before"]] == [
+        ("alice", 500.0), ("carol", 500.0), ("ops", 300.0),
+    ]  # fmt: skip
+    assert [(r["owner"], r["priority"]) for r in sides["after"]] == [
+        ("alice", 500.0), ("carol", 500.0), ("ops", 600.0),
+    ]  # fmt: skip

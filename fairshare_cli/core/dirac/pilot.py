@@ -48,6 +48,9 @@ class Pilot:
     max_ram: int | None = None
     owner: str | None = None
     owner_groups: tuple[str, ...] | None = None
+    """``()``: an ``OwnerGroup`` that names no group, which matches no queue."""
+    notes: tuple[str, ...] = ()
+    """Why the matcher reads a setting as it does, where that takes queues away."""
 
 
 def is_any(value: str) -> bool:
@@ -58,36 +61,21 @@ def is_any(value: str) -> bool:
 def pilot_from_settings(settings: Sequence[str]) -> Pilot:
     """A :class:`Pilot` from ``KEY=VALUE`` texts (lists comma-separated).
 
-    ``Tag`` and ``RequiredTag`` are split as ``_processResourceDescription`` splits a text
-    (at commas, each piece stripped of blanks and quotes); ``RequiredTag`` counts only with a
-    ``Tag``, as there. ``CPUTime`` is required, as ``_checkMatchDefinition`` requires it.
+    ``Site`` and ``CPUTime`` are required: the matcher refuses a pilot without a site
+    (``Matcher._checkMask``) before TaskQueueDB requires its CPU time
+    (``_checkMatchDefinition``). ``Tag`` and ``RequiredTag`` are split as
+    ``_processResourceDescription`` splits a text (at commas, each piece stripped of blanks
+    and quotes); ``RequiredTag`` counts only with a ``Tag``, as there. What the matcher
+    reads otherwise than a reader might expect is said in :attr:`Pilot.notes`.
 
     Raises:
         ValueError: naming the setting and what was expected.
     """
-    given: dict[str, str] = {}
-    for text in settings:
-        key, eq, value = text.partition("=")
-        key = key.strip()
-        if not eq or key not in PILOT_KEYS:
-            known = ", ".join(PILOT_KEYS)
-            cased = [k for k in PILOT_KEYS if k.lower() == key.lower() != k]  # (exact in DIRAC)
-            hint = f" (did you mean {cased[0]}?)" if cased else ""
-            raise ValueError(f"{shown(text)}: expected KEY=VALUE with KEY one of {known}{hint}")
-        if key in given:
-            raise ValueError(f"{shown(text)}: {key} is given twice")
-        for name in value.split(","):
-            if unstorable(name) is not None:
-                raise ValueError(
-                    f"{shown(text)}: {name!r} is not latin1 text; MariaDB refuses to compare "
-                    "it with TaskQueueDB's latin1 columns (Illegal mix of collations), so "
-                    "DIRAC's matcher fails"
-                )
-        given[key] = value
-    if "OwnerGroup" in given and not _listed(given["OwnerGroup"]):
+    given = _given(settings)
+    if "Site" not in given:
         raise ValueError(
-            "OwnerGroup= names no group; the matcher's SQL would have no condition there "
-            "(a syntax error)"
+            "Site is missing: DIRAC's matcher refuses a pilot that names no site ('Missing "
+            "Site Name in Resource JDL'), e.g. --pilot Site=LCG.CERN.cern"
         )
     if "CPUTime" not in given:
         raise ValueError(
@@ -114,7 +102,50 @@ def pilot_from_settings(settings: Sequence[str]) -> Pilot:
         max_ram=_whole(given, "MaxRAM") if "MaxRAM" in given else None,
         owner=given.get("Owner"),
         owner_groups=_listed(given.get("OwnerGroup")),
+        notes=_notes(given),
     )
+
+
+def _given(settings: Sequence[str]) -> dict[str, str]:
+    """Each ``KEY=VALUE`` setting by its key, checked for its syntax and latin1 names."""
+    given: dict[str, str] = {}
+    for text in settings:
+        key, eq, value = text.partition("=")
+        key = key.strip()
+        if not eq or key not in PILOT_KEYS:
+            known = ", ".join(PILOT_KEYS)
+            cased = [k for k in PILOT_KEYS if k.lower() == key.lower() != k]  # (exact in DIRAC)
+            hint = f" (did you mean {cased[0]}?)" if cased else ""
+            raise ValueError(f"{shown(text)}: expected KEY=VALUE with KEY one of {known}{hint}")
+        if key in given:
+            raise ValueError(f"{shown(text)}: {key} is given twice")
+        for name in value.split(","):
+            if unstorable(name) is not None:
+                raise ValueError(
+                    f"{shown(text)}: {name!r} is not latin1 text; MariaDB refuses to compare "
+                    "it with TaskQueueDB's latin1 columns (Illegal mix of collations), so "
+                    "DIRAC's matcher fails"
+                )
+        given[key] = value
+    return given
+
+
+def _notes(given: dict[str, str]) -> tuple[str, ...]:
+    """Why the matcher reads a setting as it does, where that takes queues away."""
+    notes = []
+    if "NumberOfProcessors" in given and _processor_count(given["NumberOfProcessors"]) is None:
+        notes.append(
+            f"NumberOfProcessors={shown(given['NumberOfProcessors'])} is not a whole number as "
+            "DIRAC's matcher reads it (Python's int()), so it gives the pilot no processor "
+            "tags (no <N>Processors, no MultiProcessor)"
+        )
+    if "OwnerGroup" in given and not _listed(given["OwnerGroup"]):
+        notes.append(
+            f"OwnerGroup={shown(given['OwnerGroup'])} names no group: DIRAC's matcher then "
+            "selects the task queues whose group is that empty name (tq.OwnerGroup = ''), "
+            "and no task queue has one, so the pilot matches none"
+        )
+    return tuple(notes)
 
 
 def _whole(given: dict[str, str], key: str) -> int:
@@ -136,16 +167,25 @@ def _split_tags(text: str) -> tuple[str, ...]:
     return tuple(sorted({tag.strip("\"' ") for tag in text.strip("[]").split(",")}))
 
 
+def _processor_count(text: str) -> int | None:
+    """``NumberOfProcessors`` as ``_processResourceDescription`` reads a text: Python's
+    ``int()`` (``" 4"``, ``"+4"`` and ``"4_0"`` are 4, 4 and 40), None where ``int()``
+    refuses it (``"4.0"``, ``"four"``, ``""``): then the pilot gets no processor tag."""
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
 def _pilot_tags(given: dict[str, str]) -> tuple[str, ...]:
     """The pilot's tags: ``Tag``, then ``<n>Processors`` and ``MultiProcessor`` from
     ``NumberOfProcessors``, then ``WholeNode`` when that key is given (whatever its value)."""
     tags = list(_split_tags(given["Tag"])) if "Tag" in given else []
-    if "NumberOfProcessors" in given:
-        processors = _whole(given, "NumberOfProcessors")
-        if 0 < processors <= MAX_PROCESSOR_TAGS:
-            tags.extend(f"{n}Processors" for n in range(1, processors + 1))
-        if processors > 1:
-            tags.append("MultiProcessor")
+    processors = _processor_count(given.get("NumberOfProcessors", ""))
+    if processors is not None and 0 < processors <= MAX_PROCESSOR_TAGS:
+        tags.extend(f"{n}Processors" for n in range(1, processors + 1))
+    if processors is not None and processors > 1:
+        tags.append("MultiProcessor")
     if "WholeNode" in given:
         tags.append("WholeNode")
     return tuple(sorted(set(tags)))
@@ -186,7 +226,10 @@ def matches(
     banned is enough: the SQL ORs them). Every tag of the queue must be among the pilot's
     (a pilot without tags matches queues without tags), and each ``RequiredTag`` among the
     queue's. ``CPUTime``: the queue's segment is at most the pilot's. ``MaxRAM``: a queue
-    with a RAM row needs ``MinRAM`` at most that.
+    with a RAM row needs ``MinRAM`` at most that. With both ``Owner`` and several
+    groups in ``OwnerGroup``, the SQL joins the groups' conditions with ``OR`` unbracketed among
+    the others' ``AND``: a queue meeting the condition of any group but the last is
+    selected whatever the rest of the description.
 
     Args:
         definition: the queue.
@@ -196,8 +239,15 @@ def matches(
             queues match whatever their owner.
     """
     d = definition
+    if pilot.owner is not None and pilot.owner_groups is not None:
+        *ored, anded = _owner_conditions(d, pilot.owner, pilot.owner_groups, job_sharing)
+        if any(ored):  # ("c1 OR c2 AND rest" is "c1 OR (c2 AND rest)")
+            return True
+        owner_matches = anded
+    else:
+        owner_matches = _owner_matches(d, pilot)
     return (
-        _owner_matches(d, pilot, job_sharing)
+        owner_matches
         and d.cpu_time <= pilot.cpu_time
         and _ram_matches(d, pilot.max_ram)
         and _one_of(d.grid_ces, pilot.grid_ces)
@@ -209,16 +259,26 @@ def matches(
     )
 
 
-def _owner_matches(
-    d: TaskQueueDefinition, pilot: Pilot, job_sharing: Callable[[str], bool]
-) -> bool:
+def _owner_conditions(
+    d: TaskQueueDefinition,
+    owner: str,
+    groups: tuple[str, ...],
+    job_sharing: Callable[[str], bool],
+) -> list[bool]:
+    """With both ``Owner`` and ``OwnerGroup``, each group's condition on the queue:
+    ``tq.OwnerGroup = g`` for a JobSharing group, else ``(tq.Owner = o AND tq.OwnerGroup =
+    g)``. ``()`` (an ``OwnerGroup`` naming no group) is the text '', one condition no queue
+    meets."""
+    group, owner = folded(d.group), folded(owner)
+    return [
+        folded(g) == group and (job_sharing(g.replace('"', "")) or folded(d.owner) == owner)
+        for g in groups
+    ] or [False]
+
+
+def _owner_matches(d: TaskQueueDefinition, pilot: Pilot) -> bool:
+    """``Owner`` or ``OwnerGroup`` alone (a list of groups is ORed in brackets)."""
     group = folded(d.group)
-    if pilot.owner is not None and pilot.owner_groups is not None:
-        owner = folded(pilot.owner)
-        return any(
-            folded(g) == group and (job_sharing(g.replace('"', "")) or folded(d.owner) == owner)
-            for g in pilot.owner_groups
-        )
     if pilot.owner_groups is not None and group not in {folded(g) for g in pilot.owner_groups}:
         return False
     return pilot.owner is None or folded(d.owner) == folded(pilot.owner)

@@ -1,8 +1,9 @@
 """Which task queues a pilot matches, and its chance of taking its job from each.
 
 Each expected value is derived by hand from DIRAC 9.1.22: ``Matcher._processResourceDescription``
-(``Tag`` split at commas and stripped of blanks and quotes; ``NumberOfProcessors`` N gives
-``1Processors`` ... ``NProcessors`` and, above 1, ``MultiProcessor``; ``WholeNode`` given
+(``Tag`` split at commas and stripped of blanks and quotes; ``NumberOfProcessors`` read with
+``int()``, N giving ``1Processors`` ... ``NProcessors`` and, above 1, ``MultiProcessor``, a
+text ``int()`` refuses no tag; ``WholeNode`` given
 adds ``WholeNode``; ``RequiredTag`` kept only with a ``Tag``) and
 ``TaskQueueDB.__generateTQMatchSQL`` (``tq.CPUTime <= CPUTime``; per list key, a queue with
 no row or with a row equal to one of the pilot's values, no condition for an empty value or
@@ -10,6 +11,7 @@ no row or with a row equal to one of the pilot's values, no condition for an emp
 tag: queues without tags; else every queue tag among the pilot's; every required tag among
 the queue's; ``MaxRAM >= MinRAM`` where the queue has a RAM row; with Owner and OwnerGroup, a
 JobSharing group's queues whatever their owner), values compared under latin1_swedish_ci.
+``Matcher._checkMask`` refuses a pilot without a ``Site`` before any of this.
 The chances are those of ``ORDER BY RAND() / Priority``: for two queues P1 >= P2, the first
 comes first with ``1 - P2 / (2 P1)``.
 """
@@ -22,6 +24,7 @@ from typing import Any
 import pytest
 
 from fairshare_cli.core.dirac.pilot import (
+    Pilot,
     generic_pilot,
     matches,
     outside_generic_pilot,
@@ -31,6 +34,13 @@ from fairshare_cli.core.dirac.pilot import (
 from fairshare_cli.core.dirac.taskqueues import TaskQueue, TaskQueueDefinition, TaskQueueRow
 
 CERN, RAL = "LCG.CERN.cern", "LCG.RAL.uk"
+
+
+def described(*settings: str) -> Pilot:
+    """The pilot of ``settings``, at CERN unless they name its ``Site`` (the matcher refuses
+    a pilot without one)."""
+    sited = any(text.startswith("Site=") for text in settings)
+    return pilot_from_settings([*settings] if sited else [f"Site={CERN}", *settings])
 
 
 def queue(**fields: Any) -> TaskQueueDefinition:
@@ -96,7 +106,7 @@ def sharing(group: str) -> bool:
     ],
 )
 def test_matches(definition: TaskQueueDefinition, settings: list[str], expected: bool) -> None:
-    pilot = pilot_from_settings(["CPUTime=86400", *settings])
+    pilot = described("CPUTime=86400", *settings)
     assert matches(definition, pilot, sharing) is expected
 
 
@@ -118,8 +128,39 @@ def test_a_pilot_without_owner_group_gets_the_listed_groups(
     (every group of /Registry/Groups in a DIRAC of one VO): ``user`` and ``prod`` here; with
     an Owner, __generateTQMatchSQL then takes a JobSharing group's queues whatever their
     owner, and no queue of an unlisted group."""
-    pilot = generic_pilot(pilot_from_settings(["CPUTime=86400", *settings]), ["user", "prod"])
+    pilot = generic_pilot(described("CPUTime=86400", *settings), ["user", "prod"])
     assert matches(definition, pilot, sharing) is expected
+
+
+@pytest.mark.parametrize(
+    ("definition", "groups", "expected"),
+    [
+        pytest.param(queue(owner="alice"), "user,prod", True, id="first-group-whatever-else"),
+        pytest.param(queue(group="prod"), "user,prod", False, id="last-group-anded"),
+        pytest.param(queue(group="prod"), "prod,user", True, id="job-sharing-first"),
+        pytest.param(queue(owner="alice"), "prod,user", False, id="owner-group-last"),
+        pytest.param(queue(owner="bob"), "user,prod", False, id="other-owner"),
+        pytest.param(queue(owner="alice"), "user", False, id="one-group-anded"),
+    ],
+)
+def test_owner_with_several_groups_ors_them_unbracketed(
+    definition: TaskQueueDefinition, groups: str, expected: bool
+) -> None:
+    """``__generateTQMatchSQL`` appends ``" OR ".join(ownerConds)`` to conditions it joins
+    with ``AND``, so ``(Owner AND user) OR prod AND CPUTime <= 3600 AND ...`` takes
+    alice's ``user`` queues whatever their CPU time: SQL's AND binds first. Each queue here
+    has a one-day segment, above the pilot's 3600 s, so only that escape matches."""
+    pilot = described("CPUTime=3600", "Owner=alice", f"OwnerGroup={groups}")
+    assert matches(definition, pilot, sharing) is expected
+
+
+def test_a_generic_pilot_with_an_owner_ors_the_listed_groups_in_their_order() -> None:
+    """``_checkCredentials`` gives the Registry's groups in its order (``user``, ``prod``):
+    alice's ``user`` queue is taken whatever its CPU time, prod's is held to it."""
+    pilot = generic_pilot(described("CPUTime=3600", "Owner=alice"), ["user", "prod"])
+    assert matches(queue(owner="alice"), pilot, sharing)
+    assert not matches(queue(group="prod"), pilot, sharing)
+    assert matches(queue(group="prod", cpu_time=3600), pilot, sharing)
 
 
 def test_groups_outside_a_generic_pilot() -> None:
@@ -133,24 +174,64 @@ def test_groups_outside_a_generic_pilot() -> None:
         pytest.param("3", ("1Processors", "2Processors", "3Processors", "MultiProcessor"), id="3"),
         pytest.param("1025", ("MultiProcessor",), id="above-1024"),
         pytest.param("0", (), id="zero"),
+        # _processResourceDescription reads the text with int(): int(" +2 ") is 2, int("-3")
+        # gives range(1, -2), no tag, and is not above 1; int("4.0") and int("") raise
+        # ValueError, which the matcher catches: no processor tag at all.
+        pytest.param(" +2 ", ("1Processors", "2Processors", "MultiProcessor"), id="signed"),
+        pytest.param("-3", (), id="negative"),
+        pytest.param("4.0", (), id="float-text"),
+        pytest.param("", (), id="empty"),
     ],
 )
 def test_number_of_processors_tags(processors: str, tags: tuple[str, ...]) -> None:
-    pilot = pilot_from_settings(["CPUTime=100", f"NumberOfProcessors={processors}"])
+    pilot = described("CPUTime=100", f"NumberOfProcessors={processors}")
     assert pilot.tags == tags
+
+
+@pytest.mark.parametrize(
+    ("settings", "tags", "note"),
+    [
+        pytest.param(["NumberOfProcessors=4"], 5, None, id="whole"),
+        pytest.param(["NumberOfProcessors=4.0"], 0, "NumberOfProcessors=4.0 is not", id="4.0"),
+        pytest.param(["NumberOfProcessors=4.0", "Tag=GPU"], 1, "Python's int()", id="tag-kept"),
+    ],
+)
+def test_a_number_of_processors_the_matcher_cannot_read_gives_no_tag(
+    settings: list[str], tags: int, note: str | None
+) -> None:
+    pilot = described("CPUTime=100", *settings)
+    assert len(pilot.tags) == tags
+    assert [note is not None and note in n for n in pilot.notes] == [True] * (note is not None)
+
+
+@pytest.mark.parametrize("owner", [[], ["Owner=bob"]])
+@pytest.mark.parametrize("group", ["OwnerGroup=", "OwnerGroup= ,"])
+def test_an_owner_group_naming_no_group_matches_nothing(group: str, owner: list[str]) -> None:
+    """``__generateTQMatchSQL`` gets ``tq.OwnerGroup = ''`` (with an Owner, ``(tq.Owner = %s
+    AND tq.OwnerGroup = '')``), which no task queue holds: the pilot matches nothing."""
+    pilot = described("CPUTime=86400", group, *owner)
+    assert pilot.owner_groups == ()
+    assert not matches(queue(), pilot, sharing)
+    assert not matches(queue(group="prod"), pilot, sharing)
+    assert generic_pilot(pilot, ["user", "prod"]).owner_groups == ()
+    assert len(pilot.notes) == 1
+    assert "names no group" in pilot.notes[0]
 
 
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
+        pytest.param(["CPUTime=1"], "Missing Site Name in Resource JDL", id="no-site"),
+        pytest.param([], "Site is missing", id="nothing"),  # (the matcher checks the site first)
         pytest.param(["Site=X"], "CPUTime is missing", id="no-cputime"),
-        pytest.param(["CPUTime=1", "CPUTime=2"], "CPUTime is given twice", id="twice"),
-        pytest.param(["CPUTime=1e5"], "expected a whole number", id="not-whole"),
+        pytest.param(["Site=X", "CPUTime=1", "CPUTime=2"], "CPUTime is given twice", id="twice"),
+        pytest.param(["Site=X", "CPUTime=1e5"], "expected a whole number", id="not-whole"),
         pytest.param(["CPUTime=1", "Sites=X"], "expected KEY=VALUE", id="unknown-key"),
         pytest.param(["CPUTime=1", "Site=李"], "not latin1", id="not-latin1"),
-        pytest.param(["CPUTime=1", "OwnerGroup= ,"], "names no group", id="no-group"),
         pytest.param(
-            ["CPUTime=1", "Tag=A", "RequiredTag=B"], "Wrong conditions", id="required-not-held"
+            ["Site=X", "CPUTime=1", "Tag=A", "RequiredTag=B"],
+            "Wrong conditions",
+            id="required-not-held",
         ),
     ],
 )
