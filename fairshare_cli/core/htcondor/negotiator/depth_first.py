@@ -11,8 +11,9 @@ among them: the others, uncharged and unmatched, are left for the schedd to star
 slot (a partitionable slot's leftover). A partitionable slot's ad is the slot before it is
 carved (the negotiator changes it only under a consumption policy, whose cost it has
 already deducted). The skip is taken at the turn's next request, not at its end: a turn
-that stops (its limit, its ceiling) skips nothing, and a skip never reaches past the
-request's own jobs (``getRequest`` then fetches the next request with its count afresh).
+that stops (its limit, its ceiling) skips nothing, one whose pool is empty still skips,
+and a skip never reaches past the request's own jobs (``getRequest`` then fetches the
+next request with its count afresh).
 """
 
 from __future__ import annotations
@@ -86,3 +87,18 @@ def leave_to_schedd(run: Run, count: int, submitter: str, left: list[tuple[str, 
         ids = run.take(count)
         left.append((submitter, IdBatch(job=job, count=len(ids), ids=ids)))
     return run.left > 0
+
+
+def next_request(
+    stop: str | None, run: Run, skip: int, submitter: str, left: list[tuple[str, IdBatch]]
+) -> str | bool:
+    """Whether a turn asks for its next request of ``run`` (``getRequest``), having taken
+    the ``skip`` past its last match (:func:`leave_to_schedd`): True; False when the skip
+    took the rest of ``run``; else ``stop``, why the turn ends. The limit and the ceiling
+    end it before ``getRequest``; an empty pool (``pool_exhausted``) does not, so the skip
+    is taken first and the request after it finds no slot."""
+    if stop is not None and not (skip and stop == "pool_exhausted"):
+        return stop
+    if skip and not leave_to_schedd(run, skip, submitter, left):
+        return False
+    return True if stop is None else stop

@@ -21,7 +21,7 @@ from fairshare_cli.core.cpp_sort import cpp_sort
 from fairshare_cli.core.float32 import FLT_MAX, float32
 from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.common import NO_PREEMPTION, REASON_NAMES
-from fairshare_cli.core.htcondor.negotiator.depth_first import jobs_in_slot, leave_to_schedd
+from fairshare_cli.core.htcondor.negotiator.depth_first import jobs_in_slot, next_request
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
 from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker
 from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Submitter
@@ -316,11 +316,12 @@ class Pie:
             skip = 0  # (depth first: the jobs the last match counted past its own)
             while run.left:
                 stop = self._must_stop(turn, headroom, ignore_limit)
-                if stop is not None:
-                    sub.stop_reason = stop
-                    return True, pie_left
-                if skip and not leave_to_schedd(run, skip, sub.name, self.state.left_to_schedd):
+                request = next_request(stop, run, skip, sub.name, self.state.left_to_schedd)
+                if request is False:
                     break
+                if request is not True:
+                    sub.stop_reason = request
+                    return True, pie_left
                 only_rank = turn.used >= turn.limit
                 ac = self.matchmaker.turn_ac(turn, run.ac)
                 slot, tier, reason = self.matchmaker.find(turn, ac, only_rank)
