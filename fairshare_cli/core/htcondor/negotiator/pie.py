@@ -322,6 +322,7 @@ class Pie:
                 if request is not True:
                     sub.stop_reason = request
                     return True, pie_left
+                run.reason = None  # (asked again: an earlier turn's refusal is past)
                 only_rank = turn.used >= turn.limit
                 ac = self.matchmaker.turn_ac(turn, run.ac)
                 slot, tier, reason = self.matchmaker.find(turn, ac, only_rank)
