@@ -45,6 +45,8 @@ def _show(
         write_cycle_lines,
     )
 
+    for note in result.notes:
+        click.echo(f"fs: note: {note}", err=True)
     if committed is not None and (explain is not None or fmt != "table"):
         click.echo(committed, err=True)  # (stdout holds the explanation or the rows)
     if explain is not None:

@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
+from fairshare_cli.io.unmodelled_knobs import effect_hint
+
 #: Per table (``*`` for a name the admin chooses): the real knob name -> the config key.
 KNOBS: dict[str, dict[str, str]] = {
     "pool": {
@@ -212,7 +214,11 @@ def bare_knob_keys(key: str, top: Collection[str]) -> list[str]:
 
 
 def knob_hint(key: str, where: str, close: bool = True) -> str | None:
-    """A hint for an unknown key that is (or, if ``close``, nearly is) a knob name."""
+    """A hint for an unknown key that is (or, if ``close``, nearly is) a knob name; for
+    one of the knobs fs does not model, what it changes."""
+    unmodelled = effect_hint(key)
+    if unmodelled is not None:
+        return unmodelled
     upper = {
         k.upper(): (pattern, k, v) for pattern, knobs in KNOBS.items() for k, v in knobs.items()
     }

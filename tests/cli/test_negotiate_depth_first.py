@@ -165,3 +165,100 @@ def test_a_consumption_policy_slot_is_read_after_its_deduction(
     matches, unmatched = _cycle(tmp_path, run, CONSUMPTION, [_alice(1024, count=6)])
     assert matches == [("1.0", "slot1_1@c001"), ("1.3", "slot1_2@c001"), ("1.5", "slot1_3@c001")]
     assert unmatched == [("1.1", "depth_first"), ("1.2", "depth_first"), ("1.4", "depth_first")]
+
+
+ONE_PSLOT = PSLOTS.replace("count = 2", "count = 1")
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [
+        # 1.0's count of 4 reaches past the request's 3 jobs: both others are the slot's
+        pytest.param(3, ["depth_first"] * 2, id="the-skip-takes-the-rest-of-the-request"),
+        # 1.1-1.3 counted into the slot; 1.4 is the request the empty pool refuses, and
+        # its autocluster with it
+        pytest.param(6, ["depth_first"] * 3 + ["pool_exhausted"] * 2, id="the-rest-finds-none"),
+    ],
+)
+def test_an_empty_pool_still_takes_the_count_of_the_last_match(
+    tmp_path: Path, run: Callable[..., Any], count: int, expected: list[str]
+) -> None:
+    """One partitionable slot of 4 CPUs and 4096 MB; alice's 1-CPU, 1024 MB jobs. 1.0 takes
+    it: min(4 // 1, 4096 // 1024) = 4 jobs counted. The pool is then empty, but
+    ``Matchmaker::negotiate`` checks only the limit (passed over in the first spin with
+    preemption) and the ceiling before ``getRequest``, which moves the count on by 4 before
+    any slot is searched: the jobs counted into the slot are left to the schedd
+    (``depth_first``), as with slots left; fs labelled them ``pool_exhausted``."""
+    matches, unmatched = _cycle(tmp_path, run, ONE_PSLOT, [_alice(1024, count=count)])
+    assert matches == [("1.0", "slot1_1@m001")]
+    assert unmatched == [(f"1.{i}", r) for i, r in enumerate(expected, start=1)]
+
+
+def test_explain_names_the_depth_first_count_when_the_pool_is_empty(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs negotiate --dry-run --explain 1.2`` on the pool above: job 1.2 was counted
+    into 1.0's slot, and its story says so (it said "no slot was left")."""
+    _cycle(tmp_path, run, ONE_PSLOT, [_alice(1024)])
+    result = run(
+        "negotiate", "--dry-run", "--config", str(tmp_path / "pool.toml"), "--state",
+        str(tmp_path / "state.json"), "--jobs-file", str(tmp_path / "jobs.json"), "--now", NOW,
+        "--explain", "1.2",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-1].strip() == (
+        "left idle: a match of its autocluster counted it as fitting in the slot it took "
+        "(NEGOTIATOR_DEPTH_FIRST): left for the schedd to start there"
+    )
+
+
+TWO_CONSUMPTION = CONSUMPTION.replace("count = 1", "count = 2")
+
+
+def test_a_match_counting_no_job_offers_the_request_once_more(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Two consumption-policy slots of 4 CPUs and 4096 MB; alice's request of 7 jobs of
+    1 CPU and 1024 MB. The smaller slot ranks first (``- 100000 * Cpus - Memory``), so
+    c001 takes them: 1.0 leaves 3 (count 3: 1.1 and 1.2 skipped), 1.3 leaves 2 (count 2:
+    1.4 skipped), 1.5 leaves 1 (count 1), 1.6 leaves 0: count 0, so ``getRequest`` moves
+    the request's count on by nothing, and 6 of its 7 offers are used. The 7th, with no
+    job of the request left to ask for, matches c002 (charged the 1 CPU it takes); the
+    schedd gives it to the first idle job without a match (``FindRunnableJob``): 1.1.
+    fs stopped at the request's last job and left c002 free."""
+    matches, unmatched = _cycle(tmp_path, run, TWO_CONSUMPTION, [_alice(1024, count=7)])
+    assert matches == [
+        ("1.0", "slot1_1@c001"),
+        ("1.3", "slot1_2@c001"),
+        ("1.5", "slot1_3@c001"),
+        ("1.6", "slot1_4@c001"),
+        ("1.1", "slot1_1@c002"),
+    ]
+    assert unmatched == [("1.2", "depth_first"), ("1.4", "depth_first")]
+
+
+def test_a_re_offer_with_no_job_to_take_its_slot_is_noted(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A consumption-policy slot of 2 CPUs (ranked first) and a static one of 4 CPUs;
+    alice's 2 jobs of 1 CPU. 1.0 leaves 1 CPU (count 1, nothing skipped), 1.1 leaves
+    none (count 0): HTCondor offers the request once more and may match the static slot,
+    which the schedd, with no idle job left, lets go. fs has no job to match there: the
+    matches stay two, and ``fs negotiate`` says so on stderr."""
+    pool = CONSUMPTION.replace("Cpus = 4, Memory = 4096", "Cpus = 2, Memory = 2048") + (
+        '[[machines]]\nname = "s"\ncount = 1\nslots = 1\n'
+        "attributes = {{ Cpus = 4, Memory = 4096 }}\n"
+    )
+    matches, unmatched = _cycle(tmp_path, run, pool, [_alice(1024, count=2)])
+    assert matches == [("1.0", "slot1_1@c001"), ("1.1", "slot1_2@c001")]
+    assert unmatched == []
+    result = run(
+        "negotiate", "--dry-run", "--config", str(tmp_path / "pool.toml"), "--state",
+        str(tmp_path / "state.json"), "--jobs-file", str(tmp_path / "jobs.json"), "--now", NOW,
+    )  # fmt: skip
+    assert result.stderr == (
+        "fs: note: negotiator.depth_first: a match of alice@example.org's request counted "
+        "no job, so HTCondor offers the request once more than it has jobs; none is left to "
+        "take a slot it may match (the schedd gives such a slot another idle job or lets it "
+        "go), which fs does not model (docs/htcondor.md)\n"
+    )

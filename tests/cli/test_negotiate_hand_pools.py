@@ -240,3 +240,141 @@ def test_nested_dynamic_quotas_and_round_robin_of_the_remainders(
         "h.z@ex.org": 1,
         "n@ex.org": 4,
     }
+
+
+SURPLUS_UP_AND_DOWN = """
+[pool]
+uid_domain = "ex.org"
+defaults = "legacy"
+[[machines]]
+name = "s"
+slots = 10
+attributes = { Cpus = 1, Memory = 1024 }
+[groups.g]
+quota = 6
+accept_surplus = true
+[groups."g.a"]
+quota = 4
+accept_surplus = true
+[groups."g.b"]
+quota = 2
+accept_surplus = false
+[groups.h]
+quota = 2
+accept_surplus = false
+"""
+
+
+def test_surplus_flows_up_to_the_root_and_back_down_into_a_nested_group(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """Ten slots; ``g`` (static 6, surplus) holds ``g.a`` (static 4, surplus) and ``g.b``
+    (static 2, no surplus); ``h`` static 2, no surplus, asks nothing. Demands: g.a 8, g.b
+    1, ``<none>`` 5.
+
+    Quotas (``hgq_assign_quotas``): ``<none>`` 10 - 6 - 2 = 2, g 6 - 4 - 2 = 0, g.a 4,
+    g.b 2, h 2. ``hgq_fairshare``: ``<none>`` takes 2 (asks 3 more), g.a 4 (asks 4 more),
+    g.b 1: its surplus 1 goes up to g, whose ``hgq_allocate_surplus`` hands it back down
+    to g.a by quota (the only one asking): g.a 5, asking 3. h's surplus 2 goes up to the
+    root, where g's subtree (quota 6, asking 3) and ``<none>`` itself (its quota 2,
+    asking 3) share it by quota: g 2 x 6/8 = 1.5, passed down to g.a (6.5), ``<none>``
+    0.5 (2.5). ``hgq_recover_remainders``: 0.5 from g.a and 0.5 from ``<none>`` make one
+    slot at the root; round robin (equal round-robin times: the larger subtree quota
+    first) gives it to g's subtree, and g to g.a: g.a 7, ``<none>`` 2. Each group
+    negotiates for max(allocated, quota): g.a 7, g.b 2, ``<none>`` 2 (the root accepts
+    surplus, so ``strict_enforce_quota`` caps none of them), h and g nothing allocated.
+    Matches: g.a 7 of 8, g.b its 1, ``<none>`` 2 of 5: the ten slots."""
+    config = write_config(SURPLUS_UP_AND_DOWN)
+    queue = tmp_path / "jobs.json"
+    queue.write_text(
+        json.dumps([jobs("a", "g.a.a", 8, 1), jobs("b", "g.b.b", 1, 2), jobs("n", None, 5, 3)])
+    )
+    args = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--jobs-file",
+            str(queue), "--now", "2026-01-01T01:00:00Z"]  # fmt: skip
+    quota = run("quota", "--json", *args)
+    assert quota.exit_code == 0, quota.stderr
+    assert {r["group"]: (r["quota"], r["limit"]) for r in json.loads(quota.stdout)} == {
+        "<none>": (2.0, 2),
+        "g": (0.0, 0),
+        "g.a": (4.0, 7),
+        "g.b": (2.0, 2),
+        "h": (2.0, 0),
+    }
+    cycle = run("negotiate", "--dry-run", "--json", *args)
+    assert cycle.exit_code == 0, cycle.stderr
+    doc = json.loads(cycle.stdout)
+    assert {s["name"]: (s["matched"], s["limit"]) for s in doc["submitters"]} == {
+        "g.a.a@ex.org": (7, 7.0),
+        "g.b.b@ex.org": (1, 2.0),
+        "n@ex.org": (2, 2.0),
+    }
+    # n's first spin goes on past its limit (preemption is considered) and finds the
+    # pool empty: its last 3 jobs wait for want of a slot
+    assert [(u["job_id"], u["reason"]) for u in doc["unmatched"]] == [
+        ("1.7", "submitter_limit"),
+        ("3.2", "pool_exhausted"),
+        ("3.3", "pool_exhausted"),
+        ("3.4", "pool_exhausted"),
+    ]
+
+
+CEILING = """
+[pool]
+uid_domain = "ex.org"
+defaults = "legacy"
+[[machines]]
+name = "s"
+slots = 8
+attributes = { Cpus = 1, Memory = 1024 }
+[groups.g]
+quota = 2
+autoregroup = true
+accept_surplus = false
+"""
+
+
+def test_a_submitter_stops_at_its_ceiling_across_its_group_and_the_autoregroup_round(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """Eight slots; ``g`` (static 2, autoregroup, no surplus): u (ceiling 4) asks 6, n
+    (``<none>``) 2; every priority 0.5.
+
+    g negotiates first (``group_order``: with autoregroup ``<none>`` goes last) with
+    max(allocated 2, quota 2) = 2: u's slice 2, and its ceiling headroom 4 - 0: 2 matches.
+    ``<none>`` (allocated the whole pool in autoregroup mode; the root accepts surplus, so
+    nothing caps it) negotiates with 8, u among its submitters: shares 0.5 each of
+    min(8, 8), u's limit 4 - 2 (its usage so far) = 2, n's 4; n goes first (starvation
+    0/4 against u's 2/(2 + 2)) and takes its 2; u takes 2, and its headroom
+    4 - (int)2 = 2 stops it (``limitUsed >= submitterCeiling``). In the second spin u's
+    limit is 1 x 8 - 4 = 4 but its headroom 4 - 4 = 0: skipped, done; so in the second
+    allocation round (the usage 2 + 2 of 10 allocated) and the third. u holds 4 slots, n
+    2, two stay free; u's last 2 jobs wait for the ceiling (they were reported as
+    ``submitter_limit``, the refusal of u's first turn, which its later turns went past)."""
+    config = write_config(CEILING)
+    common = ["--config", str(config), "--state", str(tmp_path / "s.json")]
+    ceiling = run(
+        "setceiling", "g.u@ex.org", "4", "--create", *common, "--now", "2026-01-01T00:00:00Z"
+    )
+    assert ceiling.exit_code == 0, ceiling.stderr
+    queue = tmp_path / "jobs.json"
+    queue.write_text(json.dumps([jobs("u", "g.u", 6, 1), jobs("n", None, 2, 2)]))
+    args = [*common, "--jobs-file", str(queue), "--now", "2026-01-01T01:00:00Z"]
+    cycle = run("negotiate", "--dry-run", "--json", *args)
+    assert cycle.exit_code == 0, cycle.stderr
+    doc = json.loads(cycle.stdout)
+    assert [(m["job_id"], m["slot"]) for m in doc["matches"]] == [
+        ("1.0", "slot1@s001"),
+        ("1.1", "slot2@s001"),
+        ("2.0", "slot3@s001"),
+        ("2.1", "slot4@s001"),
+        ("1.2", "slot5@s001"),
+        ("1.3", "slot6@s001"),
+    ]
+    assert [(u["job_id"], u["reason"]) for u in doc["unmatched"]] == [
+        ("1.4", "ceiling"),
+        ("1.5", "ceiling"),
+    ]
+    explained = run("negotiate", "--dry-run", *args, "--explain", "1.4")
+    assert explained.stdout.rstrip().splitlines()[-1].strip() == (
+        "left idle: its submitter reached its ceiling"
+    )

@@ -105,3 +105,79 @@ def test_huge_usage_in_the_table(
         "0",
         "8.736e+09",
     ]
+
+
+PSLOTS = """
+[pool]
+uid_domain = "ex.org"
+defaults = "current"
+[accountant]
+priority_halflife = 600
+[negotiator]
+use_slot_weights = true
+[[machines]]
+name = "m"
+count = 2
+partitionable = true
+attributes = { Cpus = 4, Memory = 4096 }
+"""
+
+
+def test_priority_factors_and_slot_weights_on_partitionable_slots_over_two_cycles(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """Two partitionable slots of 4 CPUs (slot weight Cpus: a pool of 8), half-life
+    600 s, committed cycles at 00:00 and 00:05 (b = 0.5^(300/600) = 0.707107). x (factor
+    1000) queues 1-CPU jobs, y 2-CPU ones; ``fs setfactor y 3000`` arrives as CEDAR sends a
+    double, 2999.999999.
+
+    00:00: EUPs 500 and 1499.9999995: normalFactor 2.999999999 + 1, x's share
+    0.7499999999375 (limit 5.9999999995), y's 0.2500000000625 (2.0000000005). x takes
+    m001, charged its whole weight 4; its next job would cost 4 more (8 > its limit, and
+    it has used some), so its autocluster is rejected; y, with nothing used and a limit
+    above 0, may round up (``SubmitterLimitPermits``): m002, charged 4. 00:05: both RUPs
+    0.5 b + 4 (1 - b) = 1.525126; ``CheckMatches`` holds x's dynamic slot at 1, y's at 2;
+    the pool still weighs 8 (leftovers 3 and 2). Shares as before: x's limit
+    5.9999999995 - 1, y's 2.0000000005 - 2 = 5e-10. x goes first: m002 (2 CPUs left, the
+    smaller slot first) for 2, then m001 would cost 3: 5 > 4.9999999995, refused; y's
+    limit is above 0 with nothing used, so y rounds up again: m001, charged 3. (With a
+    factor of exactly 3000 the limits would be 5 and 0, and x would take both.)
+
+    At 00:10: x held 1 + 2 = 3, y 2 + 3 = 5 since 00:05: RUP x 1.525126 b + 3 (1 - b) =
+    1.957107, y 1.525126 b + 5 (1 - b) = 2.542893, EUP y 2.542893 x 2999.999999;
+    usage x 4 x 300 + 3 x 300 s = 0.583333 h, y 4 x 300 + 5 x 300 s = 0.75 h."""
+    config = write_config(PSLOTS)
+    common = ["--config", str(config), "--state", str(tmp_path / "s.json")]
+    start = ["--now", "2026-01-01T00:00:00Z"]
+    for owner, cpus in (("x", "1"), ("y", "2")):
+        submitted = run(
+            "submit", "--owner", owner, "--count", "3", "--cpus", cpus, "--memory", "100",
+            *common, *start,
+        )  # fmt: skip
+        assert submitted.exit_code == 0, submitted.stderr
+    assert run("setfactor", "y", "3000", *common, *start).exit_code == 0
+    charged = []
+    for minute in ("00", "05"):
+        cycle = run("negotiate", "--json", *common, "--now", f"2026-01-01T00:{minute}:00Z")
+        assert cycle.exit_code == 0, cycle.stderr
+        doc = json.loads(cycle.stdout)
+        charged += [(m["submitter"], m["slot"], m["charge"]) for m in doc["matches"]]
+        limits = {s["name"]: s["limit"] for s in doc["submitters"]}
+        assert limits["x@ex.org"] == pytest.approx(5.9999999995, abs=1e-12)
+        assert limits["y@ex.org"] == pytest.approx(2.0000000005, abs=1e-12)
+    assert charged == [
+        ("x@ex.org", "slot1_1@m001", 4.0),
+        ("y@ex.org", "slot1_1@m002", 4.0),
+        ("x@ex.org", "slot1_2@m002", 2.0),
+        ("y@ex.org", "slot1_2@m001", 3.0),
+    ]
+    view = run("userprio", "--all", "--json", *common, "--now", "2026-01-01T00:10:00Z")
+    rows = {r["name"]: r for r in json.loads(view.stdout)}
+    assert rows["x@ex.org"]["real_priority"] == pytest.approx(1.957107, abs=1e-6)
+    assert rows["y@ex.org"]["real_priority"] == pytest.approx(2.542893, abs=1e-6)
+    assert rows["y@ex.org"]["priority_factor"] == 2999.999999
+    assert rows["y@ex.org"]["effective_priority"] == pytest.approx(2.542893 * 2999.999999, abs=1e-6)
+    assert rows["x@ex.org"]["weighted_resources_in_use"] == 3.0
+    assert rows["y@ex.org"]["weighted_resources_in_use"] == 5.0
+    assert rows["x@ex.org"]["weighted_accumulated_usage_hours"] == pytest.approx(2100 / 3600)
+    assert rows["y@ex.org"]["weighted_accumulated_usage_hours"] == pytest.approx(0.75)

@@ -29,7 +29,9 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     with a warning), following include lines, if/else blocks and use templates, and
     reading the files of LOCAL_CONFIG_DIR and LOCAL_CONFIG_FILE after FILE, as HTCondor
     25.0 does; values such as 5 * 60 are evaluated as it does. Every other knob is
-    counted as ignored (-v lists them). A file with none of these knobs is refused (unless
+    counted as ignored (-v lists them); one that changes which jobs match that fs does not
+    model (NEGOTIATOR_JOB_CONSTRAINT, NEGOTIATOR_IGNORE_USER_PRIORITIES = true, ...) gets a
+    warning of its own. A file with none of these knobs is refused (unless
     it is HTCondor's: a use line, LOCAL_CONFIG_DIR), and so are += lines (HTCondor has no
     +=) and a knob fs takes that a use template sets to a value fs does not hold (POLICY :
     DESKTOP's START): import condor_config_val -dump output, which holds what they set.
@@ -41,6 +43,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
         fragment_from_knobs,
         undefined,
         unmodelled,
+        unmodelled_settings,
     )
 
     base = Path(file).parent if file != "-" else Path.cwd()
@@ -49,7 +52,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     conf, readings = read_as_daemons(text, file, base)
     try:  # (a value refused for its key: the macros taken as empty in it, named first)
         fragment, used, ignored, origins = fragment_from_knobs(conf, file, readings)
-        warnings = unmodelled(conf)
+        warnings = unmodelled(conf) + unmodelled_settings(conf)
     except InputError:
         _warn(undefined(conf, readings))
         raise

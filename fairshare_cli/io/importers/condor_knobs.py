@@ -26,6 +26,7 @@ from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.as_config import Origins
 from fairshare_cli.io.importers.condor_config import ConfigFile
 from fairshare_cli.io.importers.condor_config_macros import DAEMONS
+from fairshare_cli.io.unmodelled_knobs import UNMODELLED, neutral, unmodelled_warning
 
 
 def _atof(text: str, knob: str, where: str) -> float:
@@ -206,6 +207,7 @@ def fragment_from_knobs(
             used.append(reading.names[key])
             if key != knob:
                 shadowed.add(knob)
+    used += _old_names(fragment, conf, view, origins)
     taken = set(used)
     ignored = [
         conf.names[key] for key in conf.raw if conf.names[key] not in taken and key not in shadowed
@@ -226,6 +228,36 @@ def fragment_from_knobs(
     order = ("pool", "accountant", "negotiator", "groups")
     fragment = {k: fragment[k] for k in order if k in fragment}
     return fragment, used, ignored, origins
+
+
+#: The group knobs' older names, read when the new one is set blank (``param_defined``
+#: holds for a knob with a built-in default unless a file blanks it; GroupEntry.cpp,
+#: ``hgq_negotiate_with_all_groups``).
+OLD_NAMES = {
+    "GROUP_QUOTA_ROUND_ROBIN_RATE": "HFS_ROUND_ROBIN_RATE",
+    "GROUP_QUOTA_MAX_ALLOCATION_ROUNDS": "HFS_MAX_ALLOCATION_ROUNDS",
+}
+
+
+def _old_names(
+    fragment: dict[str, Any], conf: ConfigFile, view: dict[str, str], origins: Origins
+) -> list[str]:
+    """Put the :data:`OLD_NAMES` the negotiator reads into ``fragment`` under their new
+    names' keys; the names of those taken."""
+    taken = []
+    for new, old in OLD_NAMES.items():
+        key, old_key = view.get(new), view.get(old)
+        if key is None or old_key is None or (conf.expanded(key, "NEGOTIATOR") or "").strip():
+            continue
+        text = conf.expanded(old_key, "NEGOTIATOR", strict=True) or ""
+        if not text.strip():
+            continue
+        section, field, convert = SIMPLE[new]
+        where = f"{conf.where[old_key]}: {conf.names[old_key]}"
+        fragment.setdefault(section, {})[field] = convert(text, conf.names[old_key], where)
+        origins.add((section, field), where)
+        taken.append(conf.names[old_key])
+    return taken
 
 
 #: Knobs only an HTCondor configuration sets, all of which a stock ``condor_config`` sets.
@@ -304,6 +336,26 @@ def undefined(conf: ConfigFile, readings: dict[str, ConfigFile]) -> list[str]:
     for reading in readings.values():
         found.update(reading.undefined)
     return list(found)
+
+
+def unmodelled_settings(conf: ConfigFile) -> list[str]:
+    """A warning for each knob the negotiator reads that changes which jobs match, or in
+    what order, and that fs does not model (:mod:`fairshare_cli.io.unmodelled_knobs`),
+    when set to anything but the setting under which it changes nothing."""
+    warnings = []
+    view = reader_view(conf)
+    for knob in UNMODELLED:
+        key = view.get(knob)
+        if key is None:
+            continue
+        where = conf.where[key]
+        try:
+            text = conf.expanded(key, "NEGOTIATOR") or ""
+        except InputError:  # (macros too deep: the setting as written)
+            text = conf.raw[key]
+        if not neutral(knob, text, f"{where}: {conf.names[key]}"):
+            warnings.append(unmodelled_warning(knob, conf.names[key], text, where))
+    return warnings
 
 
 def unmodelled(conf: ConfigFile) -> list[str]:

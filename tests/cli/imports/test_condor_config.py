@@ -241,3 +241,24 @@ def test_what_the_config_refuses_is_refused_at_its_line(
         f"duration of 0 or more seconds, got {shown}\n"
     )
     assert config.read_bytes() == before
+
+
+def test_the_old_group_knob_names_are_read_when_the_new_ones_are_blank(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """GroupEntry.cpp reads ``HFS_ROUND_ROBIN_RATE`` and ``HFS_MAX_ALLOCATION_ROUNDS`` only
+    when ``param_defined`` fails for the new name, which has a built-in default: when a
+    file sets it blank. Then the old one is taken (it was counted as ignored, and the
+    default kept); otherwise it stays ignored, as the negotiator ignores it."""
+    conf = tmp_path / "condor_config"
+    conf.write_text(
+        "PRIORITY_HALFLIFE = 5\nGROUP_QUOTA_ROUND_ROBIN_RATE =\nHFS_ROUND_ROBIN_RATE = 4\n"
+        "HFS_MAX_ALLOCATION_ROUNDS = 7\n",
+        encoding="utf-8",
+    )
+    result = run("import", "condor-config", str(conf), "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-2:] == ["[negotiator]", "group_quota_round_robin_rate = 4.0"]
+    assert result.stderr.splitlines()[0].endswith(
+        "3 knobs taken, 0 groups; ignored 1: HFS_MAX_ALLOCATION_ROUNDS"
+    )

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.batches import IdBatch, JobBatch
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.groups import ROOT, GroupNode, GroupTree
 from fairshare_cli.core.htcondor.negotiator.candidates import Candidates
@@ -37,6 +37,7 @@ from fairshare_cli.core.htcondor.negotiator.results import (
     CycleResult,
     NegotiatorKnobs,
     SubmitterPrio,
+    SubmitterSummary,
     UnmatchedRun,
 )
 from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
@@ -118,10 +119,7 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
         rr, group_limits = _negotiate_groups(snap.tree, pie, subs, rr_times or {})
     return CycleResult(
         matches=state.matches,
-        submitters=sorted(
-            (s.summary for s in subs.values()),
-            key=lambda s: (s.effective_priority, s.name),
-        ),
+        submitters=sorted((s.summary for s in subs.values()), key=_by_priority),
         unmatched=_unmatched(subs.values(), state, explainer),
         explain=explainer.events,
         pool_size=snap.quota_pool,
@@ -131,7 +129,13 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
         group_limits=group_limits,
         demand=snap.demand,
         group_quotas=dict(state.group_quota),
+        notes=state.notes.lines(),
     )
+
+
+def _by_priority(summary: SubmitterSummary) -> tuple[float, str]:
+    """The order of the summaries: by effective priority, then by name."""
+    return summary.effective_priority, summary.name
 
 
 def _negotiate_groups(
@@ -196,6 +200,11 @@ def _unmatched(
     unmatched: list[UnmatchedRun] = []
     left: dict[str, list[tuple[JobBatch, int]]] = {}
     for name, batch in state.left_to_schedd:
+        if state.rematched and any(i in state.rematched for i in batch.ids):
+            ids = [i for i in batch.ids if i not in state.rematched]  # (re-offers took them)
+            if not ids:
+                continue
+            batch = IdBatch(job=batch.job, count=len(ids), ids=ids)
         left.setdefault(name, []).append((batch, 0))
         if explainer.job_id is not None and batch.holds(explainer.job_id):
             explainer.note("unmatched", reason=LEFT_TO_SCHEDD)

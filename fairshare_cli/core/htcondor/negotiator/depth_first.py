@@ -11,8 +11,11 @@ among them: the others, uncharged and unmatched, are left for the schedd to star
 slot (a partitionable slot's leftover). A partitionable slot's ad is the slot before it is
 carved (the negotiator changes it only under a consumption policy, whose cost it has
 already deducted). The skip is taken at the turn's next request, not at its end: a turn
-that stops (its limit, its ceiling) skips nothing, and a skip never reaches past the
-request's own jobs (``getRequest`` then fetches the next request with its count afresh).
+that stops (its limit, its ceiling) skips nothing, one whose pool is empty still skips,
+and a skip never reaches past the request's own jobs (``getRequest`` then fetches the
+next request with its count afresh). A match counting no job moves the count on by
+nothing: the request is offered once more than it has jobs (:func:`counted_past`,
+:func:`matched_job`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 from fairshare_cli.core.batches import IdBatch
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.negotiator.carving import Carver
+from fairshare_cli.core.htcondor.negotiator.notes import CountedNotes
 from fairshare_cli.core.htcondor.negotiator.partitionable import Resources
 from fairshare_cli.core.htcondor.negotiator.runs import Run
 from fairshare_cli.core.htcondor.negotiator.slots import Slot
@@ -68,8 +72,8 @@ def _offered(slot: Slot, carver: Carver | None, ad: Ad) -> tuple[int, int]:
 
 def jobs_in_slot(snap: Snapshot, job_ad: Ad, slot: Slot, carver: Carver | None) -> int:
     """``jobsInSlot`` (``matchmaker.cpp``): how many jobs of ``job_ad``'s request the match
-    on ``slot`` counts (0 when nothing is left of a consumption policy's slot: HTCondor
-    then offers the request's count again, fs counts the matched job as any match does)."""
+    on ``slot`` counts (0 when the slot offers less than the request in one resource: a
+    consumption policy's slot with nothing left)."""
     slot_ad = snap.slot_class[slot.index].ad
     cpus, memory = _offered(slot, carver, slot_ad)
     request_cpus = _requested(snap.ev, job_ad, "requestcpus", slot_ad)
@@ -77,12 +81,78 @@ def jobs_in_slot(snap: Snapshot, job_ad: Ad, slot: Slot, carver: Carver | None) 
     return min(cpus // request_cpus, memory // request_memory)
 
 
+def counted_past(snap: Snapshot, job_ad: Ad, slot: Slot, carver: Carver | None, run: Run) -> int:
+    """The skip the turn's next request of ``run`` takes after its match on ``slot``: the
+    jobs :func:`jobs_in_slot` counts past the matched one. A count of 0 gives the matched
+    job's offer back: ``getRequest`` moves the count on by nothing, so the request is
+    offered once more than it has jobs (``run.reoffers``)."""
+    count = jobs_in_slot(snap, job_ad, slot, carver)
+    if count <= 0:
+        run.reoffers += 1
+        return 0
+    return count - 1
+
+
+def matched_job(run: Run, rematched: set[str]) -> str:
+    """The job a match of ``run``'s request goes to: its next job; once it has none left
+    (a re-offer), the first of those its depth-first matches left to the schedd, as the
+    schedd's ``FindRunnableJob`` gives a match whose job already has one to the first
+    idle job without one (these are of the request's autocluster, so they fit); that
+    job goes into ``rematched``."""
+    if run.left:
+        job_id = run.head_id()
+        run.advance()
+        return job_id
+    assert run.handed  # (next_request asks for a re-offer only with one to give it)
+    job_id = run.handed.pop(0)
+    run.reoffers -= 1
+    rematched.add(job_id)
+    return job_id
+
+
 def leave_to_schedd(run: Run, count: int, submitter: str, left: list[tuple[str, IdBatch]]) -> bool:
     """Take the next ``count`` jobs of ``run`` (at most those it has left) out of it, onto
-    ``left`` as ``submitter``'s batch of their ids. Returns whether ``run`` has jobs left."""
-    count = min(count, run.left)
-    if count > 0:
+    ``left`` as ``submitter``'s batch of their ids; a count past its jobs takes its
+    re-offers. Returns whether ``run`` has an offer left."""
+    taken = min(count, run.left)
+    if taken > 0:
         job = run.batches[run.bi].job
-        ids = run.take(count)
+        ids = run.take(taken)
         left.append((submitter, IdBatch(job=job, count=len(ids), ids=ids)))
-    return run.left > 0
+        run.handed = [*(run.handed or ()), *ids]
+    run.reoffers = max(0, run.reoffers - (count - taken))
+    return run.left > 0 or run.reoffers > 0
+
+
+def next_request(
+    stop: str | None,
+    run: Run,
+    skip: int,
+    left: tuple[str, list[tuple[str, IdBatch]]],
+    notes: CountedNotes,
+) -> str | bool:
+    """Whether a turn asks for its next request of ``run`` (``getRequest``), having taken
+    the ``skip`` past its last match (:func:`leave_to_schedd`, onto ``left``: the
+    submitter and the list): True; False when the skip took the rest of ``run``, or when
+    a re-offer has no job to give a slot (noted: HTCondor may match it once more, the
+    schedd then finding another idle job or letting it go; fs does not); else ``stop``,
+    why the turn ends. The limit and the ceiling end it before ``getRequest``; an empty
+    pool (``pool_exhausted``) does not, so the skip is taken first and the request after
+    it finds no slot."""
+    if stop is not None and not (skip and stop == "pool_exhausted"):
+        return stop
+    if skip and not leave_to_schedd(run, skip, left[0], left[1]):
+        return False
+    if stop is not None:
+        return stop
+    if not run.left and not run.handed:
+        notes.add(
+            "reoffer",
+            f"negotiator.depth_first: a match of {left[0]}'s request counted no job, so "
+            "HTCondor offers the request once more than it has jobs; none is left to take "
+            "a slot it may match (the schedd gives such a slot another idle job or lets it "
+            "go), which fs does not model (docs/htcondor.md)",
+        )
+        run.reoffers = 0
+        return False
+    return True

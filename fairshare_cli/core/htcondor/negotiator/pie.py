@@ -21,7 +21,11 @@ from fairshare_cli.core.cpp_sort import cpp_sort
 from fairshare_cli.core.float32 import FLT_MAX, float32
 from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.common import NO_PREEMPTION, REASON_NAMES
-from fairshare_cli.core.htcondor.negotiator.depth_first import jobs_in_slot, leave_to_schedd
+from fairshare_cli.core.htcondor.negotiator.depth_first import (
+    counted_past,
+    matched_job,
+    next_request,
+)
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
 from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker
 from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Submitter
@@ -304,26 +308,26 @@ class Pie:
         limited = False
         # without preemption and slot weights, a limit refusal ends the turn ("Hit
         # submitter limit: done negotiating")
-        done_at_limit = not (
-            self.snap.knobs.consider_preemption or self.snap.knobs.use_slot_weights
-        )
+        knobs = self.snap.knobs
+        done_at_limit = not (knobs.consider_preemption or knobs.use_slot_weights)
         rejected: dict[object, str] = {}
-        depth_first = self.snap.knobs.depth_first
+        depth_first, left = knobs.depth_first, (sub.name, self.state.left_to_schedd)
         # jobs of a run after a match may take the same class's next slots in one step
         in_steps = self.explainer.job_id is None and self.matchmaker.carver is None
         in_steps = in_steps and self.matchmaker.unclaimed_only(turn) and not depth_first
         for run in turn_runs(sub.runs, rejected):  # (those rejected already passed over)
-            skip = 0  # (depth first: the jobs the last match counted past its own)
-            while run.left:
+            skip = run.reoffers = 0  # (depth first: what the last match counted past its own)
+            while run.left or run.reoffers:
                 stop = self._must_stop(turn, headroom, ignore_limit)
-                if stop is not None:
-                    sub.stop_reason = stop
-                    return True, pie_left
-                if skip and not leave_to_schedd(run, skip, sub.name, self.state.left_to_schedd):
+                request = next_request(stop, run, skip, left, self.state.notes)
+                if request is False:
                     break
-                only_rank = turn.used >= turn.limit
+                if request is not True:
+                    sub.stop_reason = request
+                    return True, pie_left
+                run.reason = None  # (asked again: an earlier turn's refusal is past)
                 ac = self.matchmaker.turn_ac(turn, run.ac)
-                slot, tier, reason = self.matchmaker.find(turn, ac, only_rank)
+                slot, tier, reason = self.matchmaker.find(turn, ac, turn.used >= turn.limit)
                 if slot is None:
                     limited = self._rejected(turn, run, ac, reason, group_name) or limited
                     rejected[run.skip_key] = reason
@@ -331,10 +335,10 @@ class Pie:
                         return True, pie_left
                     break
                 self.explainer.matching = ac.matching_slots
-                cost = self._record_match(sub, run.head_id(), slot, tier, group_name)
+                job_id = matched_job(run, self.state.rematched)
+                cost = self._record_match(sub, job_id, slot, tier, group_name)
                 if self.matchmaker.matched_limits:  # AddMatch: IncrementLimits
                     self.state.limits.add(self.matchmaker.matched_limits)
-                run.advance()
                 turn.used += cost
                 if slot.claim is None:
                     turn.used_unclaimed += cost
@@ -342,7 +346,7 @@ class Pie:
                 if in_steps and run.left and tier == NO_PREEMPTION and not ac.limits:
                     pie_left = self._same_class(turn, run, ac, slot, headroom, pie_left)
                 if depth_first:
-                    skip = jobs_in_slot(self.snap, ac.ad, slot, self.matchmaker.carver) - 1
+                    skip = counted_past(self.snap, ac.ad, slot, self.matchmaker.carver, run)
         if turn.used >= turn.limit and not limited:
             sub.stop_reason = "submitter_limit"
         return turn.used >= turn.limit or limited, pie_left
@@ -429,7 +433,7 @@ class Pie:
         submitter's or the group's) refused it, named in ``reason`` or not."""
         run.reason = reason
         explained = self.explainer.job_id
-        if explained is not None and run.head_id() == explained:
+        if explained is not None and run.left and run.head_id() == explained:
             self.explainer.note(
                 "rejected",
                 spin=self.state.spins,

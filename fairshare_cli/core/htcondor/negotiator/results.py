@@ -201,6 +201,8 @@ class CycleResult:
     #: group -> the quota it negotiated with (``groupQuotasHash`` as the cycle leaves it);
     #: empty without groups
     group_quotas: dict[str, float] = field(default_factory=dict)
+    #: where the cycle departs from HTCondor in a way fs does not model, one line each
+    notes: list[str] = field(default_factory=list)
 
     def iter_unmatched(self) -> Iterator[tuple[str, str, str]]:
         """Yield ``(job_id, submitter, reason)`` for every unmatched idle job."""

@@ -25,7 +25,18 @@ class Run:
     """Consecutive jobs of one submitter with the same autocluster (and cluster in legacy);
     ``ac`` is their :class:`~fairshare_cli.core.htcondor.negotiator.queue.AutoCluster`."""
 
-    __slots__ = ("ac", "batches", "bi", "first", "left", "off", "reason", "skip_key")
+    __slots__ = (
+        "ac",
+        "batches",
+        "bi",
+        "first",
+        "handed",
+        "left",
+        "off",
+        "reason",
+        "reoffers",
+        "skip_key",
+    )
 
     def __init__(self, ac: Any, skip_key: object, batch: JobBatch) -> None:
         self.ac = ac
@@ -37,6 +48,10 @@ class Run:
         self.reason: str | None = None
         #: (batch index, cluster, first proc) of the batch ``head_id`` last named
         self.first: tuple[int, str, int] | None = None
+        #: ``NEGOTIATOR_DEPTH_FIRST``: offers of the request beyond its jobs left (a match
+        #: that counted none), and the ids its matches left to the schedd, in order
+        self.reoffers = 0
+        self.handed: list[str] | None = None
 
     def add(self, batch: JobBatch) -> None:
         """Append a batch of the same autocluster."""

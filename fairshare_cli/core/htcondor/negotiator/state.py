@@ -5,6 +5,7 @@ from __future__ import annotations
 from fairshare_cli.core.batches import IdBatch
 from fairshare_cli.core.htcondor.concurrency import LimitCounts
 from fairshare_cli.core.htcondor.groups import ROOT
+from fairshare_cli.core.htcondor.negotiator.notes import CountedNotes
 from fairshare_cli.core.htcondor.negotiator.results import Match
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 
@@ -25,6 +26,8 @@ class CycleState:
         spins: pie spins so far, over every group.
         left_to_schedd: (submitter, jobs) a depth-first match left to the schedd
             (``NEGOTIATOR_DEPTH_FIRST``, :mod:`.depth_first`), in order.
+        rematched: ids of ``left_to_schedd`` a re-offered request's match took.
+        notes: where the cycle departs from HTCondor (:mod:`.notes`).
     """
 
     __slots__ = (
@@ -35,6 +38,8 @@ class CycleState:
         "limits",
         "matches",
         "negotiating_group",
+        "notes",
+        "rematched",
         "spins",
         "usage",
     )
@@ -51,3 +56,5 @@ class CycleState:
         self.limits.counts = dict(start.counts)
         self.spins = 0
         self.left_to_schedd: list[tuple[str, IdBatch]] = []
+        self.notes = CountedNotes()
+        self.rematched: set[str] = set()

@@ -1,0 +1,108 @@
+"""``fs import condor-config`` warns, one line each, about the negotiator knobs that change
+which jobs match, or in what order, and that fs does not model (io/unmodelled_knobs.py),
+when they are set to anything but the setting under which they change nothing; a pool
+config naming one is refused with what it changes. They were counted among the ignored
+knobs, whose summary names the first few alone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import write_pool
+
+SET = """\
+PRIORITY_HALFLIFE = 3600
+NEGOTIATOR_IGNORE_USER_PRIORITIES = True
+NEGOTIATOR_JOB_CONSTRAINT = Owner != "bob"
+NEGOTIATOR_MAX_TIME_PER_CYCLE = 100
+NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 5 * 60
+USE_GLOBAL_JOB_PRIOS = yes_please
+"""
+
+
+def test_each_unmodelled_setting_gets_one_line(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs import condor-config FILE --dry-run``: the fragment as before, then a warning
+    per unmodelled knob set otherwise than neutrally (a value that does not read as a boolean
+    is warned about: the daemon complains about it too); the time knob is not one (a cycle in fs takes no time)."""
+    conf = tmp_path / "condor_config"
+    conf.write_text(SET, encoding="utf-8")
+    result = run("import", "condor-config", str(conf), "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert "priority_halflife = 3600" in result.stdout
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert warnings == [
+        f"fs: warning: {conf}:2: NEGOTIATOR_IGNORE_USER_PRIORITIES = True: every submitter's "
+        "limit is unbounded, whatever its priority; fs does not model it and negotiates as if "
+        "it were false",
+        f'fs: warning: {conf}:3: NEGOTIATOR_JOB_CONSTRAINT = Owner != "bob": jobs for which it '
+        "is not true are not negotiated; fs does not model it and negotiates as if it were unset",
+        f"fs: warning: {conf}:5: NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 5 * 60: slots that will "
+        "shut down within that many seconds are not matched; fs does not model it and "
+        "negotiates as if it were 0",
+        f"fs: warning: {conf}:6: USE_GLOBAL_JOB_PRIOS = yes_please: submitters of equal "
+        "priority go by their idle jobs' JobPrio (docs/htcondor.md); fs does not model it and "
+        "negotiates as if it were false",
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param("NEGOTIATOR_IGNORE_USER_PRIORITIES = False", id="false"),
+        pytest.param("NEGOTIATOR_CROSS_SLOT_PRIOS = 1 == 0", id="false-expression"),
+        pytest.param("NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 0", id="zero"),
+        pytest.param("NEGOTIATOR_JOB_CONSTRAINT =", id="blank"),
+        pytest.param("NEGOTIATOR.NEGOTIATOR_SLOT_CONSTRAINT =", id="blank-for-the-negotiator"),
+    ],
+)
+def test_a_neutral_setting_is_not_warned_about(
+    tmp_path: Path, run: Callable[..., Any], line: str
+) -> None:
+    """Settings that leave the cycle as HTCondor 25.0's defaults do (a dump lists them all)."""
+    conf = tmp_path / "condor_config"
+    conf.write_text(f"PRIORITY_HALFLIFE = 3600\n{line}\n", encoding="utf-8")
+    result = run("import", "condor-config", str(conf), "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert "warning" not in result.stderr
+
+
+def test_the_negotiators_own_setting_is_the_one_read(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``NEGOTIATOR.KNOB`` wins over ``KNOB`` for the negotiator: a blank one of its own
+    leaves the plain setting unread."""
+    conf = tmp_path / "condor_config"
+    conf.write_text(
+        'PRIORITY_HALFLIFE = 3600\nNEGOTIATOR_SLOT_CONSTRAINT = Arch == "X86_64"\n'
+        "NEGOTIATOR.NEGOTIATOR_SLOT_CONSTRAINT = false\n",
+        encoding="utf-8",
+    )
+    result = run("import", "condor-config", str(conf), "--dry-run")
+    assert [line for line in result.stderr.splitlines() if "warning" in line] == [
+        f"fs: warning: {conf}:3: NEGOTIATOR.NEGOTIATOR_SLOT_CONSTRAINT = false: slots for "
+        "which it is not true are never matched; fs does not model it and negotiates as if it "
+        "were unset"
+    ]
+
+
+def test_config_check_names_what_an_unmodelled_knob_changes(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs config check`` on a config that sets ``NEGOTIATOR_IGNORE_USER_PRIORITIES``:
+    exit 2, one line saying fs does not model it and what it changes (it listed the known
+    keys alone)."""
+    config = write_pool(tmp_path, "[negotiator]\nNEGOTIATOR_IGNORE_USER_PRIORITIES = true\n")[
+        "config"
+    ]
+    result = run("config", "check", "--config", str(config))
+    assert result.exit_code == 2
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(
+        f"fs: error: {config}: unknown key 'negotiator.NEGOTIATOR_IGNORE_USER_PRIORITIES' "
+        "(NEGOTIATOR_IGNORE_USER_PRIORITIES is an HTCondor knob fs does not model: every "
+        "submitter's limit is unbounded, whatever its priority); known keys: use_slot_weights"
+    )

@@ -1,0 +1,37 @@
+"""Which settings of the unmodelled negotiator knobs change nothing (io/unmodelled_knobs.py):
+each knob's default in HTCondor 25.0's param_info.in (false, 0, or nothing set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fairshare_cli.io.unmodelled_knobs import UNMODELLED, effect_hint, neutral
+
+
+@pytest.mark.parametrize(
+    ("knob", "text", "expected"),
+    [
+        pytest.param("NEGOTIATOR_IGNORE_USER_PRIORITIES", "false", True, id="false"),
+        pytest.param("NEGOTIATOR_IGNORE_USER_PRIORITIES", "TRUE", False, id="true"),
+        pytest.param("NEGOTIATOR_IGNORE_USER_PRIORITIES", "  ", True, id="blank"),
+        pytest.param("ALLOW_PSLOT_PREEMPTION", "2 > 1", False, id="true-expression"),
+        pytest.param("ALLOW_PSLOT_PREEMPTION", "maybe", False, id="unreadable-counts-as-set"),
+        pytest.param("NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD", "0", True, id="zero"),
+        # matchmaker.cpp: a threshold of 0 or less trims nothing
+        pytest.param("NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD", "-5", True, id="negative"),
+        pytest.param("NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD", "60", False, id="a-minute"),
+        pytest.param("NEGOTIATOR_JOB_CONSTRAINT", "true", False, id="any-constraint"),
+        pytest.param("REMOVE_SIGNIFICANT_ATTRIBUTES", "", True, id="nothing-removed"),
+    ],
+)
+def test_neutral_settings(knob: str, text: str, expected: bool) -> None:
+    assert neutral(knob, text, "f:1") is expected
+
+
+def test_the_hint_names_the_knob_in_any_case() -> None:
+    assert effect_hint("negotiator_ignore_job_ranks") == (
+        " (NEGOTIATOR_IGNORE_JOB_RANKS is an HTCondor knob fs does not model: "
+        + UNMODELLED["NEGOTIATOR_IGNORE_JOB_RANKS"][1]
+        + ")"
+    )
+    assert effect_hint("PRIORITY_HALFLIFE") is None
