@@ -127,12 +127,12 @@ def guess_file(file: str) -> Guess | None:
     """What the regular file ``file`` looks like (None for ``-``, a folder, a device, a
     file that cannot be read or is not text: nothing is read twice from a stream)."""
     path = Path(file)
-    if file == "-" or not path.is_file():
-        return None
-    try:
+    try:  # (a name too long, a NUL in it: no guess, the refusal stays as it is)
+        if file == "-" or not path.is_file():
+            return None
         with path.open("rb") as handle:
             head = handle.read(HEAD)
-    except OSError:
+    except (OSError, ValueError):
         return None
     return guess_text(head.decode("utf-8", errors="ignore"))
 
