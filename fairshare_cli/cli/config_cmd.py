@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fairshare_cli.cli.context import resolve_config_path
+from fairshare_cli.cli.main import ListedGroup
 from fairshare_cli.cli.options import (
     GlobalOptions,
     config_option,
@@ -24,9 +25,37 @@ if TYPE_CHECKING:  # the config model loads when a command runs (`--help` stays 
     from fairshare_cli.core.config import Config
 
 
-@click.group("config")
+#: What an admin may type to change the config, which is a file they edit.
+EDIT_WORDS = ("set", "get", "edit", "unset", "show")
+
+
+class ConfigGroup(ListedGroup):
+    """``fs config``: ``check`` alone. ``fs config set KEY=VALUE`` (as ``git config``
+    reads) was refused as "No such command 'set'", which left the admin without the next
+    step: the config is a file they edit, and ``fs whatif --set`` tries a change first."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name in EDIT_WORDS and self.get_command(ctx, name) is None:
+            raise click.UsageError(
+                f"fs config has no '{name}': the pool config is a TOML file you edit (every "
+                "key, its knob and its default: docs/config.md); 'fs config check' shows its "
+                "path and values, and 'fs whatif --set KEY=VALUE VIEW' shows what a change "
+                "would do before you make it",
+                ctx,
+            )
+        return super().resolve_command(ctx, args)
+
+
+@click.group("config", cls=ConfigGroup)
 def config_group() -> None:
-    """Check a pool config and print its effective values."""
+    """Check a pool config and print its effective values.
+
+    The config is a TOML file you edit ('fs init' writes a commented one; every key:
+    docs/config.md); 'fs whatif --set KEY=VALUE VIEW' shows a change before you make it.
+    """
 
 
 @config_group.command("check")

@@ -300,6 +300,10 @@ def load_env(opts: GlobalOptions) -> Env:
         from fairshare_cli.cli.whatif_replay import rederive_factors
 
         state = rederive_factors(state, current, spath)
+    elif overrides:
+        from fairshare_cli.cli.whatif_replay import note_kept_factors
+
+        note_kept_factors(state, current, config, opts.notes)
     env = Env(config=config, state=state, now=when, state_path=spath)
     _check_loaded(env)  # a section this fs would drop is refused by views too
     if opts.replay is not None:

@@ -19,7 +19,7 @@ from fairshare_cli.cli.options import (
 )
 from fairshare_cli.core.operations.import_usage import HISTORY_SINKS, ImportSummary
 from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of, record_end
-from fairshare_cli.errors import UnreadableInput
+from fairshare_cli.errors import EmptyInput, InputError, UnreadableInput
 from fairshare_cli.io.history import FORMATS
 from fairshare_cli.io.inputs import spooled
 from fairshare_cli.render.progress import counted_batches
@@ -91,14 +91,31 @@ class ImportGroup(ListedGroup):
         squeue`` of 100,000 jobs: a third of its time)."""
         from fairshare_cli.io.gc_pause import gc_paused
 
+        line = [*getattr(ctx, "_protected_args", []), *ctx.args]  # (the kind and its own)
         try:
             with gc_paused():
                 return super().invoke(ctx)
-        except UnreadableInput as exc:
+        except InputError as exc:
             kind = ctx.invoked_subcommand or ""
-            if kind not in READS:
+            if kind not in READS or isinstance(exc, EmptyInput):
                 raise
-            raise UnreadableInput(f"{exc} (fs import {kind} reads {READS[kind]})") from None
+            message = str(exc)
+            if isinstance(exc, UnreadableInput):
+                message += f" (fs import {kind} reads {READS[kind]})"
+            from fairshare_cli.io.importers.sniff import wrong_file_hint
+
+            message = wrong_file_hint(kind, self._file_of(ctx, line), message)
+            raise type(exc)(message) from None
+
+    def _file_of(self, ctx: click.Context, line: list[str]) -> str | None:
+        """The FILE an import's command line names (``line``: the kind, then its own
+        arguments), None when it cannot tell."""
+        cmd = self.get_command(ctx, line[0]) if line else None
+        if cmd is None:
+            return None
+        with cmd.make_context(line[0], line[1:], parent=ctx, resilient_parsing=True) as sub:
+            file = sub.params.get("file")
+        return file if isinstance(file, str) else None
 
 
 @click.group("import", cls=ImportGroup)

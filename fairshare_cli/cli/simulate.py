@@ -22,6 +22,7 @@ from fairshare_cli.cli.options import (
 from fairshare_cli.core.names import c_number_text
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
+from fairshare_cli.render.progress import simulate_bar
 
 if TYPE_CHECKING:
     from fairshare_cli.core.batches import JobBatch
@@ -298,7 +299,7 @@ def prepared(
         (inputs.jobs, jobs_in),
         SimWindow(env.now, span, step),
         slurm=slurm_series_of(env.config, env.state.section("slurm")),
-        progress=_progress() if progress and sys.stderr.isatty() else None,
+        progress=simulate_bar() if progress and sys.stderr.isatty() else None,
         scheduler=scheduler,
         backfill=backfill,
         starts=starts,
@@ -412,24 +413,6 @@ def _first_known(batches: list[JobBatch], known: set[str]) -> str | None:
         if found:
             return min(found, key=lambda j: (len(j), j))
     return None
-
-
-def _progress() -> Callable[[float], None]:
-    """A one-line progress bar on stderr with an estimate of the time left."""
-    import time
-
-    began = time.monotonic()
-    width = 30
-
-    def show(fraction: float) -> None:
-        spent = time.monotonic() - began
-        left = spent * (1 - fraction) / fraction if fraction > 0 else 0.0
-        done = int(width * fraction)
-        bar = "#" * done + "-" * (width - done)
-        eta = f"{int(left // 60)}:{int(left % 60):02d} left" if fraction < 1 else "done"
-        click.echo(f"\rsimulating [{bar}] {fraction:6.1%}  {eta:>10}", err=True, nl=fraction >= 1)
-
-    return show
 
 
 def emit_series(rows: Iterable[SimRow], fmt: str, policy: Iterable[str] | None = None) -> None:

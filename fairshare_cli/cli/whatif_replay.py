@@ -203,3 +203,27 @@ def rederive_factors(state: State, current: Config, path: Path) -> State:
         raise StateError(f"state file {path}: {exc}") from None
     forgotten = forget_derived_factors(accountant, current)
     return state.with_section("accountant", acct.accountant_to_json(forgotten))
+
+
+def note_kept_factors(state: State, current: Config, changed: Config, notes: list[str]) -> None:
+    """Note the accountant records that keep the factor they store, which the ``--set``
+    factor change does not reach (as in HTCondor; ``--rederive-factors`` reaches them)."""
+    from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.factors import kept_factors
+    from fairshare_cli.core.state import SectionError
+
+    if state.section("accountant") is None:
+        return
+    try:
+        accountant = acct.accountant_from_json(state.section("accountant"))
+    except SectionError:
+        return  # (the view names what is wrong with the section)
+    kept = kept_factors(accountant, current, changed)
+    if kept:
+        records = "record keeps" if kept == 1 else "records keep"
+        _note(
+            notes,
+            f"{kept} accountant {records} the priority factor stored when first written, "
+            "as HTCondor's accountant does, so the changed factor reaches only records that "
+            "store none yet; --rederive-factors reads it as if always in force",
+        )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -75,3 +76,32 @@ def counted_batches(items: Iterable[Any], label: str, unit: str) -> Iterator[lis
             done += len(batch)
             tick(done)
             yield batch
+
+
+#: The widest bar ``fs simulate`` draws; a narrower terminal gets a shorter one.
+BAR_WIDTH = 30
+#: What the line holds besides the bar: ``\rsimulating [``, ``] ``, the percentage, the
+#: time left, and the terminal's last column, left empty (a line that fills it wraps on
+#: some terminals, and each redraw would then leave a line behind).
+_BAR_TEXT = len("simulating [") + len("] ") + 6 + 2 + 10 + 1
+
+
+def simulate_bar() -> Callable[[float], None]:
+    """``fs simulate``'s one-line progress bar on stderr, with an estimate of the time left,
+    as wide as the terminal lets it be (``$COLUMNS``, else the terminal's width): a line
+    wider than the terminal wraps, and ``\r`` then redraws only its last part."""
+    began = time.monotonic()
+    columns = shutil.get_terminal_size((80, 24)).columns
+    width = max(min(BAR_WIDTH, columns - _BAR_TEXT), 5)
+
+    def show(fraction: float) -> None:
+        spent = time.monotonic() - began
+        left = spent * (1 - fraction) / fraction if fraction > 0 else 0.0
+        done = int(width * fraction)
+        bar = "#" * done + "-" * (width - done)
+        eta = f"{int(left // 60)}:{int(left % 60):02d} left" if fraction < 1 else "done"
+        end = "\n" if fraction >= 1 else ""
+        sys.stderr.write(f"\rsimulating [{bar}] {fraction:6.1%}  {eta:>10}{end}")
+        sys.stderr.flush()
+
+    return show

@@ -225,7 +225,8 @@ def test_an_fs_jobs_file_is_not_imported_as_condor_history(
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
         f"fs: error: {jobs}:2: expected a job ad (with Owner or User); is this "
-        "condor_history -json or -long output?\n"
+        "condor_history -json or -long output?; it looks like a jobs file: give it to fs "
+        "submit --file, or as --jobs-file or --workload\n"
     )
     assert not state.exists()
     assert not store_path(state).exists()

@@ -74,7 +74,7 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
             raise ConfigError(f"{what} {path} is empty" + (f"; {start}" if start else ""))
         return loads(text)
     except FileNotFoundError:
-        raise ConfigError(f"{what} {path} does not exist") from None
+        raise ConfigError(f"{what} {path} does not exist{_sample_hint(path)}") from None
     except OSError as exc:
         raise ConfigError(cannot_be_read(what, str(path), exc)) from None
     except UnicodeDecodeError as exc:
@@ -83,6 +83,15 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
         ) from None
     except (ValueError, RecursionError) as exc:  # TOMLDecodeError, too long an int, too deep
         raise ConfigError(f"{what} {path} is not valid TOML: {decoder_fault(exc, text)}") from None
+
+
+def _sample_hint(path: Path) -> str:
+    """How to get the sample pool that ``fs --help``, the README and docs/ name
+    (``sample_configs/pool.toml``), which an installed fs does not find in the folder it
+    runs in: ``fs init --example sample_configs`` writes it there."""
+    if (path.parent.name, path.name) != ("sample_configs", "pool.toml"):
+        return ""
+    return f"; 'fs init --example {path.parent}' writes the sample pool there"
 
 
 def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> Config:

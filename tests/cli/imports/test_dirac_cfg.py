@@ -83,6 +83,9 @@ def test_a_group_name_is_a_name(refuse_dump: Refuse) -> None:
 def test_a_json_dump_is_refused_in_a_short_line(
     refuse_dump: Refuse, dump: str, expected: str
 ) -> None:
-    """JSON read as a .cfg makes names of whole lines: the error shows their start."""
+    """JSON read as a .cfg makes names of whole lines: the error shows their start (then
+    the import the dump is for)."""
     result = refuse_dump("dirac-cfg", OTHER_DUMPS[dump], expected, into=True)
-    assert len(result.stderr) < 300
+    shown, _, hint = result.stderr.partition("; it looks like ")
+    assert len(shown) < 300
+    assert f"fs import {dump.split()[0].replace('_', '-')}" in hint

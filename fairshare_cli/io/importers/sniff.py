@@ -1,0 +1,148 @@
+"""A guess at what an input file is, for the refusal of a file handed to the wrong import.
+
+``fs import condor-config dirac.cfg`` is refused by the condor_config reader at its first
+line; this module adds which import the file is for (``fs import dirac-cfg``), from the
+first few kilobytes of it. It reads no format: each guess is one unmistakable mark of a
+dump (a header line, an ad's ``MyType``, a JSON key only that tool writes), and a file
+with none is no guess at all. A line starting ``$ `` (a pasted shell prompt) is skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+#: How much of a file is looked at.
+HEAD = 65536
+
+
+@dataclass(frozen=True)
+class Guess:
+    """What a file looks like: ``what`` in words, and the imports that read it (none for
+    fs's own files, where ``use`` says where the file goes instead)."""
+
+    what: str
+    kinds: tuple[str, ...] = ()
+    use: str = ""
+
+    def hint(self) -> str:
+        """The words added to a refusal: ``it looks like X: fs import K reads it``."""
+        if not self.kinds:
+            return f"it looks like {self.what}: {self.use}"
+        reads = " or ".join(f"fs import {kind}" for kind in self.kinds)
+        return f"it looks like {self.what}: {reads} reads it"
+
+
+_CONDOR_JOBS = ("condor-q", "condor-history")
+_M = re.M
+
+#: Each mark (a pattern, its flags) and what it tells; the first that the head of a file
+#: shows decides, so the order matters: a state file holds job objects, a ClassAd dump an
+#: ``Owner``, a jobs file an ``"owner"``.
+_TABLE: list[tuple[str, int, Guess]] = [
+    (
+        r'"format"\s*:\s*"fairshare-cli state"',
+        0,
+        Guess("fs's own state file", (), "give it as --state"),
+    ),
+    (
+        r"^\[(pool|accountant|negotiator|priority)\]\s*$|^\[\[machines\]\]",
+        _M,
+        Guess("fs's own pool config", (), "give it as --config"),
+    ),
+    (r'"MyType"\s*:\s*"Job"', 0, Guess("condor_q or condor_history -json output", _CONDOR_JOBS)),
+    (r'"MyType"\s*:\s*"Machine"', 0, Guess("condor_status -json output", ("condor-status",))),
+    (r'^MyType = "Job"', _M, Guess("condor_q or condor_history -long output", _CONDOR_JOBS)),
+    (r'^MyType = "Machine"', _M, Guess("condor_status -long output", ("condor-status",))),
+    (
+        r'^MyType = "(Accounting|Negotiator)"|^(AccountingGroup|PriorityFactor)1 = ',
+        _M,
+        Guess("condor_userprio -l output", ("condor-userprio",)),
+    ),
+    (
+        r"\ALast Priority Update:",
+        0,
+        Guess("condor_userprio's table (give its -l -allusers output)", ("condor-userprio",)),
+    ),
+    (r'"job_id"\s*:', 0, Guess("squeue --json output", ("squeue",))),
+    (r'"shares"\s*:\s*[\[{]', 0, Guess("sshare --json output", ("sshare",))),
+    (
+        r"\ACurrent Association Manager state",
+        0,
+        Guess("scontrol show assoc_mgr output", ("scontrol-assoc",)),
+    ),
+    (r"\AJobId=\d", 0, Guess("scontrol show jobs output", ("squeue",))),
+    (
+        r"^(ClusterName|SlurmctldHost|ControlMachine|SchedulerType|SelectType)\s*="
+        r"|^Priority(Type|DecayHalfLife|CalcPeriod|MaxAge|Flags|Weight\w+)\s*="
+        r"|^(PartitionName|NodeName)=\S|\AConfiguration data as of",
+        _M,
+        Guess("a slurm.conf", ("slurm-conf",)),
+    ),
+    (r"^\s*Account[ |]+User[ |]+RawShares", _M, Guess("sshare output", ("sshare",))),
+    (r"\A\s*JobID[ |]", 0, Guess("sacct output", ("sacct",))),
+    (
+        r"^\s*(Cluster[ |]+Account|Name[ |]+Priority)[ |]",
+        _M,
+        Guess("sacctmgr output", ("sacctmgr",)),
+    ),
+    (
+        r"\A# Configuration from machine:|^use\s+\w+\s*:"
+        r"|^(RELEASE_DIR|CONDOR_HOST|DAEMON_LIST|LOCAL_CONFIG_FILE|GROUP_NAMES)\s*=",
+        _M,
+        Guess("a condor_config file", ("condor-config",)),
+    ),
+    (
+        r"^\s*(DIRAC|Registry|Operations|Systems|Resources)\s*\n\s*\{",
+        _M,
+        Guess("a DIRAC configuration", ("dirac-cfg",)),
+    ),
+    (
+        r"\A[^\n]*\bowner\b[^\n]*,[^\n]*\bstart\b|\A\{[^\n]*\"owner\"[^\n]*\"start\"",
+        re.I,
+        Guess("a usage history", ("history",)),
+    ),
+    (
+        r'\A\s*\[\s*\{[^\]]*"owner"\s*:',
+        0,
+        Guess("a jobs file", (), "give it to fs submit --file, or as --jobs-file or --workload"),
+    ),
+    (r"^\[\[axis\]\]", _M, Guess("a sweep spec", (), "give it to fs sweep")),
+]
+_MARKS = [(re.compile(pattern, flags), guess) for pattern, flags, guess in _TABLE]
+
+
+def guess_text(text: str) -> Guess | None:
+    """What ``text`` (the head of a file) looks like, or None when nothing tells."""
+    lines = text.lstrip("\ufeff").splitlines()
+    body = "\n".join(line for line in lines if not line.startswith("$ ")).lstrip("\n")
+    for pattern, guess in _MARKS:
+        if pattern.search(body):
+            return guess
+    return None
+
+
+def guess_file(file: str) -> Guess | None:
+    """What the regular file ``file`` looks like (None for ``-``, a folder, a device, a
+    file that cannot be read or is not text: nothing is read twice from a stream)."""
+    path = Path(file)
+    try:  # (a name too long, a NUL in it: no guess, the refusal stays as it is)
+        if file == "-" or not path.is_file():
+            return None
+        with path.open("rb") as handle:
+            head = handle.read(HEAD)
+    except (OSError, ValueError):
+        return None
+    return guess_text(head.decode("utf-8", errors="ignore"))
+
+
+def wrong_file_hint(kind: str, file: str | None, message: str) -> str:
+    """``message`` with what ``file`` looks like added, when that is not ``kind``'s input
+    and the message does not already say it; else ``message`` as it is."""
+    guess = None if file is None else guess_file(file)
+    if guess is None or kind in guess.kinds:
+        return message
+    if any(f"fs import {k}" in message for k in guess.kinds):  # (said already)
+        return message
+    return f"{message}; {guess.hint()}"
