@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fairshare_cli.cli.context import Env, mutate_state
+from fairshare_cli.cli.imports._slurm_state import last_decay_option, resolve_last_decay
 from fairshare_cli.cli.main import ListedGroup
 from fairshare_cli.cli.options import (
     CFloat,
@@ -243,10 +244,12 @@ def _import(
     dry_run: bool,
     opts: GlobalOptions,
     sinks: Mapping[str, SinkFactory] = HISTORY_SINKS,
+    last_decay: float | None = None,
 ) -> None:
     """Feed every record to every model and to the usage history store as it is read
     (re-reading an unsorted source once); one write of the state, the store committed
-    once it is on the disk, just before its rename."""
+    once it is on the disk, just before its rename. ``last_decay``: the Slurm usage is
+    first moved to slurmctld's pass at that time, the records charged on its grid."""
     from fairshare_cli.core.operations.import_usage import import_usage
     from fairshare_cli.io.history_sort import sorted_by_start
     from fairshare_cli.io.usage_store import SECTION, import_log
@@ -268,6 +271,10 @@ def _import(
             yield batch
 
     with mutate_state(opts, dry_run) as env:
+        if last_decay is not None:
+            from fairshare_cli.cli.imports._slurm_state import at_last_decay
+
+            at_last_decay(env, last_decay, rebuild)
         marks_before = env.state.section(SECTION)  # (the store: open until the state is saved)
         log = env.until_saved(import_log(env.state_path, marks_before, rebuild, dry_run))
 
@@ -379,6 +386,7 @@ def _hold_running(
 
 @import_group.command("sacct")
 @click.argument("file", metavar="FILE")
+@last_decay_option("the state's pass grid, epoch multiples of priority.calc_period in a new state")
 @rebuild_option
 @dry_run_option
 @common_options
@@ -386,6 +394,7 @@ def _hold_running(
 def sacct(
     opts: GlobalOptions,
     file: str,
+    last_decay: str | None,
     rebuild: bool,
     dry_run: bool,
 ) -> None:
@@ -394,16 +403,19 @@ def sacct(
     \b
     Example:
       sacct -a -X -P -o JobID,User,Account,Partition,QOS,AllocCPUS,AllocTRES,Start,End > jobs.txt
-      fs import sacct jobs.txt --now 2026-11-21T23:30:00Z
+      fs import sacct jobs.txt --now 2026-11-21T23:30:00Z --last-decay 2026-11-21T23:28:20Z
     Jobs still running at --now (End after it, or Unknown) keep accruing; steps and jobs
     that never started are skipped. Times without a zone are read as UTC. A job bills
     its AllocTRES under its partition's billing_weights (TRESBillingWeights), else its CPUs.
+    With --last-decay the Slurm usage is charged on slurmctld's own grid of passes, the
+    one through that pass.
     """
     from fairshare_cli.core.slurm.billing import Billing, billing_notes
     from fairshare_cli.io.inputs import open_input
     from fairshare_cli.io.sacct import read_sacct
 
-    when = opts.when()  # a bad --now is reported before the file is opened
+    when = opts.when()  # a bad --now (--last-decay) is reported before the file is opened
+    last = None if last_decay is None else resolve_last_decay(last_decay, when)
     with open_input(file) as fh:
         records, skipped, allocated = read_sacct(fh, file, when)
     found: list[Allocations] = []
@@ -417,7 +429,8 @@ def sacct(
         found[:] = [billing_notes(records, allocated, Billing.of_config(config))]
         return HISTORY_SINKS["slurm"](config, section, now, rebuild, presorted)
 
-    _import(lambda: records, file, rebuild, dry_run, opts, {**HISTORY_SINKS, "slurm": slurm_sink})
+    sinks = {**HISTORY_SINKS, "slurm": slurm_sink}
+    _import(lambda: records, file, rebuild, dry_run, opts, sinks, last_decay=last)
     if found:
         _note_billing(found[0])
     if skipped:

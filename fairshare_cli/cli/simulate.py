@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from fairshare_cli.core.batches import JobBatch
     from fairshare_cli.core.config import Config
     from fairshare_cli.core.jobs import Job
-    from fairshare_cli.core.operations.negotiate import CycleInputs
     from fairshare_cli.core.operations.sim_row import SimRow
     from fairshare_cli.core.operations.simulate import SimResult, Simulation
     from fairshare_cli.render.sim_chart import ChartSeries
@@ -258,9 +257,9 @@ def prepared(
         FairshareError: bad options, config, state or workload.
     """
     from fairshare_cli.cli.htcondor_inputs import load_inputs
+    from fairshare_cli.cli.simulate_jobs import read_workload, slurm_jobs
     from fairshare_cli.core.operations.simulate import Simulation, SimWindow
     from fairshare_cli.core.operations.slurm_series import slurm_series_of
-    from fairshare_cli.core.slurm.partition import refuse_partitionless
 
     if cycle is None:  # the pool's, once the config is read
         duration(until, "--until")
@@ -278,10 +277,7 @@ def prepared(
         from fairshare_cli.core.slurm.usage import usage_from_json
 
         env.decode("slurm", usage_from_json)  # malformed: refused here, not mid-simulation
-    jobs_in = _read_workload(env, inputs, workload)
-    if scheduler == "slurm":  # (a job slurmctld takes to no partition: named with its file)
-        refuse_partitionless(inputs.jobs, env.config.partitions, inputs.jobs_source)
-        refuse_partitionless([b.job for b in jobs_in], env.config.partitions, str(workload))
+    jobs_in = read_workload(env, inputs, workload)
     if not jobs_in and not inputs.jobs:
         if workload:
             raise InputError(
@@ -292,11 +288,14 @@ def prepared(
             "nothing to simulate: no --workload and the state's queue is empty; pass "
             "--workload FILE (e.g. --workload sample_configs/workload.json)"
         )
-    _note_held(inputs.jobs, jobs_in)
+    queue: Sequence[Job] = inputs.jobs
+    if scheduler == "slurm":  # (the jobs slurmctld takes to no partition)
+        queue, jobs_in = slurm_jobs(opts, env.config, inputs, jobs_in, workload)
+    _note_held(queue, jobs_in)
     return env, Simulation(
         env.config,
         (inputs.accountant, inputs.negotiator),
-        (inputs.jobs, jobs_in),
+        (queue, jobs_in),
         SimWindow(env.now, span, step),
         slurm=slurm_series_of(env.config, env.state.section("slurm")),
         progress=simulate_bar() if progress and sys.stderr.isatty() else None,
@@ -370,49 +369,6 @@ def _kept(cycles: Iterable[Sequence[SimRow]], chart: ChartSeries) -> Iterator[Se
     for rows in cycles:
         chart.add(rows)
         yield rows
-
-
-def _read_workload(env: Env, inputs: CycleInputs, workload: str | None) -> list[JobBatch]:
-    """The workload's jobs (a ``count`` object stays one batch), checked against the queue
-    and the config.
-
-    Raises:
-        InputError: a job id already queued, a bad expression or group, an unknown QOS.
-    """
-    from fairshare_cli.core.htcondor.pool import check_jobs
-    from fairshare_cli.io.jobs import load_job_batches
-
-    batches = load_job_batches(workload, label=workload) if workload else []
-    firsts = [b.job for b in batches]
-    clash = _first_known(batches, {j.id for j in inputs.jobs})
-    if clash is not None:
-        raise InputError(f"{workload}: job {clash} is already in the state's queue")
-    if workload:
-        check_jobs(firsts, env.config, workload)
-    if env.config.accounts:
-        # Finished work is charged to Slurm with its QOS usage factor: refuse an unknown
-        # QOS here, naming the job, rather than as an anonymous usage record later.
-        from fairshare_cli.core.slurm.factors import split_qos
-
-        several = env.config.priority.output_compat != "22.05"
-        for source, jobs in ((inputs.jobs_source, inputs.jobs), (workload, firsts)):
-            for job in jobs:
-                for name in split_qos(f"{source}: job {job.id}", job.qos, several):
-                    if name != "normal" and name not in env.config.qos:
-                        raise InputError(f'{source}: job {job.id}: unknown QOS "{name}"')
-    return batches
-
-
-def _first_known(batches: list[JobBatch], known: set[str]) -> str | None:
-    """The first workload job id already in ``known`` (batches are never expanded)."""
-    by_cluster: dict[str, list[str]] = {}
-    for job_id in known:
-        by_cluster.setdefault(job_id.partition(".")[0], []).append(job_id)
-    for batch in batches:
-        found = [j for j in by_cluster.get(batch.job.id.partition(".")[0], ()) if batch.holds(j)]
-        if found:
-            return min(found, key=lambda j: (len(j), j))
-    return None
 
 
 def emit_series(rows: Iterable[SimRow], fmt: str, policy: Iterable[str] | None = None) -> None:

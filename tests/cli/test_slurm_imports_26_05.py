@@ -143,3 +143,42 @@ def test_a_job_its_partitions_limits_hold_back_is_named(tmp_path: Path, run: Run
     ) in res.stderr
     sprio = run("sprio", "-j", "19", "-h", "-o", "%i %r", *common)
     assert sprio.stdout == "19 batch\n"
+
+
+def test_sshare_json_holds_slurms_values(tmp_path: Path, run: Run) -> None:
+    """``fs sshare -a --json`` after the imports holds every value the capture's ``sshare
+    -a -l --json`` gives, to the last bits (slurmctld sums usage in long doubles, fs in
+    doubles: a ratio may differ in its last place): RawUsage as sshare truncates it, root's
+    NormShares 1/4294967294 (raw shares 1 over the ``NO_VAL`` level shares root keeps:
+    ``_normalize_assoc_shares_fair_tree``), where fs held 0.0. Where the table leaves a cell
+    blank fs's JSON has null (DESIGN.md): FairShare on accounts (Slurm's JSON 0), LevelFS of
+    a ``parent`` user (Slurm's JSON infinite); its RawShares is "parent" (2147483647). An
+    infinite LevelFS (no usage) is "inf"."""
+    import json
+
+    common = _build(tmp_path, run, USAGE[0], JOBS[0])
+    res = run("sshare", "-a", "--json", *common)
+    assert res.exit_code == 0, res.stderr
+    ours = {(r["account"], r["user"]): r for r in json.loads(res.stdout)}
+    theirs = json.loads(_body(CAPTURE / "sshare_a_l_json.txt"))["shares"]["shares"]
+    assert len(ours) == len(theirs) == 17
+
+    def value(cell: dict[str, Any]) -> Any:
+        return pytest.approx(cell["number"], rel=1e-14, abs=0) if cell["set"] else None
+
+    for row in theirs:
+        user = "USER" in row["type"]
+        mine = ours[(row["parent"], row["name"]) if user else (row["name"], None)]
+        parent = mine["raw_shares"] == "parent"
+        assert mine["raw_shares"] == ("parent" if parent else value(row["shares"]))
+        assert mine["norm_shares"] == value(row["shares_normalized"])
+        assert int(mine["raw_usage"]) == row["usage"]
+        assert mine["norm_usage"] == value(row["usage_normalized"])
+        assert mine["effective_usage"] == value(row["effective_usage"])
+        assert mine["fairshare"] == (value(row["fairshare"]["factor"]) if user else None)
+        level = row["fairshare"]["level"]
+        if level["infinite"]:  # (no usage: "inf"; a parent user's: blank)
+            assert mine["level_fs"] == (None if parent else "inf")
+        else:
+            assert mine["level_fs"] == value(level)
+    assert ours[("root", None)]["norm_shares"] == 2.3283064376228985e-10

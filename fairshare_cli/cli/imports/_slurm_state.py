@@ -14,33 +14,61 @@ from fairshare_cli.core.slurm import usage as su
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def last_decay_option(func: F) -> F:
-    """``--last-decay WHEN``: the time of Slurm's last decay pass before the dump."""
+def last_decay_option(default: str = "--now") -> Callable[[F], F]:
+    """``--last-decay WHEN``: the time of Slurm's last decay pass before the dump
+    (``default`` says what is taken without it)."""
     return click.option(
         "--last-decay",
         "last_decay",
         metavar="WHEN",
         help="When slurmctld's last decay pass ran before the dump was taken (epoch "
-        "seconds or ISO-8601; default: --now). The usage is as of that pass; sprio's "
+        f"seconds or ISO-8601; default: {default}). The usage is as of that pass; sprio's "
         "AGE counts to it. slurmctld keeps it in StateSaveLocation/priority_last_decay_ran "
         "(docs/slurm.md).",
-    )(func)
+    )
 
 
-def resolve_last_decay(given: str | None, env: Env) -> float:
-    """``--last-decay`` as epoch seconds, ``now`` when absent.
+def resolve_last_decay(given: str | None, now: float) -> float:
+    """``--last-decay`` as epoch seconds, ``now`` (``--now``) when absent.
 
     Raises:
         InputError: not a time, or after ``--now``.
     """
     if given is None:
-        return env.now
+        return now
     when = parse_time(given, "--last-decay")
-    if when > env.now:
+    if when > now:
         from fairshare_cli.errors import InputError
 
         raise InputError(f"--last-decay {given} is after --now; the pass must have run already")
     return when
+
+
+def at_last_decay(env: Env, when: float, rebuild: bool) -> None:
+    """Move the state's Slurm usage to slurmctld's pass at ``when``, on whose grid the
+    import then charges (``fs import sacct --last-decay``): brought there as a restarted
+    slurmctld would (the queue's running jobs charged up to their limits), or, with
+    ``rebuild`` (usage forgotten), only the pass set.
+
+    Raises:
+        InputError: ``when`` is before the state's last pass (without ``rebuild``).
+        StateError: the ``slurm`` section or the queue is malformed.
+    """
+    from dataclasses import replace
+
+    from fairshare_cli.core.slurm.limit_ends import charged_ids, charged_queue
+    from fairshare_cli.core.slurm.snapshot import at_pass_at_limits
+
+    state = slurm_section(env)
+    if rebuild:
+        store_slurm(env, replace(state, last_decay_ran=when))
+        return
+    jobs = []
+    ids = charged_ids(state)
+    if ids:  # (the jobs of the open charges alone: the rest of the queue is not read)
+        label = f"{env.state_path}: jobs"
+        jobs = env.decode("jobs", lambda raw: charged_queue(ids, raw, label))
+    store_slurm(env, at_pass_at_limits(state, jobs, when, env.config))
 
 
 def slurm_section(env: Env) -> su.SlurmUsage:

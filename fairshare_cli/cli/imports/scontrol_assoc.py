@@ -18,7 +18,7 @@ from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_opt
 
 @click.command("scontrol-assoc")
 @click.argument("file", metavar="FILE")
-@last_decay_option
+@last_decay_option()
 @dry_run_option
 @common_options
 @pass_options
@@ -48,7 +48,7 @@ def command(
 
     dump = read_assoc_mgr(file)
     with mutate_state(opts, dry_run) as env:
-        when = resolve_last_decay(last_decay, env)
+        when = resolve_last_decay(last_decay, env.now)
         usage, ignored = known_usage(dump.users, env.config)
         prior = slurm_section(env)
         usage, kept = keep_precision(prior, usage, when, env.config)

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 @click.command("squeue")
 @click.argument("file", metavar="FILE")
-@last_decay_option
+@last_decay_option()
 @click.option(
     "--site-factor-from-priority",
     is_flag=True,
@@ -80,7 +80,7 @@ def command(
     dump = read_jobs(file)
     with mutate_state(opts, dry_run) as env:
         env.jobs_source = file  # (the dump's jobs are the queue's new ones)
-        when = resolve_last_decay(last_decay, env)
+        when = resolve_last_decay(last_decay, env.now)
         ignored = [f"{j} (finished)" for j in dump.skipped]
         _settle(dump.jobs, when, no_site_factor)
         running = [*compress(dump.jobs, map(eq, map(_STATUS_OF, dump.jobs), repeat("running")))]

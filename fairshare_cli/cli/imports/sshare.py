@@ -27,7 +27,7 @@ from fairshare_cli.cli.options import (
 
 @click.command("sshare")
 @click.argument("file", metavar="FILE")
-@last_decay_option
+@last_decay_option()
 @click.option(
     "--into",
     metavar="CONFIG",
@@ -85,7 +85,7 @@ def command(
             # makes the config the state's part reads: then nothing reads it yet).
             if shares.users and os.path.exists(where.config_path or ""):
                 preflight = load_env(where)
-                resolve_last_decay(last_decay, preflight)
+                resolve_last_decay(last_decay, preflight.now)
                 slurm_section(preflight)
             accounts = len([a for a in shares.accounts if a != "root"])
             emit_fragment(
@@ -104,7 +104,7 @@ def command(
             else None
         )
         with mutate_state(where, dry_run, created=created) as env:
-            when = resolve_last_decay(last_decay, env)
+            when = resolve_last_decay(last_decay, env.now)
             usage, ignored = known_usage(shares.usage, env.config)
             store_slurm(env, with_usage(slurm_section(env), usage, when))
     report(

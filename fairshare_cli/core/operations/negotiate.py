@@ -44,6 +44,7 @@ from fairshare_cli.core.htcondor.pool import (
 )
 from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
 from fairshare_cli.core.names import shown
+from fairshare_cli.core.operations.node_fit import NodeFit
 from fairshare_cli.core.state import State
 from fairshare_cli.errors import InputError
 
@@ -237,10 +238,12 @@ def apply_matches(
     by_id = {m.job_id: m for m in result.matches}
     idle_again = {m.preempted_job for m in result.matches if m.preempted_job} | stranded
     new_jobs: list[Job] = []
+    fit = NodeFit(config)  # (a Slurm job of several partitions: the one it runs in first)
     for job in jobs:
         m = by_id.get(job.id)
         if m is not None:
-            new_jobs.append(replace(job, status="running", slot=m.slot, start_time=now))
+            started = replace(job, status="running", slot=m.slot, start_time=now)
+            new_jobs.append(fit.started(started))
         elif job.id in idle_again and job.status == "running":
             new_jobs.append(replace(job, status="idle", slot=None, start_time=None))
         else:

@@ -216,6 +216,34 @@ class NodeFit:
         limit = submitted_time_limit(job, self.config.partitions.get(parts[0]))
         return job if limit is None else replace(job, time_limit=limit)
 
+    def started(self, job: Job) -> Job:
+        """A running Slurm job of several partitions as slurmctld keeps it once started:
+        the partition it runs in first, the others after, as named (``rebuild_job_part_list``
+        rewrites ``job_ptr->partition`` so, 22.05 and 26.05 alike, and reads the first back
+        as the running one at a restart: ``get_part_list``'s ``prim_part_ptr``). The views
+        read the first as the partition the job runs in (its limit end, its billing).
+
+        It runs in a partition whose nodes could run it and whose limits do not hold it
+        back (``select_nodes``); where one of its partitions alone is such, that one.
+        Where several are, which had free nodes at its start is not recorded: the first
+        of them in the order slurmctld tries them (the highest ``priority_tier`` first,
+        then as named; its priority in each is not weighed). A job none of whose
+        partitions could run it is left as named.
+        """
+        named = job.partitions
+        if len(named) < 2 or not self.config.machines or not self.is_slurm_job(job):
+            return job
+        specs = self.config.partitions
+        order = sorted(named, key=lambda p: -specs[p].priority_tier if p in specs else 0)
+        runs_in = next((p for p in order if self._could_run(job, p)), named[0])
+        if runs_in == named[0]:
+            return job
+        return replace(job, partition=",".join([runs_in, *(p for p in named if p != runs_in)]))
+
+    def _could_run(self, job: Job, part: str) -> bool:
+        """Whether ``part``'s nodes could run ``job`` and its limits do not hold it back."""
+        return self.held(job, part) is None and _never_runnable(job, self.part_sizes(part)) is None
+
     def check(self, job: Job) -> str | None:
         """Refuse a Slurm job, as given to ``sbatch``, that no nodes of its partitions
         could ever run, or that ``EnforcePartLimits`` refuses.

@@ -144,7 +144,8 @@ def new_jobs(
 ) -> tuple[list[Job], dict[str, str]]:
     """The jobs ``objects`` describe (docs/jobs.md job objects), checked against ``queue``,
     as the scheduler stores them (a Slurm job of no time limit with its partition's
-    ``DefaultTime``: :meth:`NodeFit.taken`).
+    ``DefaultTime``: :meth:`NodeFit.taken`; a running one of several partitions with the
+    one it runs in first: :meth:`NodeFit.started`).
 
     A job without ``submit_time`` is submitted at ``now``; one without ``id`` gets
     ``job_id`` (a single job) or the next free cluster number.
@@ -169,7 +170,8 @@ def new_jobs(
             raise InputError(f"{source}: job id {job.id} is already in the queue of {where}")
         try:
             reason = check_slurm_fields(config, job, fit)
-            jobs.append(fit.taken(job))
+            taken = fit.taken(job)
+            jobs.append(fit.started(taken) if job.status == "running" else taken)
         except InputError as exc:
             raise InputError(f"{source}: {exc}") from None
         if reason is not None and job.status != "running":

@@ -159,7 +159,10 @@ def _depth_oblivious_ue(a: Assoc, parent: Assoc) -> float:
 def _fair_tree(tree: AssocTree) -> None:
     """Fair Tree (``fair_tree.c``): level shares, level usage, level fair share, ranking."""
     root = tree.root
-    root.shares_norm = 0.0
+    # _normalize_assoc_shares_fair_tree: its raw shares over its level shares, which root,
+    # a child of none, keeps at NO_VAL (slurmdb_create_assoc_usage): sshare --json's
+    # 2.3283064376228985e-10 (0.000000 in the table)
+    root.shares_norm = root.shares_raw / NO_VAL
     root.usage_efctv = 1.0
     root.level_fs = NO_VAL
     _set_level_fs(tree)
@@ -175,7 +178,9 @@ def _set_level_fs(tree: AssocTree) -> None:
             continue
         if a.shares_raw == FS_USE_PARENT:
             # the fair-share parent's own level ratio
-            if fs.parent is None or not fs.level_shares:
+            if fs.parent is None:  # (root: its own, as above)
+                a.shares_norm = fs.shares_norm
+            elif not fs.level_shares:
                 a.shares_norm = 0.0
             else:
                 a.shares_norm = fs.shares_raw / fs.level_shares

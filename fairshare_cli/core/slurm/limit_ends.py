@@ -36,15 +36,17 @@ def limit_end(job: Job, start: float, config: Config) -> float | None:
     """When slurmctld ends ``job``, started at ``start``, still running: start + its time
     limit (its own, else its partition's ``DefaultTime``, else ``MaxTime``) +
     ``OverTimeLimit`` (:func:`~.partition.killed_after`); None for an UNLIMITED limit.
-    The partition is the job's first (the default one when it names none)."""
+    The partition is the job's first (the default one when it names none): the one it runs
+    in, which a running job of several partitions names first, as slurmctld keeps it
+    (``rebuild_job_part_list``; ``NodeFit.started`` where fs starts or takes one)."""
     spec, over_time = _partition_limits(job.partition, config)
     after = killed_after(started_time_limit(job.time_limit, spec), over_time)
     return start + after if math.isfinite(after) else None
 
 
 def _partition_limits(names: str | None, config: Config) -> tuple[PartitionSpec | None, float]:
-    """The partition a job of ``names`` runs in (its first; the default one for none) and
-    its ``OverTimeLimit``."""
+    """The partition a running job of ``names`` runs in (its first, as slurmctld lists a
+    started job's; the default one for none) and its ``OverTimeLimit``."""
     head = names.split(",", 1)[0] if names else None
     partition = head or default_partition(config.partitions)
     spec = config.partitions.get(partition) if partition is not None else None

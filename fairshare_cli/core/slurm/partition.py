@@ -23,11 +23,13 @@ slurmctld 22.05 and 26.05 apply it:
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 from fairshare_cli.core.config import Config, PartitionSpec
 from fairshare_cli.errors import InputError
+
+T = TypeVar("T")
 
 
 class NoDefaultPartition(InputError):
@@ -74,23 +76,46 @@ def partitions_of(job: Any, names: Collection[str], default: str | None) -> tupl
     return (default,)
 
 
+def partitionless(jobs: Iterable[Any], partitions: Mapping[str, PartitionSpec]) -> list[Any]:
+    """The jobs of ``jobs`` (waiting, not held, or running) that name no partition where
+    ``partitions`` (the config's) has none the default: slurmctld refuses them
+    (:func:`partitions_of`); ``fs whatif`` leaves them out of the side whose config does."""
+    if not partitions or default_partition(partitions) is not None:
+        return []
+    return [
+        job
+        for job in jobs
+        if not job.partitions
+        and ((job.status == "idle" and job.admin_priority != 0) or job.status == "running")
+    ]  # (admin priority 0: held)
+
+
+def kept_in_partitions(
+    items: Sequence[T], job_of: Callable[[T], Any], partitions: Mapping[str, PartitionSpec]
+) -> tuple[list[T], list[str]]:
+    """``items`` (jobs, or batches: ``job_of`` gives each one's job) less those whose job
+    :func:`partitionless` finds, and why slurmctld refuses each of those (in order)."""
+    found = partitionless(map(job_of, items), partitions)
+    if not found:
+        return list(items), []
+    out = set(map(id, found))
+    kept = [item for item in items if id(job_of(item)) not in out]
+    return kept, [no_default_message(job.id, partitions) for job in found]
+
+
 def refuse_partitionless(
     jobs: Iterable[Any], partitions: Mapping[str, PartitionSpec], source: str
 ) -> None:
-    """Refuse the first of ``jobs`` (waiting, not held, or running) that names no partition
-    where ``partitions`` (the config's) has none the default, naming ``source``, where the
-    jobs came from, as ``fs sprio`` names it: ``fs simulate --scheduler slurm`` would
-    refuse it (:func:`partitions_of`) only once a cycle reaches it, naming the job alone.
+    """Refuse the first of ``jobs`` that :func:`partitionless` finds, naming ``source``,
+    where the jobs came from, as ``fs sprio`` names it: ``fs simulate --scheduler slurm``
+    would refuse it (:func:`partitions_of`) only once a cycle reaches it, naming the job
+    alone.
 
     Raises:
         InputError: ``source: job ID: names no partition, ...``.
     """
-    if not partitions or default_partition(partitions) is not None:
-        return
-    for job in jobs:
-        waits = job.status == "idle" and job.admin_priority != 0  # (0: held)
-        if (waits or job.status == "running") and not job.partitions:
-            raise InputError(f"{source}: {no_default_message(job.id, partitions)}")
+    for job in partitionless(jobs, partitions)[:1]:
+        raise InputError(f"{source}: {no_default_message(job.id, partitions)}")
 
 
 def no_default_message(job_id: str, partitions: Iterable[str]) -> str:

@@ -22,7 +22,12 @@ from fairshare_cli.core.limits import NICE_LIMIT
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.billing import Billing
 from fairshare_cli.core.slurm.factors import job_user, running_qos
-from fairshare_cli.core.slurm.limit_ends import advance_at_limits, limit_end, removed_end
+from fairshare_cli.core.slurm.limit_ends import (
+    advance_at_limits,
+    ended_at_limits,
+    limit_end,
+    removed_end,
+)
 from fairshare_cli.core.slurm.model import priority_context
 from fairshare_cli.core.slurm.passes import charged
 from fairshare_cli.core.slurm.priority_table import compute_table
@@ -48,6 +53,30 @@ def at_pass(state: su.SlurmUsage, last_decay: float, config: Config) -> su.Slurm
             "usage cannot go back"
         )
     return su.restart(state, last_decay, decay_params(config))
+
+
+def at_pass_at_limits(
+    state: su.SlurmUsage, jobs: Iterable[Job], last_decay: float, config: Config
+) -> su.SlurmUsage:
+    """:func:`at_pass` with the queue's running ``jobs`` ended at their limits (usage
+    charged up to those ends only); the charges kept are as stored, as
+    :func:`~.limit_ends.advance_at_limits` keeps them (``fs import sacct --last-decay``).
+
+    Raises:
+        InputError: ``last_decay`` is before the state's last pass.
+    """
+    limited = ended_at_limits(state, jobs, config)
+    moved = at_pass(limited, last_decay, config)
+    if limited is state:
+        return moved
+    t = moved.last_decay_ran
+    assert t is not None
+    kept = tuple(
+        stored
+        for stored, charge in zip(state.running, limited.running, strict=True)
+        if su.kept_after(charge.end, t)
+    )
+    return replace(moved, running=kept)
 
 
 def with_usage(

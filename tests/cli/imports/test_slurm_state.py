@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 
-@pytest.mark.parametrize("kind", ["scontrol-assoc", "sshare", "squeue"])
+@pytest.mark.parametrize("kind", ["sacct", "scontrol-assoc", "sshare", "squeue"])
 def test_the_help_names_where_slurmctld_keeps_the_pass(run: Callable[..., Any], kind: str) -> None:
     """fs import squeue --help said only "When slurmctld's last decay pass ran", which a
     new admin has no way to find from the dumps."""

@@ -23,6 +23,7 @@ from fairshare_cli.core.slurm.partition import (
     YEAR,
     default_partition,
     job_partitions,
+    kept_in_partitions,
     planned_end,
     planned_time_limit,
     refuse_partitionless,
@@ -87,6 +88,22 @@ def test_refuse_partitionless_names_the_source_of_a_job_that_would_wait_or_run()
     for job in (Job(id="5", owner="u"), Job(id="5", owner="u", status="running")):
         with pytest.raises(InputError, match=r"^w\.json: job 5: names no partition, and no"):
             refuse_partitionless([*idle, job], parts, "w.json")
+
+
+def test_kept_in_partitions_leaves_out_what_refuse_partitionless_refuses() -> None:
+    """The same jobs, kept in order less the waiting and running ones of no partition, with
+    slurmctld's reason for each; batches through their job."""
+    parts = _parts(A, PartitionSpec(name="d"))
+    held = Job(id="1", owner="u", admin_priority=0)
+    named = Job(id="4", owner="u", partition="a")
+    waiting, running = Job(id="5", owner="u"), Job(id="6", owner="u", status="running")
+    kept, why = kept_in_partitions([held, waiting, named, running], lambda job: job, parts)
+    assert kept == [held, named]
+    assert [text.split(":")[0] for text in why] == ["job 5", "job 6"]
+    assert why[0].startswith("job 5: names no partition, and no partition (a, d) is the default")
+    batches = [(waiting,), (named,)]
+    assert kept_in_partitions(batches, lambda b: b[0], parts) == ([(named,)], why[:1])
+    assert kept_in_partitions([waiting], lambda job: job, _parts(A, B_DEFAULT)) == ([waiting], [])
 
 
 def test_submitted_time_limit() -> None:
