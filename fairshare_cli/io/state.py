@@ -10,7 +10,6 @@ import contextlib
 import fcntl
 import glob
 import json
-import math
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -34,6 +33,7 @@ from fairshare_cli.io.atomic import (
 )
 from fairshare_cli.io.inputs import fast_loads, read_regular
 from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys, surely_distinct
+from fairshare_cli.io.json_numbers import FINITE, NonFiniteNumber
 
 #: The state size from which msgspec decodes it: importing msgspec costs 8-14 ms
 #: of CPU, json.loads about 3.3 ms more than msgspec per 100 KB (measured on the sshare
@@ -42,21 +42,6 @@ MSGSPEC_FROM = 384 * 1024
 
 #: Upgrades from schema version N to N + 1, by N. Empty while there is only version 1.
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
-
-
-class NonFiniteNumber(ValueError):
-    """A JSON number that is NaN or infinite (Python's json reads them; we never write them)."""
-
-
-def _non_finite(text: str) -> float:
-    raise NonFiniteNumber(text)
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise NonFiniteNumber(text)
-    return value
 
 
 def load_state(path: Path) -> State:
@@ -133,8 +118,7 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
             doc = json.loads(
                 text,
                 object_pairs_hook=repeats,
-                parse_constant=_non_finite,
-                parse_float=_finite_float,
+                **FINITE,
             )
             repeats.refuse(doc)
     except DuplicateKey as exc:  # (fs never writes one: either value may be the one meant)

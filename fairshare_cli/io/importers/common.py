@@ -13,6 +13,7 @@ from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.inputs import cannot_read, refuse_device
 from fairshare_cli.io.json_keys import DuplicateKey
+from fairshare_cli.io.json_numbers import NonFiniteNumber, line_of
 
 if TYPE_CHECKING:
     from io import BufferedIOBase
@@ -276,17 +277,19 @@ def json_document(text: str, label: str) -> Any:
     """A dump's JSON text read (:func:`~fairshare_cli.io.inputs.loads`).
 
     Raises:
-        InputError: not valid JSON (naming the line), nested too deeply, or holding a whole
-            number Python does not read (more than 4,300 digits).
+        InputError: not valid JSON (naming the line), nested too deeply, holding a whole
+            number Python does not read (more than 4,300 digits), NaN or an infinity.
     """
     import json
 
     from fairshare_cli.io.inputs import loads
 
     try:
-        return loads(text, once=True)
+        return loads(text, once=True, finite=True)
     except DuplicateKey as exc:  # (either value may be the one meant)
         raise InputError(f"{label}: {exc} ({exc.place()}); give each key once") from None
+    except NonFiniteNumber as exc:  # (no tool writes one: serializer_json.c, jsonSink.cpp)
+        raise InputError(f"{label}:{line_of(text, exc.text)}: {exc.refusal()}") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{label}:{exc.lineno}: not valid JSON ({exc.msg})") from None
     except ValueError:  # (a whole number of more than 4,300 digits: int() refuses it)
