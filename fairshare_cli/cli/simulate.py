@@ -418,6 +418,8 @@ def _progress() -> Callable[[float], None]:
     """A one-line progress bar on stderr with an estimate of the time left."""
     import time
 
+    from fairshare_cli.render.progress import progress_line
+
     began = time.monotonic()
     width = 30
 
@@ -427,7 +429,7 @@ def _progress() -> Callable[[float], None]:
         done = int(width * fraction)
         bar = "#" * done + "-" * (width - done)
         eta = f"{int(left // 60)}:{int(left % 60):02d} left" if fraction < 1 else "done"
-        click.echo(f"\rsimulating [{bar}] {fraction:6.1%}  {eta:>10}", err=True, nl=fraction >= 1)
+        progress_line(f"simulating [{bar}] {fraction:6.1%}  {eta:>10}", fraction >= 1)
 
     return show
 
