@@ -234,6 +234,9 @@ class FsError(click.ClickException):
         setattr(self, "exit_code", exit_code)  # noqa: B010 - a class variable in click
 
     def show(self, file: Any = None) -> None:
+        from fairshare_cli.render.progress import end_progress_line
+
+        end_progress_line()
         click.echo(f"fs: error: {one_line(self.format_message())}", err=True)
 
 

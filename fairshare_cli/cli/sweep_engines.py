@@ -119,8 +119,10 @@ def _progress(total: int, done: int) -> Callable[[int], None]:
     if not sys.stderr.isatty():
         return lambda _n: None
 
+    from fairshare_cli.render.progress import progress_line
+
     def show(finished: int) -> None:
-        click.echo(f"\rsweep: {finished}/{total} points done", err=True, nl=finished >= total)
+        progress_line(f"sweep: {finished}/{total} points done", finished >= total)
 
     show(done)
     return show

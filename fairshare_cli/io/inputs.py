@@ -18,6 +18,7 @@ from fairshare_cli.core.names import escapes_surrogate, shown, unicode_only
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import ClosedStdin, InputError, UnreadableInput, decoder_fault
 from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys, refuse_repeats, surely_distinct
+from fairshare_cli.io.json_numbers import NonFiniteNumber, line_of, number_hooks, refuse_constant
 
 #: ``(st_dev, st_ino)`` of what stands for a standard input the process started without
 #: (:func:`stand_in_for_closed_stdin`); None: it had one.
@@ -53,10 +54,9 @@ def refuse_device(path: str | os.PathLike[str]) -> None:
     """Refuse a device as an input file: ``/dev/zero`` or ``/dev/urandom`` never end (read
     whole, they would fill the memory), a disk is no input; ``/dev/null`` (empty) and pipes
     pass; ``-`` is standard input (see :func:`refuse_blank_stdin`). A file that starts
-    with nothing but zero bytes is refused too (see
-    :func:`refuse_zeros`), and one that starts with 16 MB of whitespace (see
-    :func:`blank_on`). Called before each input file is opened, inside the reader's
-    ``except OSError``, which words it as its own read error.
+    with nothing but zero bytes is refused too (:func:`refuse_zeros`), and one that starts
+    with 16 MB of whitespace (:func:`blank_on`). Called before each input file is opened,
+    inside the reader's ``except OSError``, which words it as its own read error.
 
     Raises:
         OSError: ``path`` is a character or block device other than ``/dev/null``, a
@@ -111,8 +111,7 @@ def blank_on(fd: int, start: int, end: int) -> bool:
 
 def refuse_blank_stdin() -> None:
     """Refuse a standard input redirected from a file (``fs import condor-q - < dump``)
-    whose next :data:`BLANK_LIMIT` bytes are whitespace, as :func:`refuse_device` does
-    such a file by name.
+    whose next :data:`BLANK_LIMIT` bytes are whitespace, as :func:`refuse_device` does.
 
     Raises:
         OSError: they are.
@@ -167,9 +166,8 @@ def _refuse_not_regular(mode: int) -> None:
         return
     if stat.S_ISDIR(mode):
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-    kind = (
-        "a named pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
-    )
+    fifo, sock = stat.S_ISFIFO(mode), stat.S_ISSOCK(mode)
+    kind = "a named pipe" if fifo else "a socket" if sock else "a device"
     raise OSError(errno.EINVAL, f"{kind}, not a file")
 
 
@@ -252,9 +250,8 @@ def cannot_be_read(what: str, path: str, exc: OSError) -> str:
 
 def not_utf8(path: str, exc: UnicodeDecodeError) -> InputError:
     """The error for an input file that is not UTF-8 text."""
-    return UnreadableInput(
-        f"{path}: not UTF-8 text (byte {exc.start} of a read); expected a text file"
-    )
+    message = f"{path}: not UTF-8 text (byte {exc.start} of a read); expected a text file"
+    return UnreadableInput(message)
 
 
 def read_text(stream: IO[str], name: str) -> str:
@@ -277,9 +274,7 @@ class JSONFault(Exception):
 
     def __init__(self, line: int | None, column: int | None, reason: str) -> None:
         super().__init__(reason)
-        self.line = line
-        self.column = column
-        self.reason = reason
+        self.line, self.column, self.reason = line, column, reason
 
 
 def read_json(path: str, name: str | None = None, pairs: Callable[..., Any] | None = None) -> Any:
@@ -341,18 +336,19 @@ def fast_loads(data: bytes | str, slow: Any) -> Any:
         return slow
 
 
-def loads(text: str, once: bool = False) -> Any:
+def loads(text: str, once: bool = False, finite: bool = False) -> Any:
     """``json.loads(text)`` (a JSON-lines record, a ``--set`` value, a whole document), by
     msgspec when it accepts it (see :func:`fast_loads`); what msgspec refuses,
-    :func:`json.loads` parses or refuses; ``once``: an object giving a key twice too.
+    :func:`json.loads` parses or refuses; ``once``: an object giving a key twice too;
+    ``finite``: NaN, an infinity or a number beyond a double too (msgspec refuses them).
 
     Raises:
-        ValueError: as :func:`json.loads` raises it; DuplicateKey: a key given twice.
+        ValueError: as json.loads; DuplicateKey, NonFiniteNumber: as ``once``, ``finite``.
     """
     obj = fast_loads(text, _SLOW)
     if obj is _SLOW or (once and not surely_distinct(text, obj)):
         repeats = RepeatedKeys()
-        obj = json.loads(text, object_pairs_hook=repeats if once else None)
+        obj = json.loads(text, object_pairs_hook=repeats if once else None, **number_hooks(finite))
         repeats.refuse(obj)
     return obj
 
@@ -380,7 +376,9 @@ class _JsonObjects:
         self, fh: Readable, label: str, junk_error: Callable[[str, int], InputError]
     ) -> None:
         self.fh, self.label, self.junk_error = fh, label, junk_error
-        self.decoder = json.JSONDecoder(object_pairs_hook=refuse_repeats)  # (either may be meant)
+        self.decoder = json.JSONDecoder(
+            object_pairs_hook=refuse_repeats, parse_constant=refuse_constant
+        )
         self.buf = fh.read(CHUNK)
         self.clean = self.buf.isascii()  # no junk possible: skip the per-ad search
         self.escaped = escapes_surrogate(self.buf)
@@ -440,6 +438,9 @@ class _JsonObjects:
                 raise self.fail(f"{what}: {exc.msg}", bad) from None
             except DuplicateKey as exc:
                 raise self.fail(f"{exc}; give each key once") from None
+            except NonFiniteNumber as exc:  # (NaN, Infinity: 1e400 is the ad reader's to word)
+                where = line_of(self.buf, exc.text, self.pos, self.line)
+                raise self.fail(exc.refusal(), where) from None
             except (ValueError, RecursionError) as exc:
                 raise self.fail(f"not valid JSON: {decoder_fault(exc)}") from None
 
@@ -466,9 +467,8 @@ def iter_json_objects(
     object is read as an array of one, and empty text as none; nothing but blanks follows.
 
     Raises:
-        InputError: ``FILE:LINE: ...`` for text that is not a JSON array of objects, a
-            truncated array or text after it included; ``junk_error(label, line)`` for
-            binary data.
+        InputError: ``FILE:LINE: ...`` for text that is not a JSON array of objects (a
+            truncated array or text after it too); ``junk_error(label, line)``: binary data.
     """
     reader = _JsonObjects(fh, label, junk_error)
     ch = reader.peek()

@@ -7,10 +7,10 @@ left byte-for-byte untouched.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import glob
 import json
-import math
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -34,6 +34,7 @@ from fairshare_cli.io.atomic import (
 )
 from fairshare_cli.io.inputs import fast_loads, read_regular
 from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys, surely_distinct
+from fairshare_cli.io.json_numbers import FINITE, NonFiniteNumber
 
 #: The state size from which msgspec decodes it: importing msgspec costs 8-14 ms
 #: of CPU, json.loads about 3.3 ms more than msgspec per 100 KB (measured on the sshare
@@ -42,21 +43,6 @@ MSGSPEC_FROM = 384 * 1024
 
 #: Upgrades from schema version N to N + 1, by N. Empty while there is only version 1.
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
-
-
-class NonFiniteNumber(ValueError):
-    """A JSON number that is NaN or infinite (Python's json reads them; we never write them)."""
-
-
-def _non_finite(text: str) -> float:
-    raise NonFiniteNumber(text)
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise NonFiniteNumber(text)
-    return value
 
 
 def load_state(path: Path) -> State:
@@ -133,8 +119,7 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
             doc = json.loads(
                 text,
                 object_pairs_hook=repeats,
-                parse_constant=_non_finite,
-                parse_float=_finite_float,
+                **FINITE,
             )
             repeats.refuse(doc)
     except DuplicateKey as exc:  # (fs never writes one: either value may be the one meant)
@@ -228,10 +213,18 @@ def state_lock(path: Path) -> Iterator[None]:
     refuse_read_only(path, "state file")  # (before the work, not at its write)
     try:
         lock_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:  # (--create-dirs: a folder of the path, not the lock, failed)
+        _refuse_lock_in_the_way(lock_path)
+        folder = exc.filename or lock_path.parent
+        raise RuntimeFailure(f"cannot create folder {folder}: {exc.strerror}") from None
+    try:
         fd = _open_lock(lock_path, path)
     except OSError as exc:
         _refuse_lock_in_the_way(lock_path)
-        raise RuntimeFailure(f"cannot create lock file {lock_path}: {exc.strerror}") from None
+        why = exc.strerror or str(exc)
+        if exc.errno == errno.EACCES and not os.access(lock_path.parent, os.W_OK):
+            why += " (the folder is read-only to this user)"
+        raise RuntimeFailure(f"cannot create lock file {lock_path}: {why}") from None
     try:
         lock_saying_so(fd, f"{lock_path}: another fs is changing the state")
         remove_stale_temp_files(path)
@@ -265,11 +258,15 @@ def _open_lock(lock_path: Path, path: Path) -> int:
     """Open the lock file of the state at ``path``; a new one gets the state's owner,
     group and read-write bits, so that whoever may write the state may lock it (root's
     first ``fs submit`` made a lock of root's, 0600, beside condor's state, and condor's
-    next one failed: cannot create lock file, Permission denied)."""
+    next one failed: cannot create lock file, Permission denied); one there already that
+    this user may read but not write (made so by another user) is opened to read."""
     try:
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        return os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            return os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        except PermissionError:  # (another user's, readable: flock needs no write access)
+            return os.open(lock_path, os.O_RDONLY)
     try:
         like = os.stat(path)
     except OSError:  # (a new state: private, and the writer's)

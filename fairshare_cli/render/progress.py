@@ -6,13 +6,36 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 #: Nothing shows before this many seconds: quick commands stay quiet.
 DELAY = 1.0
+
+#: Whether a progress line (:func:`progress_line`) is open on stderr, its newline not written.
+_line_open = False
+
+
+def progress_line(text: str, done: bool) -> None:
+    """``text`` on stderr over the line shown before (``\r``); ``done`` ends the line."""
+    global _line_open
+    if not done:  # (open before the text: a Ctrl-C while it is written finds it open)
+        _line_open = True
+    sys.stderr.write(f"\r{text}\n" if done else f"\r{text}")
+    sys.stderr.flush()
+    _line_open = not done
+
+
+def end_progress_line() -> None:
+    """End a progress line left open (a command stopped by an error or Ctrl-C), so that the
+    message that follows starts a line of its own (it was written after ``0:20 left``)."""
+    global _line_open
+    if _line_open:
+        _line_open = False
+        with suppress(OSError, ValueError, AttributeError):  # (stderr closed, or gone)
+            sys.stderr.write("\n")
 
 
 @contextmanager
@@ -100,8 +123,6 @@ def simulate_bar() -> Callable[[float], None]:
         done = int(width * fraction)
         bar = "#" * done + "-" * (width - done)
         eta = f"{int(left // 60)}:{int(left % 60):02d} left" if fraction < 1 else "done"
-        end = "\n" if fraction >= 1 else ""
-        sys.stderr.write(f"\rsimulating [{bar}] {fraction:6.1%}  {eta:>10}{end}")
-        sys.stderr.flush()
+        progress_line(f"simulating [{bar}] {fraction:6.1%}  {eta:>10}", fraction >= 1)
 
     return show

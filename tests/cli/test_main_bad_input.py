@@ -351,8 +351,9 @@ DUMP_CASES: list[tuple[str, str | bytes, str]] = [
     ("condor-history", b'[{"Owner": "caf\xe9"}]', "UTF-8"),
     ("condor-history", '[{"Owner": "a", "JobStartDate": ' + "9" * 5000 + "}]", "JSON"),
     ("condor-history", "[" * 100000 + "]" * 100000, "JSON"),
-    # NaN or 1e400 for a whole-number attribute: "cannot convert float NaN to integer"
-    ("condor-q", '[{"ClusterId": 1, "ProcId": 0, "Owner": "a", "JobPrio": NaN}]', "JobPrio = nan"),
+    # NaN or 1e400 for a whole-number attribute: "cannot convert float NaN to integer"; NaN
+    # is no JSON HTCondor writes: refused where it stands
+    ("condor-q", '[{"ClusterId": 1, "ProcId": 0, "Owner": "a", "JobPrio": NaN}]', ":1: NaN: "),
     ("condor-q", '[{"ClusterId": 1, "ProcId": 0, "Owner": "a", "RequestCpus": 1e400}]', "= inf"),
     # an escaped lone surrogate: a traceback printing the machines on a strict UTF-8 stdout
     (
@@ -367,9 +368,10 @@ DUMP_CASES: list[tuple[str, str | bytes, str]] = [
         '"hep", "partition": "batch", "accrue_time": {"set": true, "number": ' + "9" * 400 + "}}]}",
         "jobs[0].accrue_time",
     ),
-    # sshare --json usage: NaN, an infinity or 400 digits reached int() or float()
-    ("sshare", '{"shares": {"shares": [{"name": "hep", "usage": NaN}]}}', "shares[0]: usage: "),
-    ("sshare", '{"shares": {"shares": [{"name": "hep", "usage": 1e400}]}}', "shares[0]: usage: "),
+    # sshare --json usage: NaN, an infinity or 400 digits reached int() or float(); NaN and
+    # 1e400 are no JSON Slurm writes: refused where they stand
+    ("sshare", '{"shares": {"shares": [{"name": "hep", "usage": NaN}]}}', ":1: NaN: expected a"),
+    ("sshare", '{"shares": {"shares": [{"name": "hep", "usage": 1e400}]}}', ":1: 1e400: "),
     ("sshare", '{"shares": {"shares": [{"name": "hep", "usage": ' + "9" * 400 + "}]}}", "usage: "),
 ]
 

@@ -21,6 +21,7 @@ from typing import IO, Any
 from fairshare_cli.errors import InputError, UnreadableInput
 from fairshare_cli.io.importers.common import cut_capture, refuse_bom
 from fairshare_cli.io.inputs import BINARY, Readable, cannot_read, iter_json_objects, refuse_device
+from fairshare_cli.io.json_numbers import shown_number
 
 #: A parsed ClassAd: attribute name -> literal value or :class:`Expr`.
 Ad = dict[str, Any]
@@ -55,13 +56,22 @@ def parse_long_value(text: str) -> Any:
     text comes back in the new syntax that ``classad2`` evaluates (:func:`new_syntax`).
 
     Raises:
-        UnclosedString: a string literal with no closing quote.
+        UnclosedString: a string literal with no closing quote; BeyondRange: a number no
+            ClassAd holds.
     """
     t = text.strip()
-    if _INT.match(t) and len(t) <= 20:  # (a longer one is no ClassAd integer: a real)
+    if _INT.match(t):  # (HTCondor prints int64 values: %lld)
+        if len(t) > 20 or not -(2**63) <= int(t) < 2**63:
+            raise BeyondRange(
+                f"{shown_number(t)}: beyond a 64-bit integer, which HTCondor reads as 0"
+            )
         return int(t)
-    if _REAL.match(t):
-        return float(t)
+    if _REAL.match(t):  # (HTCondor prints a finite double's 16 digits, else real("INF"))
+        if (real := float(t)) in (_INF, -_INF):
+            raise BeyondRange(
+                f"{shown_number(t)}: beyond a double, which HTCondor reads as infinite"
+            )
+        return real
     low = t.lower()
     if low in ("true", "false"):
         return low == "true"
@@ -83,6 +93,15 @@ def parse_long_value(text: str) -> Any:
 
 class UnclosedString(ValueError):
     """A ``-long`` value holding a string literal with no closing quote."""
+
+
+class BeyondRange(ValueError):
+    """A ``-long`` number no ClassAd holds: an integer beyond 64 bits, which the ClassAd
+    lexer reads as 0 (``std::from_chars``'s result unchecked, ``src/classad/lexer.cpp``), or
+    a real beyond a double, which it reads as infinite (``strtod``)."""
+
+
+_INF = float("inf")
 
 
 def old_string(text: str, start: int) -> tuple[str, int]:
@@ -140,13 +159,18 @@ def _take(ad: Ad, m: re.Match[str], raw: str, label: str, lineno: int, wanted: s
 
     Raises:
         InputError: named twice in the ad (HTCondor prints each once: either value may be
-            meant), or a string with no closing quote (a cut capture, on the last line).
+            meant), a number beyond range, or a string with no closing quote (a cut capture,
+            on the last line).
     """
     name = m.group(1)
     if name in ad:
         raise InputError(f"{label}:{lineno}: {name} is given twice in one ad; give it once")
     try:
         ad[name] = parse_long_value(m.group(2))
+    except BeyondRange as exc:  # (no HTCondor tool prints one: an edited or damaged dump)
+        raise InputError(
+            f"{label}:{lineno}: {name} = {exc}; expected a number HTCondor prints"
+        ) from None
     except UnclosedString:
         line = raw.rstrip("\r\n")
         if not raw.endswith("\n"):

@@ -12,6 +12,8 @@ from typing import IO, TYPE_CHECKING, Any, cast
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.inputs import cannot_read, refuse_device
+from fairshare_cli.io.json_keys import DuplicateKey
+from fairshare_cli.io.json_numbers import NonFiniteNumber, line_of
 
 if TYPE_CHECKING:
     from io import BufferedIOBase
@@ -55,6 +57,15 @@ def cut_capture(name: str, number: int, line: str, expected: str) -> InputError:
         f"{name}:{number}: the file ends inside a line ('{shown}', no newline after it): "
         f"a cut capture of {expected}, whose last value may be cut too; capture it again"
     )
+
+
+def given_twice(where: str, key: str, record: str) -> InputError:
+    """The refusal of a text dump's record that gives a field twice, in the words the JSON
+    readers use for an object giving a key twice (the real tool prints each field of a
+    record once, so either value may be the one meant):
+    ``FILE:LINE: the key "Priority" is given twice (in job 2); give each key once``."""
+    repeat = DuplicateKey(key, record)
+    return InputError(f"{where}: {repeat} ({repeat.place()}); give each key once")
 
 
 def text_lines(
@@ -266,18 +277,19 @@ def json_document(text: str, label: str) -> Any:
     """A dump's JSON text read (:func:`~fairshare_cli.io.inputs.loads`).
 
     Raises:
-        InputError: not valid JSON (naming the line), nested too deeply, or holding a whole
-            number Python does not read (more than 4,300 digits).
+        InputError: not valid JSON (naming the line), nested too deeply, holding a whole
+            number Python does not read (more than 4,300 digits), NaN or an infinity.
     """
     import json
 
     from fairshare_cli.io.inputs import loads
-    from fairshare_cli.io.json_keys import DuplicateKey
 
     try:
-        return loads(text, once=True)
+        return loads(text, once=True, finite=True)
     except DuplicateKey as exc:  # (either value may be the one meant)
         raise InputError(f"{label}: {exc} ({exc.place()}); give each key once") from None
+    except NonFiniteNumber as exc:  # (no tool writes one: serializer_json.c, jsonSink.cpp)
+        raise InputError(f"{label}:{line_of(text, exc.text)}: {exc.refusal()}") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{label}:{exc.lineno}: not valid JSON ({exc.msg})") from None
     except ValueError:  # (a whole number of more than 4,300 digits: int() refuses it)

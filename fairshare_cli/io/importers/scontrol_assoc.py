@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.common import is_prompt, text_lines
+from fairshare_cli.io.importers.common import given_twice, is_prompt, text_lines
 
 _ASSOC = re.compile(r"ClusterName=(\S*) Account=(\S*) UserName=(\S*) Partition=(\S*)")
 _USAGE = re.compile(r"\s+UsageRaw/Norm/Efctv=([^/\s]+)/")
@@ -24,6 +24,44 @@ _KNOWN = re.compile(
     r"ClusterName=|QOS=|\s+\S+[=/]|\s+(Account|User) Limits|\s+No (Accounts|Users)|"
     r"\s+\S+\s*$|UserName=)"
 )
+
+
+#: A field's key: a token's text before its first ``=`` (``GrpTRES=cpu=N(0)``: ``GrpTRES``).
+_KEY = re.compile(r"(?:^|(?<=\s))([\w/]+)=")
+
+
+class _Fields:
+    """The keys of the record being read, each once (``src/scontrol/info_assoc_mgr.c``
+    prints each field of a record once); a QOS record's ``Account Limits`` and ``User
+    Limits`` repeat theirs per account and user, and are not checked."""
+
+    def __init__(self) -> None:
+        self.record: str | None = None
+        self.seen: set[str] = set()
+
+    def start(self, record: str | None, line: str, where: str) -> None:
+        """A record (None: a heading) starts at ``line``."""
+        self.record = record
+        self.seen.clear()
+        self.add(line, where)
+
+    def add(self, line: str, where: str) -> None:
+        """The keys of ``line`` (a ``Comment=``'s free text not read).
+
+        Raises:
+            InputError: a key the record gave before, at ``where``.
+        """
+        if self.record is None:
+            return
+        if line.strip() in ("Account Limits", "User Limits"):
+            self.record = None
+            return
+        for key in _KEY.findall(line):
+            if key in self.seen:
+                raise given_twice(where, key, self.record)
+            if key == "Comment":
+                return
+            self.seen.add(key)
 
 
 @dataclass
@@ -58,6 +96,7 @@ def read_assoc_mgr(path: str, label: str | None = None) -> AssocMgr:
     current: tuple[str, str, str] | None = None
     current_line = 0
     qos: str | None = None
+    fields = _Fields()
     for number, line in text_lines(path, label, "scontrol show assoc_mgr output", whole=True):
         where = f"{label}:{number}"
         if not line.strip() or is_prompt(line):
@@ -73,12 +112,19 @@ def read_assoc_mgr(path: str, label: str | None = None) -> AssocMgr:
             current = (account, user, partition)
             current_line = number
             qos = None
+            fields.start(f"association {'/'.join(filter(None, current))}", line, where)
             continue
         m = _QOS.match(line)
         if m:
             _require_usage(current, current_line, label)
             current, qos = None, m.group(1)
+            fields.start(f"QOS {qos}", line, where)
             continue
+        if not line[:1].isspace():  # (a heading, or a user record: one line)
+            name = line.split()[0][len("UserName=") :] if line.startswith("UserName=") else ""
+            fields.start(f"user {name}" if name else None, line, where)
+        else:
+            fields.add(line, where)
         m = _USAGE.match(line)
         if m and current is not None:
             _store(out, current, _number(m.group(1), where, "UsageRaw"))

@@ -21,7 +21,7 @@ from typing import Any, cast
 from fairshare_cli.core.epoch import cached_utc, parse_time
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.common import cut_capture, is_prompt
+from fairshare_cli.io.importers.common import cut_capture, given_twice, is_prompt
 from fairshare_cli.io.importers.scontrol_lines import job_lines, without_name
 from fairshare_cli.io.importers.slurm_jobs import (
     ONE_PRIORITY,
@@ -88,9 +88,8 @@ def read_scontrol(
     piece known in the next (:func:`_records`).
 
     Raises:
-        InputError: no record first, a record without its fields or a bad value, or text
-            after the last newline (:func:`~fairshare_cli.io.importers.common.cut_capture`:
-            its record may have lost fields, or the end of its last value).
+        InputError: no record first, a record without its fields, a field twice or a bad
+            value, or text after the last newline (``common.cut_capture``: a cut record).
     """
     dump, kinds, line = _Dump(label, out), _Kinds(), first_line
     pieces = chain([text], rest)
@@ -269,10 +268,10 @@ def _fast_fields(chunk: str) -> dict[str, str] | None:
 
 
 def _exact_fields(chunk: str, start: int, label: str) -> dict[str, str]:
-    """The fields of a record read line by line (the first of a repeated key wins).
+    """The fields of a record read line by line (each once, as ``info_job.c`` prints them).
 
     Raises:
-        InputError: a line without ``Key=Value`` fields, naming ``FILE:LINE``.
+        InputError: a line without ``Key=Value`` fields, or a key twice, at ``FILE:LINE``.
     """
     fields: dict[str, str] = {}
     for number, line in enumerate(job_lines(chunk).split("\n"), start):
@@ -283,7 +282,9 @@ def _exact_fields(chunk: str, start: int, label: str) -> dict[str, str]:
         if "=" not in line:
             raise InputError(f"{label}:{number}: expected Key=Value fields (scontrol show jobs)")
         for key, value in _FIELD.findall(line):
-            fields.setdefault(key, value)
+            if key in fields:  # (the record starts JobId=: fields has it)
+                raise given_twice(f"{label}:{number}", key, f"job {fields['JobId']}")
+            fields[key] = value
     return fields
 
 

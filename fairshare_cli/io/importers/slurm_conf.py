@@ -20,7 +20,7 @@ from typing import Any
 from fairshare_cli.core.names import check_name, shown
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.as_config import Origins
-from fairshare_cli.io.importers.common import is_prompt, text_lines
+from fairshare_cli.io.importers.common import given_twice, is_prompt, text_lines
 from fairshare_cli.io.importers.hostlist import HostlistError, compress_machines, expand_hostlist
 from fairshare_cli.io.importers.slurm_knobs import (
     BACKFILL_OPTIONS,
@@ -237,19 +237,24 @@ def _show_partition(path: str, label: str, out: SlurmConf) -> SlurmConf:
     Raises:
         InputError: a line outside a partition, or a bad value, naming ``FILE:LINE``.
     """
-    blocks: list[tuple[str, list[str]]] = []
+    blocks: list[tuple[str, list[tuple[str, str]], set[str]]] = []
     for number, line in text_lines(path, label, "scontrol show partition output", whole=True):
         if not line.strip() or is_prompt(line):
             continue
         if line[:1].isspace() and blocks:
-            blocks[-1][1].append(line)
+            where, kv, seen = blocks[-1]
         elif line.startswith("PartitionName="):
-            blocks.append((f"{label}:{number}", [line]))
+            blocks.append((where := f"{label}:{number}", kv := [], seen := set()))
         else:
             raise InputError(f"{label}:{number}: expected PartitionName= or its indented fields")
+        for key, value in pairs(line, where):  # (each once: src/api/partition_info.c)
+            if key.lower() in seen:
+                raise given_twice(f"{label}:{number}", key, f"partition {kv[0][1]}")
+            seen.add(key.lower())
+            kv.append((key, value))
     partitions: dict[str, dict[str, Any]] = {}
-    for where, lines in blocks:
-        kv = [(k, v) for k, v in pairs(" ".join(lines), where) if k.lower() != "nodes"]
+    for where, kv, _ in blocks:
+        kv = [(k, v) for k, v in kv if k.lower() != "nodes"]
         partition_line(kv, where, partitions, {}, Defaults(), out.origins)
     if not partitions:
         raise InputError(f"{label}: no PartitionName; expected 'scontrol show partition'")

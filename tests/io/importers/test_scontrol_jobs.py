@@ -136,10 +136,16 @@ def test_a_bad_value_names_its_line(tmp_path: Path) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.sampled_from(["", "$ scontrol show jobs", "   Foo=bar"]), max_size=3))
+@given(
+    st.lists(
+        st.sampled_from(["", "$ scontrol show jobs", "   Foo=bar", "   Baz=qux"]),
+        max_size=3,
+        unique=True,
+    )
+)
 def test_extra_lines_read_alike(extra: list[str]) -> None:
-    """Blank lines, command lines and unknown fields inside a record: the same job either
-    way it is read."""
+    """Blank lines, command lines and unknown fields (each once) inside a record: the same
+    job either way it is read."""
     lines = RECORD.splitlines()
     text = "\n".join([*lines[:3], *extra, *lines[3:]]) + "\n"  # (a whole capture)
     out, plain = JobDump(), JobDump()
