@@ -4,8 +4,10 @@ condor_userprio (``user_prio.cpp``) tests each argument against its options in a
 order with ``is_dash_arg_prefix``: an argument matches an option when it is a prefix of the
 option's name at least ``must_match_length`` characters long (one when that is 0), and the
 first option in the order that matches wins; ``--name`` must spell the name exactly. So
-``-a`` is ``-all``, ``-setf`` is ``-setfactor``, ``-d`` is ``-duration`` and ``-del`` is
-``-delete``. :func:`translate` turns such arguments into ``fs userprio``'s long options,
+``-a`` is ``-all``, ``-setf`` is ``-setfactor``, ``-d`` is ``-debug``, ``-c`` is
+``-constraint`` and ``-del`` is ``-delete`` (HTCondor 25.0's order; the lease options of later
+versions, ``-duration`` and ``-cancel...lease``, come after it here, so they take only what
+25.0 leaves unmatched). :func:`translate` turns such arguments into ``fs userprio``'s long options,
 and the edit options (``-setfactor NAME F`` ...) into the ``fs`` edit command they stand for.
 """
 
@@ -42,10 +44,6 @@ CONDOR_OPTIONS: tuple[CondorOption, ...] = (
     CondorOption("setfactor", operands=2, edit=("setfactor",)),
     CondorOption("setfloor", operands=2, edit=("setfloor",)),
     CondorOption("setceiling", operands=2, edit=("setceiling",)),
-    CondorOption("duration", operands=1),
-    CondorOption("cancelceilinglease", operands=1),
-    CondorOption("cancelfloorlease", operands=1),
-    CondorOption("cancelfactorlease", operands=1),
     CondorOption("setbegin", operands=2, edit=("setbegin",)),
     CondorOption("setaccum", operands=2, edit=("setaccum",)),
     CondorOption("setlast", operands=2, edit=("setlast",)),
@@ -53,7 +51,7 @@ CONDOR_OPTIONS: tuple[CondorOption, ...] = (
     CondorOption("delete", 3, operands=1, edit=("delete",)),
     CondorOption("resetall", edit=("resetusage", "--all")),
     CondorOption("long", 1, display="--long"),
-    CondorOption("constraint", 1, operands=1),
+    CondorOption("constraint", 1, operands=1, display="--constraint"),
     CondorOption("legacy", 3, display="--legacy"),
     CondorOption("modular", 3, display="--modular"),
     CondorOption("af", 2),
@@ -83,14 +81,36 @@ CONDOR_OPTIONS: tuple[CondorOption, ...] = (
     CondorOption("negotiator", 3, display="--negotiator"),
 )
 
+#: Options of condor_userprio versions after 25.0 (priority-factor, floor and ceiling
+#: leases): 25.0 has none of them, so they match only what its own options leave.
+NEWER_OPTIONS: tuple[CondorOption, ...] = (
+    CondorOption("duration", operands=1),
+    CondorOption("cancelceilinglease", operands=1),
+    CondorOption("cancelfloorlease", operands=1),
+    CondorOption("cancelfactorlease", operands=1),
+)
+
+#: Options whose name may end in ``:OPTS`` (``is_dash_arg_colon_prefix``: ``-af:h``).
+_COLON_OPTIONS = frozenset({"af", "autoformat", "debug"})
+
 #: Hints for condor_userprio options that ``fs`` answers elsewhere.
 _ELSEWHERE = {
     "inputfile": "use 'fs import condor-userprio'",
     "pool": "fs reads the pool from --config",
     "name": "fs reads the pool from --config",
-    "constraint": "name the submitters as arguments instead",
     "collector": "plain 'fs userprio' reads the collector's ads; with -allusers fs reads the "
     "negotiator's",
+    "af": "use --json, or --long for the ads whole",
+    "autoformat": "use --json, or --long for the ads whole",
+    "debug": "fs talks to no daemon; --debug before the command name shows a traceback",
+    "sortkey": "the groups' GROUP_SORT_EXPR values are in --long's GroupSortKey",
+    "groupid": "a debugging column of the group order; --long numbers the records",
+    "order": "a debugging column of the group order; --grouporder shows that order",
+    "duration": "an option of HTCondor versions after 25.0, which fs follows; leases are not "
+    "modelled",
+    "cancelceilinglease": "an option of HTCondor versions after 25.0, which fs follows",
+    "cancelfloorlease": "an option of HTCondor versions after 25.0, which fs follows",
+    "cancelfactorlease": "an option of HTCondor versions after 25.0, which fs follows",
 }
 
 #: ``fs userprio`` options that take a value (copied through untouched).
@@ -113,8 +133,9 @@ def find_option(arg: str) -> CondorOption | None:
     """
     exact = arg.startswith("--")
     bare = arg[2:] if exact else arg[1:]
-    for option in CONDOR_OPTIONS:
-        if is_arg_prefix(bare, option.name, -1 if exact else option.min_len):
+    for option in (*CONDOR_OPTIONS, *NEWER_OPTIONS):
+        name = bare.partition(":")[0] if option.name in _COLON_OPTIONS else bare
+        if is_arg_prefix(name, option.name, -1 if exact else option.min_len):
             return option
     return None
 
@@ -150,6 +171,9 @@ def translate(args: list[str]) -> Translated:
             continue
         if not arg.startswith("-") or arg.startswith("--") or len(arg) < 2:
             out.append(arg)
+            continue
+        if arg == "-help":  # (25.0 has no -help: anything unknown prints its usage)
+            out.append("--help")
             continue
         option = find_option(arg)
         if option is None:

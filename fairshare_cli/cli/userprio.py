@@ -19,7 +19,10 @@ from fairshare_cli.cli.options import (
 )
 from fairshare_cli.cli.userprio_options import (
     NAMES_IGNORED,
+    check_constraint,
     columns,
+    constrained,
+    dumped_quotas_line,
     named_left_out,
     names_inside_groups,
     query_of,
@@ -105,7 +108,7 @@ def _single_dash(arg: str) -> bool:
     type=click.Choice(SORT_KEYS),
     default="priority",
     show_default=True,
-    help="Row order (ties by name).",
+    help="fs's own: row order (ties by name); condor_userprio orders by its first column.",
 )
 @click.option("--long", "long_", is_flag=True, help="Raw accounting ads (-long).")
 @click.option("--most", is_flag=True, help="The default columns, added to -priority/-usage.")
@@ -147,9 +150,16 @@ def _single_dash(arg: str) -> bool:
     help="Groups' usage summed over their subgroups, from the negotiator (-grouprollup).",
 )
 @click.option(
-    "--dry-run", is_flag=True, help="With an edit option (-setfactor ...): write nothing."
+    "--constraint",
+    "constraints",
+    multiple=True,
+    metavar="EXPR",
+    help="--long --modular: only the ads EXPR is true in; several are and-ed (-constraint).",
 )
-@click.option("--create", is_flag=True, help="With an edit option: allow a new record.")
+@click.option(
+    "--dry-run", is_flag=True, help="fs's own: with an edit option (-setfactor ...), write nothing."
+)
+@click.option("--create", is_flag=True, help="fs's own: with an edit option, allow a new record.")
 @click.option(
     "--getreslist",
     "reslist_of",
@@ -180,6 +190,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     group_rollup: bool,
     dry_run: bool,
     create: bool,
+    constraints: tuple[str, ...],
     reslist_of: str | None,
 ) -> None:
     """Show user priorities, like condor_userprio.
@@ -197,12 +208,15 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
 
     condor_userprio's own spellings work too: single-dash options and their unique
     prefixes (-allusers, -all, -usage, -priority, -quotas, -surplus, -hier, -flat,
-    -l/-long, -most, -grouprollup, -grouporder, -activefrom, -negotiator), and the edits -setfactor
-    NAME F, -setprio, -setfloor, -setceiling, -setaccum, -setbegin, -setlast,
-    -resetusage NAME, -resetall and -delete NAME run 'fs setfactor' ... instead.
+    -l/-long, -modular, -legacy, -constraint, -most, -grouprollup, -grouporder, -activefrom,
+    -negotiator), and the edits -setfactor NAME F, -setprio, -setfloor, -setceiling,
+    -setaccum, -setbegin, -setlast, -resetusage NAME, -resetall and -delete NAME run
+    'fs setfactor' ... instead. fs's own options (condor_userprio has none of them):
+    --sort, --dry-run, --create, --output/--json, --config, --state, --now.
     """
     from fairshare_cli.render.userprio import render_userprio
 
+    check_constraint(constraints, long_, modular, opts.output)
     env = load_env(opts)
     if reslist_of is not None:
         _print_reslist(env, reslist_of, opts.output)
@@ -222,21 +236,17 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():
         click.echo(f"fs: note: {line}", err=True)
     if dumped and all_cols:  # (stdout stays condor_userprio's, line for line)
-        click.echo(f"fs: note: {_dumped_quotas_line(shown_at)}", err=True)
+        click.echo(f"fs: note: {dumped_quotas_line(shown_at)}", err=True)
     fmt = opts.output
     if fmt != "table":
         _emit(view, fmt)
         return
     if long_:
-        ads = _long(view, records, jobs, env, shown_at, group_info, query, modular)
-        click.echo(ads, nl=False)
+        click.echo(_long(view, records, jobs, env, shown_at, group_info, query, modular), nl=False)
         return
     cols = columns(view, params)
-    if names and not view.total_records:  # the collector sent no ad: ProcessInfo prints none
-        for line in _footer(view, records, jobs, env, query, inside, _groups_only(cols)):
-            click.echo(f"fs: note: {line}", err=True)
-        return
-    click.echo(render_userprio(view, cols, shown_at), nl=False)
+    if view.total_records or not names:  # (named, no ad in the collector: ProcessInfo prints none)
+        click.echo(render_userprio(view, cols, shown_at), nl=False)
     # (on stderr, right under the table: stdout stays condor_userprio's, line for line)
     for line in _footer(view, records, jobs, env, query, inside, _groups_only(cols)):
         click.echo(f"fs: note: {line}", err=True)
@@ -274,7 +284,7 @@ def _long(
         view = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
     if query.negotiator_ad and not query.names:
         numbered = numbered_ad(view.listed, records, config, shown_at)
-        return render_modular(modular_ads(numbered)) if modular else print_ad(numbered)
+        return render_modular(constrained(modular_ads(numbered))) if modular else print_ad(numbered)
     # the collector's ads (those named, if any), however long ago their last usage
     wide = replace(query, all_users=True)
     every = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
@@ -292,7 +302,7 @@ def _long(
                        "collector (no job in the queue); --allusers lists every record",
                        err=True)  # fmt: skip
     ads = collector_ads_of(rows, records, config, shown_at)
-    return render_modular(ads) if modular else render_long(ads)
+    return render_modular(constrained(ads)) if modular else render_long(ads)
 
 
 def _footer(
@@ -363,18 +373,6 @@ def _groups_left_out(view: UserprioView) -> list[str]:
         f"{them}: a group's row shows with --hierarchical (with its users when one of "
         "them is read too), and in --long and --json"
     ]
-
-
-def _dumped_quotas_line(shown_at: float) -> str:
-    """Which cycle the group quotas of ``-all`` are: the dump's, not the next one's."""
-    from fairshare_cli.render.formats import iso
-
-    when = iso(shown_at)
-    return (
-        f"group quotas are those of the negotiation cycle the condor_userprio dump "
-        f"describes ({when}), as condor_userprio shows them; 'fs quota' computes the next "
-        "cycle's"
-    )
 
 
 def _print_reslist(env: Env, name: str, fmt: str) -> None:

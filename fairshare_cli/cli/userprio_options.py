@@ -145,3 +145,42 @@ def named_left_out(
         f"not listed: {some}: named, but with no usage since the activity cutoff or no job "
         "in the queue (condor_userprio leaves them out too); --allusers lists every record"
     ]
+
+
+def dumped_quotas_line(shown_at: float) -> str:
+    """Which cycle the group quotas of ``-all`` are: the dump's, not the next one's."""
+    from fairshare_cli.render.formats import iso
+
+    when = iso(shown_at)
+    return (
+        f"group quotas are those of the negotiation cycle the condor_userprio dump "
+        f"describes ({when}), as condor_userprio shows them; 'fs quota' computes the next "
+        "cycle's"
+    )
+
+
+def check_constraint(constraints: tuple[str, ...], long_: bool, modular: bool, fmt: str) -> None:
+    """Refuse ``--constraint`` where condor_userprio 25.0 would ignore it without a word:
+    it filters only what ``PrintModularAds`` prints (``-long -modular``, ``-af``), never
+    the table nor the single ``-long`` ad (``user_prio.cpp``; its usage says so too).
+
+    Raises:
+        click.UsageError: a constraint without ``--long --modular``, or with ``--json``.
+    """
+    import click
+
+    if constraints and not (long_ and modular and fmt == "table"):
+        raise click.UsageError(
+            "--constraint (-constraint) filters only --long --modular output, as "
+            "condor_userprio 25.0 applies it (the table and the single --long ad ignore it); "
+            "name the submitters as arguments to narrow the table"
+        )
+
+
+def constrained(ads: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ads the command's ``--constraint`` expressions keep (all, with none)."""
+    import click
+
+    from fairshare_cli.core.htcondor.accounting_ads import ads_matching
+
+    return ads_matching(ads, click.get_current_context().params["constraints"])

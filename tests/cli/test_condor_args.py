@@ -28,7 +28,17 @@ SAMPLE = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--now", NOW]
         pytest.param("-allusers", "allusers", id="allusers"),
         pytest.param("-s", "setprio", id="s-is-setprio"),  # setprio comes first
         pytest.param("-setf", "setfactor", id="setf"),
-        pytest.param("-d", "duration", id="d-is-duration"),  # delete needs 3 chars
+        # 25.0's order (user_prio.cpp of the V25_0 branch, lines 394-574): -debug (min 1)
+        # takes "-d", -constraint (min 1) "-c"; the lease options of later versions
+        # (-duration, -cancel...lease) are tried only after every 25.0 option.
+        pytest.param("-d", "debug", id="d-is-debug"),  # delete needs 3 chars
+        pytest.param("-du", "duration", id="du-is-the-later-duration"),
+        pytest.param("-c", "constraint", id="c-is-constraint"),
+        pytest.param("-col", "collector", id="col-is-collector"),  # not a constraint prefix
+        pytest.param("-ca", "cancelceilinglease", id="ca-is-a-later-lease-option"),
+        pytest.param("-af:h", "af", id="af-with-options"),  # is_dash_arg_colon_prefix
+        pytest.param("-autof:lrng", "autoformat", id="autoformat-with-options"),
+        pytest.param("-debug:D_ALL", "debug", id="debug-with-options"),
         pytest.param("-del", "delete", id="del"),
         pytest.param("-l", "long", id="l"),
         pytest.param("-h", "heir", id="h-is-heir"),  # hierarchical needs 2 chars
@@ -117,6 +127,10 @@ def test_setfactor_by_condor_spelling(run: Callable[..., Any], tmp_path: Path) -
         pytest.param(["-inputfile", "prio.txt"], "use 'fs import condor-userprio'", id="inputfile"),
         pytest.param(["-pri"], "unknown condor_userprio option '-pri'", id="unknown"),
         pytest.param(["-setfactor", "alice"], "needs 2 argument", id="operands"),
+        pytest.param(["-d"], "-debug is not supported", id="d-is-debug"),
+        pytest.param(["-duration", "60"], "versions after 25.0", id="duration"),
+        pytest.param(["-af:h", "Name"], "-af is not supported (use --json", id="af"),
+        pytest.param(["-sortkey"], "GroupSortKey", id="sortkey"),
     ],
 )
 def test_condor_refusals(run: Callable[..., Any], args: list[str], needle: str) -> None:
@@ -128,3 +142,21 @@ def test_condor_refusals(run: Callable[..., Any], args: list[str], needle: str) 
 def test_fs_help_names_the_condor_spellings(run: Callable[..., Any]) -> None:
     assert "-setfactor" in run("--help").stdout
     assert "-allusers" in run("userprio", "--help").stdout
+
+
+def test_dash_help_is_help(run: Callable[..., Any]) -> None:
+    """condor_userprio 25.0 has no -help (it prints its usage for anything it does not
+    know); fs reads ``-help`` as ``--help``."""
+    result = run("userprio", "-help", *SAMPLE)
+    assert result.exit_code == 0
+    assert result.stdout == run("userprio", "--help").stdout
+
+
+def test_help_says_which_options_are_fs_own(run: Callable[..., Any]) -> None:
+    """--sort, --dry-run, --create, --output/--json, --config, --state and --now have no
+    condor_userprio twin (its option parser, user_prio.cpp 25.0): the help says so."""
+    text = " ".join(run("userprio", "--help", env={"COLUMNS": "200"}).stdout.split())
+    assert "fs's own options (condor_userprio has none of them):" in text
+    for option in ("--sort", "--dry-run", "--create"):
+        assert f"{option} " in text
+    assert "fs's own: row order" in text

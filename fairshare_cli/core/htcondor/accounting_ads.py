@@ -22,6 +22,7 @@ accountant update zeroes (docs/htcondor.md says why ``fs`` cannot print them exa
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
@@ -181,3 +182,28 @@ def numbered_ad(
         ad.update({f"{k}{number}": v for k, v in attrs.items()})
     ad["NumSubmittors"] = number
     return ad
+
+
+def ads_matching(ads: Sequence[Ad], constraints: Sequence[str]) -> list[Ad]:
+    """The ads ``-constraint`` keeps (``PrintModularAds`` in ``user_prio.cpp``).
+
+    condor_userprio joins its ``-constraint`` expressions with ``&&`` (``GenericQuery``'s
+    custom ANDs) and keeps an ad when the whole evaluates, in that ad alone, to true or a
+    non-zero number (``EvalExprBool``); undefined, an error or a string drops it. No
+    expression keeps every ad.
+
+    Raises:
+        InputError: naming the expression when it does not parse.
+    """
+    if not constraints:
+        return list(ads)
+    from fairshare_cli.core.htcondor.classads import Compiled, evaluate_alone
+
+    text = " && ".join(f"({c})" for c in constraints)
+    cache: dict[Any, Compiled] = {}
+    kept = []
+    for ad in ads:
+        value = evaluate_alone(text, ad, f"-constraint {text}", cache)
+        if value is True or (type(value) in (int, float) and value != 0):
+            kept.append(ad)
+    return kept
