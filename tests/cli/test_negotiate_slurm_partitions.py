@@ -1,6 +1,6 @@
 """``fs negotiate`` starts a Slurm job only on a machine of its partitions (slurmctld gives
-a job nodes of its partition alone: ``select_nodes`` over the partition's node bitmap,
-``src/slurmctld/node_scheduler.c``). Before, a job of ``b`` took the first free slot of
+a job nodes of its partition alone: ``_build_node_list`` ANDs its node sets with the
+partition's node bitmap, ``src/slurmctld/node_scheduler.c``). Before, a job of ``b`` took the first free slot of
 the pool, ``na001``'s, a node of ``a`` alone. Hand-made pool: one 4-CPU node in each.
 """
 

@@ -2,8 +2,8 @@
 of the partition it runs in, a node running jobs up to its CPUs, several jobs a node.
 
 Facts (slurmctld, read at tags slurm-22-05-9-1 and slurm-26-05-0-1): a job is given nodes
-of its partition only (``job_ptr->part_ptr->node_bitmap`` bounds the candidates of
-``_get_req_features`` / ``select_nodes`` in ``src/slurmctld/node_scheduler.c``); with
+of its partition only (``_build_node_list`` in ``src/slurmctld/node_scheduler.c`` ANDs
+every node set with ``part_ptr->node_bitmap``, before ``_get_req_features``); with
 ``SelectType=select/cons_tres`` and ``SelectTypeParameters=CR_CPU`` (the 22.05 captures'
 slurm.conf) a node's CPUs are shared by jobs until all are allocated. The 22.05 capture
 ``ft1_running`` shows it: jobs 2, 3 and 4 (u1 8 CPUs, u2 4, u4 4) all run on the one

@@ -4,7 +4,8 @@ partition it runs in whose CPUs hold it beside the work already there, several j
 For Slurm each ``[[machines]]`` machine is a node of ``slots × Cpus`` CPUs in the
 partitions its stanza lists (none listed: in every one). slurmctld gives a job CPUs of a
 node (``select/cons_tres`` with ``CR_CPU``: a node runs jobs up to its CPUs), and only a
-node of the job's partition (``job_ptr->part_ptr->node_bitmap``); the HTCondor slot model
+node of the job's partition (``_build_node_list`` in ``src/slurmctld/node_scheduler.c``
+ANDs every node set with ``part_ptr->node_bitmap``); the HTCondor slot model
 of the same machine (one claim a slot) does not enter into it. A piece of Slurm work holds
 the first free static slot of the node it is placed on (so the negotiator does not hand
 that slot out again); where the node's slots are all held, it runs beside the work on them

@@ -1,9 +1,10 @@
 """Slurm jobs in ``fs negotiate``'s cycle: only the machines of their partitions match them,
 and a started job runs in a partition of the node it got.
 
-slurmctld gives a job nodes of its partition only (``select_nodes`` over
-``part_ptr->node_bitmap``, for each partition it names in turn: ``_select_nodes_parts``;
-22.05 and 26.05 alike). HTCondor's negotiator, which ``fs negotiate`` runs over the queue
+slurmctld gives a job nodes of its partition only (``_build_node_list`` in
+``src/slurmctld/node_scheduler.c`` ANDs every node set with ``part_ptr->node_bitmap``),
+trying the partitions it names in turn (``_select_nodes_parts`` in ``job_mgr.c``; 22.05
+and 26.05 alike). HTCondor's negotiator, which ``fs negotiate`` runs over the queue
 the three schedulers share, knows nothing of partitions: a Slurm job's ``Requirements``
 gets a clause naming the machines of its partitions (a machine whose stanza lists no
 partitions is in every one), where they are not the whole pool. An HTCondor or DIRAC job,

@@ -2,7 +2,7 @@
 
 Hand-made pools; each number is a node's CPUs (``slots × Cpus``) less what runs there,
 as slurmctld's ``select/cons_tres`` with ``CR_CPU`` counts them (jobs share a node up to
-its CPUs; only the nodes of the job's partition: ``select_nodes`` in
+its CPUs; only the nodes of the job's partition: ``_build_node_list`` in
 ``src/slurmctld/node_scheduler.c``, 22.05 and 26.05 alike).
 """
 

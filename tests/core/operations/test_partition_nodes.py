@@ -1,8 +1,9 @@
 """Slurm jobs in ``fs negotiate``'s cycle (core/operations/partition_nodes.py): only their
 partitions' machines match them, and a job of several partitions started on a node runs in
 one of that node's partitions. Hand-made pools; the rule is slurmctld's (a job's nodes come
-from its partition's node bitmap: ``select_nodes`` / ``_select_nodes_parts`` in
-``src/slurmctld/node_scheduler.c``, 22.05 and 26.05 alike).
+from its partition's node bitmap: ``_build_node_list`` in ``src/slurmctld/node_scheduler.c``,
+each partition tried in turn by ``_select_nodes_parts`` in ``job_mgr.c``, 22.05 and 26.05
+alike).
 """
 
 from __future__ import annotations
