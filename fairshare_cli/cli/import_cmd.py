@@ -367,6 +367,7 @@ def _hold_running(
     work = []
     for number, rec in running:
         name = submitter_name(rec.owner, rec.accounting_group, rec.nice_user, domain)
+        partition = record_partition(env.config, rec)
         held = min(rec.slots, room)  # a piece per slot, at most what the pool can hold
         for k in range(held + (rec.slots > held)):
             work.append(
@@ -378,10 +379,24 @@ def _hold_running(
                     label=f"{label}: record {number} ({name}, running since {rec.start:.0f})",
                     charged=weigh(rec.cpus),
                     slots=1 if k < held else rec.slots - held,
+                    partition=partition,
                 )
             )
     if work:
         hold_slots(env, work)
+
+
+def record_partition(config: Config, rec: UsageRecord) -> str | None:
+    """The partition a running record of Slurm work (one naming an account or a
+    partition) runs in: the first it names (sacct prints the one a started job runs in),
+    else the default one (``""``: any node); None for other work (HTCondor's)."""
+    from fairshare_cli.core.slurm.partition import default_partition
+
+    if rec.partition:
+        return rec.partition.split(",", 1)[0]
+    if rec.account is None:
+        return None
+    return default_partition(config.partitions) or ""
 
 
 @import_group.command("sacct")

@@ -254,8 +254,10 @@ def _hold(env: Env, running: list[Job], source: str) -> None:
     from fairshare_cli.cli.running import hold_slots
     from fairshare_cli.core.htcondor.placement import Running
     from fairshare_cli.core.htcondor.pool import submitter_of
+    from fairshare_cli.core.operations.node_fit import NodeFit
 
     name = submitter_of(env.config)
+    fit = NodeFit(env.config)  # a Slurm job is placed on its partition's nodes
     hold_slots(
         env,
         [
@@ -266,6 +268,7 @@ def _hold(env: Env, running: list[Job], source: str) -> None:
                 slot=job.slot,
                 job=job,
                 label=f"{source}: job {job.id}",
+                partition=fit.runs_in(job),
             )
             for job in running
         ],

@@ -9,6 +9,7 @@ import click
 from fairshare_cli.cli.context import Env
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor.placement import Placement, Running
+from fairshare_cli.core.jobs import Job
 
 
 def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) -> Placement:
@@ -47,7 +48,10 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
         return weigh(slot, env.now)
 
     dynamic = dynamic_slot_weigher(config, env.now)
-    placement = place_running(work, negotiator.claims, config.machines, env.now, weight_of, dynamic)
+    slurm = _slurm_running(env, config) if any(w.partition is not None for w in work) else []
+    placement = place_running(
+        work, negotiator.claims, config.machines, env.now, weight_of, dynamic, slurm
+    )
     if (
         not placement.new
         and not placement.displaced
@@ -68,6 +72,18 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
     return placement
 
 
+def _slurm_running(env: Env, config: Config) -> list[tuple[Job, str]]:
+    """The queue's running Slurm jobs, each with the partition it runs in (the CPUs
+    they use on their nodes)."""
+    from fairshare_cli.core.operations.node_fit import NodeFit
+    from fairshare_cli.core.operations.queue import read_queue
+
+    fit = NodeFit(config)
+    queue = read_queue(env.state, str(env.state_path))
+    running = ((j, fit.runs_in(j)) for j in queue if j.status == "running")
+    return [(job, part) for job, part in running if part is not None]
+
+
 #: How many warnings of one kind are printed before a line counts the rest.
 SHOWN_WARNINGS = 10
 
@@ -76,24 +92,38 @@ def _warn(placement: Placement) -> None:
     """One warning per piece of work moved or left without a slot (the slots of one record
     share its label), the first :data:`SHOWN_WARNINGS` of each kind and a count of the rest."""
     moved = [
-        f"{item.label}: slot {item.slot} is not configured; it holds {slot}"
+        f"{item.label}: slot {item.slot} is not {_configured(item)}; it holds {slot}"
         for item, slot in placement.moved
     ]
     _echo_some(moved, "more pieces of work name a slot that is not configured")
-    pieces: dict[tuple[str, str | None, bool], int] = {}
+    pieces: dict[tuple[str, str | None, bool, str | None], int] = {}
     for item in placement.unplaced:
-        key = (item.label, item.slot, item.charged > 0)
+        key = (item.label, item.slot, item.charged > 0, item.partition)
         pieces[key] = pieces.get(key, 0) + item.slots
     unplaced = []
-    for (label, named, charged), count in pieces.items():
+    for (label, named, charged, partition), count in pieces.items():
         where = f" (named {named})" if named else ""
         if count == 1:
             fits, holds = "it", f"it holds no slot{'; its use stops now' if charged else ''}"
         else:
             fits = f"{count} of its slots"
             holds = f"they hold no slot{'; their use stops now' if charged else ''}"
-        unplaced.append(f"{label}: running, but no free slot fits {fits}{where}; {holds}")
+        if partition is None:
+            unplaced.append(f"{label}: running, but no free slot fits {fits}{where}; {holds}")
+        else:  # Slurm work: a node of its partition with its CPUs free
+            nodes = f'no node of partition "{partition}"' if partition else "no node"
+            unplaced.append(
+                f"{label}: running, but {nodes} has CPUs free for {fits}{where}; {holds}"
+            )
     _echo_some(unplaced, "more pieces of running work fit no free slot (as above)")
+
+
+def _configured(item: Running) -> str:
+    """What the slot a piece of work names is not: configured, or (Slurm work) a slot of
+    its partition's nodes."""
+    if item.partition:
+        return f'a configured slot of partition "{item.partition}"'
+    return "configured"
 
 
 def _echo_some(warnings: list[str], rest: str) -> None:

@@ -181,6 +181,15 @@ class MachineSpec(msgspec.Struct, frozen=True):
                 found = value
         return found
 
+    def slot_cpus(self) -> int:
+        """The ``Cpus`` of one slot (1 when the stanza sets none, or not a number)."""
+        value = self.attribute("Cpus")
+        return int(value) if isinstance(value, (int, float)) else 1
+
+    def node_cpus(self) -> int:
+        """The CPUs of each machine as a Slurm node: ``slots × Cpus``."""
+        return self.slots * self.slot_cpus()
+
 
 class GroupSpec(msgspec.Struct, frozen=True):
     """``[groups."name"]``: one HTCondor accounting group (dotted names nest)."""

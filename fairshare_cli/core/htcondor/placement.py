@@ -28,6 +28,7 @@ from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
 from fairshare_cli.core.htcondor.negotiator.partitionable import parent_name, totals
 from fairshare_cli.core.htcondor.negotiator.slots import Slot
+from fairshare_cli.core.htcondor.node_placement import SlurmNodes, in_partition
 from fairshare_cli.core.htcondor.pslot_placement import DynamicWeigher, PartitionablePool
 from fairshare_cli.core.jobs import Job
 
@@ -66,6 +67,9 @@ class Running:
     slots: int = 1
     #: The slot ad's ``ConcurrencyLimits`` when the source says (its claim holds them).
     concurrency_limits: str | None = None
+    #: Slurm work: the partition it runs in (``""``: any node), placed as slurmctld places
+    #: it (:mod:`~fairshare_cli.core.htcondor.node_placement`); None: HTCondor work.
+    partition: str | None = None
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,9 @@ class Placement:
     unplaced: tuple[Running, ...] = ()
     moved: tuple[tuple[Running, str], ...] = field(default_factory=tuple)
     displaced: tuple[Claim, ...] = ()
+    #: Slurm work placed on a node whose slots were all held: it runs beside the work
+    #: there, with no claim of its own (with the node's first slot).
+    beside: tuple[tuple[Running, str], ...] = ()
 
 
 class _Slots:
@@ -189,6 +196,7 @@ def place_running(
     now: float,
     weight_of: Callable[[str], float] = lambda slot: 1.0,
     dynamic_weight: DynamicWeigher = lambda spec, slot: 1.0,
+    slurm_running: Iterable[tuple[Job, str]] = (),
 ) -> Placement:
     """Put running work on slots: the named slot, else the first free slot that fits.
 
@@ -196,32 +204,40 @@ def place_running(
     named slot that is configured is taken even if another claim held it (the source is
     newer); a named slot that is not configured falls back to the first free slot. Each
     claim stores the weight it is charged with: what the work was already charged (a
-    replayed history record), else ``weight_of`` its slot.
+    replayed history record), else ``weight_of`` its slot. Slurm work (a ``partition``)
+    goes on its partition's nodes as slurmctld places it, beside the queue's
+    ``slurm_running`` jobs, each with the partition it runs in
+    (:class:`~fairshare_cli.core.htcondor.node_placement.SlurmNodes`).
 
     Returns:
         All claims after placement, the new claims, the work that found no slot, the work
-        that named an unknown slot but found another (with the slot it got), and the claims
-        other work took over (their holders no longer use those slots).
+        that named an unknown slot but found another (with the slot it got), the claims
+        other work took over (their holders no longer use those slots), and the Slurm work
+        that runs beside the work on a node's slots (with the node's first slot).
     """
     slots = _Slots(machines, now)
     pslots = PartitionablePool(machines, claims, dynamic_weight)
+    work = list(work)
+    placing = {item.job_id for item in work}
+    nodes = SlurmNodes(machines, claims, (r for r in slurm_running if r[0].id not in placing))
     out = dict(claims)
     by_job = {c.job_id: c for c in out.values() if c.job_id}
     new: list[Claim] = []
-    work = list(work)
     unplaced = [item for item in work if item.slots > 1]
     moved: list[tuple[Running, str]] = []
     displaced: list[Claim] = []
+    beside: list[tuple[Running, str]] = []
     for item in work:
         if item.slots > 1 or (item.job_id and item.job_id in by_job):
             continue  # more than the pool can hold (unplaced, below), or held already
         carved: tuple[tuple[str, float], ...] = ()
         dynamic = pslots.named(item) if pslots else None
-        target = slots.by_name.get(item.slot.lower()) if item.slot else None
+        target = _named_slot(item, slots, nodes)
         if dynamic is None and target is None:
-            target = slots.first_free(item, out)
-            if target is None and pslots:
-                dynamic = pslots.first_free(item, partial(_fits_pslot, item, slots))
+            target, dynamic, shared = _free_place(item, slots, pslots, nodes, out)
+            if shared is not None:
+                beside.append((item, shared))
+                continue
             if target is None and dynamic is None:
                 unplaced.append(item)
                 continue
@@ -240,19 +256,58 @@ def place_running(
         else:
             weight = pslots.weight(target, carved) if carved else weight_of(target)
         claim = Claim(
-            target,
-            item.submitter,
-            item.job_id,
-            item.start_time,
-            weight,
-            carved,
+            target, item.submitter, item.job_id, item.start_time, weight, carved,
             item.concurrency_limits,
-        )
+        )  # fmt: skip
         out[target] = claim
         if item.job_id:
             by_job[item.job_id] = claim
         new.append(claim)
-    return Placement(out, tuple(new), tuple(unplaced), tuple(moved), tuple(displaced))
+    return Placement(out, tuple(new), tuple(unplaced), tuple(moved), tuple(displaced),
+                     tuple(beside))  # fmt: skip
+
+
+def _named_slot(item: Running, slots: _Slots, nodes: SlurmNodes) -> str | None:
+    """The configured static slot ``item`` names, if any; for Slurm work, only a slot of
+    a node of its partition (another is moved, as an unknown one is)."""
+    target = slots.by_name.get(item.slot.lower()) if item.slot else None
+    return target if target is None or nodes.may_hold(target, item.partition) else None
+
+
+def _free_place(
+    item: Running,
+    slots: _Slots,
+    pslots: PartitionablePool,
+    nodes: SlurmNodes,
+    claims: Mapping[str, Claim],
+) -> tuple[str | None, tuple[str, tuple[tuple[str, float], ...]] | None, str | None]:
+    """Where work that names no slot goes: (a free static slot, a dynamic slot carved on
+    a partitionable one, the first slot of a node whose slots are all held: Slurm work
+    runs beside the work there); all None when nothing fits.
+
+    HTCondor work takes the first free slot that fits, else a dynamic slot; Slurm work
+    a node of its partition with its CPUs free (:class:`SlurmNodes`), else a dynamic slot
+    on a partitionable machine of its partition.
+    """
+    if item.partition is None:
+        target = slots.first_free(item, claims)
+        if target is None and pslots:
+            return None, pslots.first_free(item, partial(_fits_pslot, item, slots)), None
+        return target, None, None
+    partition = item.partition
+    cpus = item.job.request_cpus if item.job is not None else item.cpus
+    found = nodes.place(partition, cpus, claims)
+    if found is not None:
+        slot, free = found
+        return (slot, None, None) if free else (None, None, slot)
+    if not pslots:
+        return None, None, None
+    machines = slots.machines
+
+    def fits(pslot: Slot) -> bool:
+        return in_partition(machines[pslot.stanza], partition) and _fits_pslot(item, slots, pslot)
+
+    return None, pslots.first_free(item, fits), None
 
 
 def fill_leftovers(

@@ -44,7 +44,7 @@ from fairshare_cli.core.htcondor.pool import (
 )
 from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
 from fairshare_cli.core.names import shown
-from fairshare_cli.core.operations.node_fit import NodeFit
+from fairshare_cli.core.operations.partition_nodes import PartitionNodes, restrict_batches
 from fairshare_cli.core.state import State
 from fairshare_cli.errors import InputError
 
@@ -188,10 +188,11 @@ def run_cycle(
             else f"no idle job with that id in {inputs.jobs_source}"
         )
         raise InputError(f"--explain {shown(explain_job)}: {what}; {_idle_ids(idle)}")
+    batches = restrict_batches(config, inputs.batches) if config.partitions else inputs.batches
     return negotiate_cycle(
         config.machines,
         inputs.claims,
-        inputs.batches,
+        batches,
         submitter_of(config),
         priorities_at(checked_accountant(config, inputs, now), config, now),
         group_tree(config),
@@ -238,12 +239,12 @@ def apply_matches(
     by_id = {m.job_id: m for m in result.matches}
     idle_again = {m.preempted_job for m in result.matches if m.preempted_job} | stranded
     new_jobs: list[Job] = []
-    fit = NodeFit(config)  # (a Slurm job of several partitions: the one it runs in first)
-    for job in jobs:
+    nodes = PartitionNodes(config)  # (a Slurm job of several partitions: the one it runs in
+    for job in jobs:  # first, one of its node's)
         m = by_id.get(job.id)
         if m is not None:
             started = replace(job, status="running", slot=m.slot, start_time=now)
-            new_jobs.append(fit.started(started))
+            new_jobs.append(nodes.started(started, m.slot))
         elif job.id in idle_again and job.status == "running":
             new_jobs.append(replace(job, status="idle", slot=None, start_time=None))
         else:

@@ -2,8 +2,7 @@
 association (:func:`check_slurm_names`, for ``fs submit``, the imports and the state's
 check alike), and nodes of its partitions that could ever run it, as ``sbatch`` tests it
 (``fs submit``); the partition limits that hold a queued job back, as squeue words them
-(:func:`pending_reason`); and the CPUs of a node, as ``fs simulate --scheduler slurm``
-counts them."""
+(:func:`pending_reason`); and the partition a started job runs in."""
 
 from __future__ import annotations
 
@@ -12,9 +11,10 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from fairshare_cli.core.config import Config, MachineSpec, PartitionSpec
+from fairshare_cli.core.config import Config, PartitionSpec
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.slurm.partition import (
+    NoDefaultPartition,
     default_partition,
     partitions_of,
     submitted_time_limit,
@@ -83,12 +83,6 @@ def _see(hints: bool, table: str, names: Iterable[str]) -> str:
 
 #: How many names of a table an unknown name's error lists.
 _SHOWN = 8
-
-
-def node_cpus(spec: MachineSpec) -> int:
-    """The CPUs of each Slurm node of a ``[[machines]]`` stanza: ``slots × Cpus``."""
-    value = spec.attribute("Cpus")
-    return spec.slots * (int(value) if isinstance(value, (int, float)) else 1)
 
 
 class NodeFit:
@@ -160,7 +154,7 @@ class NodeFit:
         if part not in self.sizes:
             self.sizes[part] = sorted(
                 (
-                    (node_cpus(spec), spec.count)
+                    (spec.node_cpus(), spec.count)
                     for spec in self.config.machines
                     if not part or not spec.partitions or part in spec.partitions
                 ),
@@ -239,6 +233,18 @@ class NodeFit:
         if runs_in == named[0]:
             return job
         return replace(job, partition=",".join([runs_in, *(p for p in named if p != runs_in)]))
+
+    def runs_in(self, job: Job) -> str | None:
+        """The partition a running Slurm job runs in, as :meth:`started` stores it (its
+        first; the default one for a job naming none; ``""``: any node, in a pool with no
+        partitions or none the default); None for a job that is not Slurm's."""
+        if not self.is_slurm_job(job):
+            return None
+        try:
+            parts = self.parts(job)
+        except NoDefaultPartition:  # names none, and none is the default (queued, warned)
+            return ""
+        return parts[0] if parts else ""
 
     def _could_run(self, job: Job, part: str) -> bool:
         """Whether ``part``'s nodes could run ``job`` and its limits do not hold it back."""

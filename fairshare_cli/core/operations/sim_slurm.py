@@ -59,7 +59,7 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config, PartitionSpec
 from fairshare_cli.core.htcondor.negotiator import machine_names
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.core.operations.node_fit import NodeFit, node_cpus
+from fairshare_cli.core.operations.node_fit import NodeFit
 from fairshare_cli.core.operations.sim_row import NEVER_QUEUED, JobStart, SimRow
 from fairshare_cli.core.operations.slurm_pending import (
     PendingJobs,
@@ -101,7 +101,7 @@ def _nodes(config: Config) -> list[Node]:
     for spec in config.machines:
         parts = frozenset(spec.partitions or config.partitions)
         for name in machine_names(spec):
-            out.append(Node(name, node_cpus(spec), parts))
+            out.append(Node(name, spec.node_cpus(), parts))
     return out
 
 

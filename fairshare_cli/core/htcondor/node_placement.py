@@ -1,0 +1,101 @@
+"""Running Slurm work on the pool's machines, as slurmctld places it: on a node of the
+partition it runs in whose CPUs hold it beside the work already there, several jobs a node.
+
+For Slurm each ``[[machines]]`` machine is a node of ``slots × Cpus`` CPUs in the
+partitions its stanza lists (none listed: in every one). slurmctld gives a job CPUs of a
+node (``select/cons_tres`` with ``CR_CPU``: a node runs jobs up to its CPUs), and only a
+node of the job's partition (``_build_node_list`` in ``src/slurmctld/node_scheduler.c``
+ANDs every node set with ``part_ptr->node_bitmap``); the HTCondor slot model
+of the same machine (one claim a slot) does not enter into it. A piece of Slurm work holds
+the first free static slot of the node it is placed on (so the negotiator does not hand
+that slot out again); where the node's slots are all held, it runs beside the work on them
+with no claim of its own. Partitionable machines are left to the carving of
+:mod:`~fairshare_cli.core.htcondor.pslot_placement`, on the partition's machines only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
+from fairshare_cli.core.jobs import Job
+
+
+def in_partition(spec: MachineSpec, partition: str) -> bool:
+    """Whether the machines of ``spec`` are nodes of ``partition`` (``""``: any node; a
+    stanza listing no partitions is in every one)."""
+    return not partition or not spec.partitions or partition in spec.partitions
+
+
+class SlurmNodes:
+    """The pool's static machines as Slurm nodes: CPUs, partitions, CPUs in use, slots.
+
+    CPUs in use on a node: a running Slurm job of the queue (``running``: with the
+    partition it runs in) uses its ``request_cpus`` on the node of the slot its claim
+    holds, else of the slot it names; one with neither (it ran beside the work on a
+    node's slots) is placed again, in queue order, as it was placed; any other claim
+    (HTCondor's, a usage record's) holds its slot's whole ``Cpus``; a piece placed here
+    uses its own CPUs.
+    """
+
+    def __init__(
+        self,
+        machines: Sequence[MachineSpec],
+        claims: Mapping[str, Claim],
+        running: Iterable[tuple[Job, str]] = (),
+    ) -> None:
+        self.machines = machines
+        #: machine -> (stanza, its slots' names in slot id order), configuration order
+        self.nodes: dict[str, tuple[int, list[str]]] = {}
+        #: machine -> CPUs in use
+        self.used: dict[str, int] = {}
+        self.node_of: dict[str, str] = {}  # slot (lower case) -> its machine
+        for stanza, host, slot_id in expand_slots(machines):
+            if machines[stanza].partitionable:
+                continue
+            name = f"slot{slot_id}@{host}"
+            self.nodes.setdefault(host, (stanza, []))[1].append(name)
+            self.node_of[name.lower()] = host
+        jobs = {job.id: (job, partition) for job, partition in running}
+        for slot, claim in claims.items():
+            machine = self.node_of.get(slot.lower())
+            if machine is not None:
+                job = jobs.pop(claim.job_id, (None, ""))[0]
+                stanza = self.nodes[machine][0]
+                self._use(machine, job.request_cpus if job else machines[stanza].slot_cpus())
+        for job, partition in jobs.values():
+            machine = self.node_of.get(job.slot.lower()) if job.slot else None
+            if machine is not None:
+                self._use(machine, job.request_cpus)
+            elif not job.slot:  # beside the work on a node: where it went
+                self.place(partition, job.request_cpus, claims)
+
+    def may_hold(self, slot: str, partition: str | None) -> bool:
+        """Whether the static slot named may hold work of ``partition`` (None: HTCondor
+        work, any slot): a slot of a node of that partition."""
+        if partition is None:
+            return True
+        machine = self.node_of.get(slot.lower())
+        return machine is None or in_partition(self.machines[self.nodes[machine][0]], partition)
+
+    def _use(self, machine: str, cpus: int) -> None:
+        self.used[machine] = self.used.get(machine, 0) + cpus
+
+    def place(
+        self, partition: str, cpus: int, claims: Mapping[str, Claim]
+    ) -> tuple[str, bool] | None:
+        """On the first node (configuration order) of ``partition`` with ``cpus`` CPUs
+        free: its first slot no claim holds and True, or, all held, its first slot and
+        False (the work runs beside the work there); None when no node of the partition
+        has the CPUs free. The CPUs are taken."""
+        for machine, (stanza, slots) in self.nodes.items():
+            spec = self.machines[stanza]
+            if not in_partition(spec, partition):
+                continue
+            if spec.node_cpus() - self.used.get(machine, 0) < cpus:
+                continue
+            self._use(machine, cpus)
+            free = next((s for s in slots if s not in claims), None)
+            return (free, True) if free is not None else (slots[0], False)
+        return None
