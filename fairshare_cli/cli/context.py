@@ -486,14 +486,15 @@ def refuse_going_back(state: State, now: float, path: Path) -> None:
 
 @contextlib.contextmanager
 def view_usage(ctx: click.Context, command: click.Command, view: str) -> Iterator[None]:
-    """A bad option of the view is the view's: its message points at ``fs VIEW --help``
-    (not at whatif's usage line with the view's name after it).
+    """A bad option of the view points at the command typed, ``fs whatif --help``, and at
+    the view's options, ``fs VIEW --help`` (its ``view_help``, which the one line adds).
 
     Raises:
-        click.UsageError: the view's, pointing at its own help.
+        click.UsageError: the view's, pointing at whatif's help and the view's.
     """
     try:
         yield
     except click.UsageError as exc:
-        exc.ctx = click.Context(command, info_name=view, parent=ctx.find_root())
+        setattr(exc, "view_help", f"{ctx.find_root().command_path} {view}")  # noqa: B010
+        exc.ctx = ctx
         raise

@@ -180,7 +180,9 @@ class LazyGroup(ListedGroup):
             # (click lays out the choices of a missing argument on lines of their own)
             text = exc.format_message().replace(":\n\t", ": ").replace(",\n\t", ", ")
             message = one_line(text)
-            raise FsError(f"{message} (see '{where} --help')", exc.exit_code) from None
+            view = getattr(exc, "view_help", None)  # (fs whatif ... VIEW: the view's options)
+            also = f"; the view's options: '{view} --help'" if view else ""
+            raise FsError(f"{message} (see '{where} --help'{also})", exc.exit_code) from None
         except MemoryError:  # (an input too big for this machine: freed by now)
             if _debugging(ctx):
                 raise

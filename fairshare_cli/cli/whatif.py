@@ -197,6 +197,8 @@ def whatif(
     is first written, so new default/remote/nice-user or group prio_factor values only
     reach records that store none yet (new submitters, old states), not existing ones.
     --rederive-factors reads them as if the new values had always been in force.
+    The view takes its own options after its name (fs VIEW --help lists them); sprio's
+    -w, which prints the weights and no job, has nothing to compare and is refused.
     """
     from fairshare_cli.cli.main import cli
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
@@ -384,12 +386,15 @@ def _view_json(ctx: click.Context, command: click.Command, view: str, argv: list
             contextlib.redirect_stdout(out),
             command.make_context(view, [*argv, "--json"], parent=ctx) as sub,
         ):
-            if view == "sprio" and sub.params.get("weights"):
-                raise click.UsageError(
-                    "fs whatif sprio compares the jobs' priorities and sprio -w prints no "
-                    "job, only the weights (fs config check shows them): drop -w"
-                )
-            command.invoke(sub)
+            weights = view == "sprio" and bool(sub.params.get("weights"))
+            if not weights:
+                command.invoke(sub)
+        if weights:  # (whatif's own refusal, not sprio's: it points at fs whatif --help)
+            raise click.UsageError(
+                "fs whatif sprio compares the jobs' priorities and sprio -w prints no "
+                "job, only the weights (fs config check shows them): drop -w",
+                ctx,
+            )
     except click.exceptions.Exit:
         # an option of the view that prints and ends the command (--help, sprio's
         # --helpformat, --usage): what it printed is the answer, not a view to compare
