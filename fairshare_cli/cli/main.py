@@ -187,9 +187,11 @@ class LazyGroup(ListedGroup):
             if _debugging(ctx):
                 raise
             raise FsError(OUT_OF_MEMORY, 1) from None
-        except BrokenPipeError:
+        except BrokenPipeError:  # the reader left (| head -1): 0, unless a change is unmade
+            from fairshare_cli.cli.interrupts import change_unmade
+
             sys.stderr.close()
-            raise click.exceptions.Exit(1) from None
+            raise click.exceptions.Exit(1 if change_unmade() else 0) from None
         except OSError as exc:  # the output's device full or failing (fs ... > /dev/full)
             if _debugging(ctx):
                 raise

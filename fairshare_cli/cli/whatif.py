@@ -200,7 +200,6 @@ def whatif(
     The view takes its own options after its name (fs VIEW --help lists them); sprio's
     -w, which prints the weights and no job, has nothing to compare and is refused.
     """
-    from fairshare_cli.cli.main import cli
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
 
     assignments, args = take_settings(assignments, args)  # (with --json, --output, --wide,
@@ -216,9 +215,7 @@ def whatif(
     wide = wide or "--wide" in args
     if view == "negotiate" and "--dry-run" not in argv:
         argv.append("--dry-run")
-    command = cli.get_command(ctx, view)
-    if command is None:
-        raise click.UsageError(f"the {view} view is not available in this version")
+    command = _view_command(ctx, view)
     ctx.meta.update({WHATIF_REDERIVE: False, WHATIF_OVERRIDES: {}, WHATIF_REPLAY: None})
     ctx.meta[WHATIF_TABLE] = not as_json  # (the rows compared: the cells each side prints)
     notes: list[str] = []  # what the after side could not revalue, what a side left out
@@ -245,6 +242,20 @@ def whatif(
     after = _view_json(ctx, command, view, argv)
     title = f"fs {view} with {settings_text(assignments)}: before -> after"
     _show(view, before, after, notes, title, as_json, wide)
+
+
+def _view_command(ctx: click.Context, view: str) -> click.Command:
+    """The view's command.
+
+    Raises:
+        click.UsageError: a view this version does not have.
+    """
+    from fairshare_cli.cli.main import cli
+
+    command = cli.get_command(ctx, view)
+    if command is None:
+        raise click.UsageError(f"the {view} view is not available in this version")
+    return command
 
 
 def _show(
@@ -378,7 +389,7 @@ def _view_json(ctx: click.Context, command: click.Command, view: str, argv: list
     """Run the view with ``--json`` and return what it printed, parsed."""
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
-    from fairshare_cli.cli.context import view_usage
+    from fairshare_cli.cli.whatif_simulate import view_usage
 
     try:
         with (
