@@ -351,7 +351,7 @@ def mutate_state(
     Raises:
         FairshareError: loading failed; the state file is untouched.
     """
-    from fairshare_cli.cli.interrupts import written
+    from fairshare_cli.cli.interrupts import change_begun, change_ended, written
     from fairshare_cli.io.config import build_config, load_config
     from fairshare_cli.io.gc_pause import gc_paused
     from fairshare_cli.io.state import load_state, save_state, state_lock
@@ -366,6 +366,8 @@ def mutate_state(
     # A dry run is a read: it takes no lock (nor makes the lock file), as views do.
     with contextlib.nullcontext() if dry_run else state_lock(spath), gc_paused():
         env = Env(config=config, state=load_state(spath), now=when, state_path=spath)
+        if not dry_run:  # (a closed output that stops it before the save: exit 1)
+            change_begun()
         if not queue_only:
             refuse_going_back(env.state, when, spath)
         before = env.state
@@ -385,6 +387,7 @@ def mutate_state(
                         writes = [w for w in (env.before_rename, commit) if w is not None]
                         save_state(spath, env.state, before_rename=_in_turn(writes))
                     written()  # (a Ctrl-C from here on is dropped: the exit code is 0)
+        change_ended()
 
 
 def _in_turn(writes: list[Callable[[], None]]) -> Callable[[], None] | None:
@@ -482,18 +485,3 @@ def refuse_going_back(state: State, now: float, path: Path) -> None:
             f"({utc_text(last)}): a view cannot show the past from decayed values and an "
             "edit cannot go back; give that time or a later one"
         )
-
-
-@contextlib.contextmanager
-def view_usage(ctx: click.Context, command: click.Command, view: str) -> Iterator[None]:
-    """A bad option of the view is the view's: its message points at ``fs VIEW --help``
-    (not at whatif's usage line with the view's name after it).
-
-    Raises:
-        click.UsageError: the view's, pointing at its own help.
-    """
-    try:
-        yield
-    except click.UsageError as exc:
-        exc.ctx = click.Context(command, info_name=view, parent=ctx.find_root())
-        raise

@@ -1,9 +1,12 @@
 """The ``fs`` program: a command, then the process's exit with the command's exit code.
 
-A reader gone away (``fs sprio -l | head -1``) or a full disk (``fs userprio > /dev/full``)
-ends it with exit 1 and, on stderr, nothing or the one line that names what failed: what
-is left unwritten is dropped, so that Python's own exit has nothing to flush and nothing
-to complain about. Tests run :data:`~fairshare_cli.cli.main.cli` in their own process.
+A reader gone away (``fs sprio -l | head -1``) ends it with the command's code, 0, and
+nothing on stderr (1 when the closed pipe stopped a command before its change was
+written): whether a table fitted the pipe before the reader left is a race, so 1 could not
+be every time's code. A full disk (``fs userprio > /dev/full``) ends it with 1 and the one
+line that names what failed. What is left unwritten is dropped, so that Python's own exit
+has nothing to flush and nothing to complain about. Tests run
+:data:`~fairshare_cli.cli.main.cli` in their own process.
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ if TYPE_CHECKING:
 
 
 def main() -> NoReturn:
-    """Run ``fs`` with the process's arguments; exit with the command's exit code (an
-    error while flushing the output, such as a closed pipe: 1, as the commands end on
-    one). Ctrl-C or SIGTERM as ``fs`` starts or ends, outside the command, ends it with
+    """Run ``fs`` with the process's arguments; exit with the command's exit code (a
+    closed pipe while flushing the output leaves it; another error there: 1). Ctrl-C or
+    SIGTERM as ``fs`` starts or ends, outside the command, ends it with
     the command's one line too (it was a ``KeyboardInterrupt`` traceback): only what
     imports this module is left to Python."""
     try:
@@ -73,9 +76,8 @@ def _run() -> int:
     try:
         if sys.stdout is not None:  # (None: started with its descriptor closed)
             sys.stdout.flush()
-    except (BrokenPipeError, ValueError):  # a closed pipe (or a stream closed on one)
-        _drop_output()
-        code = code or 1
+    except (BrokenPipeError, ValueError):  # a closed pipe (or a stream closed on one):
+        _drop_output()  # the reader left (| head -1) after the command ended: its code
     except OSError as exc:  # what was left to write did not fit (a full disk)
         from fairshare_cli.cli.main import os_error_line
 

@@ -67,6 +67,24 @@ def hold() -> None:
 
 #: Whether the command's change is on the disk (:func:`written`), for the program's entry.
 _WRITTEN: list[bool] = []
+#: Whether the command set out to change the state (:func:`change_begun`).
+_BEGUN: list[bool] = []
+
+
+def change_begun() -> None:
+    """The command has loaded the state to change it: until :func:`written`, a closed
+    output that stops it leaves its change unmade (:func:`change_unmade`)."""
+    _BEGUN.append(True)
+
+
+def change_ended() -> None:
+    """The command's change is written, or there was none to write."""
+    _BEGUN.clear()
+
+
+def change_unmade() -> bool:
+    """Whether the command set out to change the state and has not ended its change."""
+    return bool(_BEGUN)
 
 
 def written() -> None:
@@ -84,8 +102,9 @@ def change_written() -> bool:
 
 
 def forget_written() -> None:
-    """A command starts: none of its changes is written yet."""
+    """A command starts: none of its changes is begun or written yet."""
     _WRITTEN.clear()
+    _BEGUN.clear()
 
 
 def let_in() -> set[int | signal.Signals]:

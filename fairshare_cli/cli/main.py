@@ -180,14 +180,18 @@ class LazyGroup(ListedGroup):
             # (click lays out the choices of a missing argument on lines of their own)
             text = exc.format_message().replace(":\n\t", ": ").replace(",\n\t", ", ")
             message = one_line(text)
-            raise FsError(f"{message} (see '{where} --help')", exc.exit_code) from None
+            view = getattr(exc, "view_help", None)  # (fs whatif ... VIEW: the view's options)
+            also = f"; the view's options: '{view} --help'" if view else ""
+            raise FsError(f"{message} (see '{where} --help'{also})", exc.exit_code) from None
         except MemoryError:  # (an input too big for this machine: freed by now)
             if _debugging(ctx):
                 raise
             raise FsError(OUT_OF_MEMORY, 1) from None
-        except BrokenPipeError:
+        except BrokenPipeError:  # the reader left (| head -1): 0, unless a change is unmade
+            from fairshare_cli.cli.interrupts import change_unmade
+
             sys.stderr.close()
-            raise click.exceptions.Exit(1) from None
+            raise click.exceptions.Exit(1 if change_unmade() else 0) from None
         except OSError as exc:  # the output's device full or failing (fs ... > /dev/full)
             if _debugging(ctx):
                 raise

@@ -224,7 +224,11 @@ def show(folder: SweepDir, objective: str, fmt: str, html: str | None) -> None:
 
         axes = manifest["spec"]["axes"]
         write_page(Path(html), results, axes, objective, f"fs sweep {folder.path}", base)
-    show_points(results, keys, objective, fmt, base)
+    try:
+        show_points(results, keys, objective, fmt, base)
+    except BrokenPipeError:  # (| head -1: the failed points' code, not the reader's 0)
+        if not failed:
+            raise
     if html:
         click.echo(f"Page written to {html}", err=True)
     if failed:

@@ -197,8 +197,9 @@ def whatif(
     is first written, so new default/remote/nice-user or group prio_factor values only
     reach records that store none yet (new submitters, old states), not existing ones.
     --rederive-factors reads them as if the new values had always been in force.
+    The view takes its own options after its name (fs VIEW --help lists them); sprio's
+    -w, which prints the weights and no job, has nothing to compare and is refused.
     """
-    from fairshare_cli.cli.main import cli
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
 
     assignments, args = take_settings(assignments, args)  # (with --json, --output, --wide,
@@ -214,9 +215,7 @@ def whatif(
     wide = wide or "--wide" in args
     if view == "negotiate" and "--dry-run" not in argv:
         argv.append("--dry-run")
-    command = cli.get_command(ctx, view)
-    if command is None:
-        raise click.UsageError(f"the {view} view is not available in this version")
+    command = _view_command(ctx, view)
     ctx.meta.update({WHATIF_REDERIVE: False, WHATIF_OVERRIDES: {}, WHATIF_REPLAY: None})
     ctx.meta[WHATIF_TABLE] = not as_json  # (the rows compared: the cells each side prints)
     notes: list[str] = []  # what the after side could not revalue, what a side left out
@@ -243,6 +242,20 @@ def whatif(
     after = _view_json(ctx, command, view, argv)
     title = f"fs {view} with {settings_text(assignments)}: before -> after"
     _show(view, before, after, notes, title, as_json, wide)
+
+
+def _view_command(ctx: click.Context, view: str) -> click.Command:
+    """The view's command.
+
+    Raises:
+        click.UsageError: a view this version does not have.
+    """
+    from fairshare_cli.cli.main import cli
+
+    command = cli.get_command(ctx, view)
+    if command is None:
+        raise click.UsageError(f"the {view} view is not available in this version")
+    return command
 
 
 def _show(
@@ -376,7 +389,7 @@ def _view_json(ctx: click.Context, command: click.Command, view: str, argv: list
     """Run the view with ``--json`` and return what it printed, parsed."""
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
-    from fairshare_cli.cli.context import view_usage
+    from fairshare_cli.cli.whatif_simulate import view_usage
 
     try:
         with (
@@ -384,12 +397,15 @@ def _view_json(ctx: click.Context, command: click.Command, view: str, argv: list
             contextlib.redirect_stdout(out),
             command.make_context(view, [*argv, "--json"], parent=ctx) as sub,
         ):
-            if view == "sprio" and sub.params.get("weights"):
-                raise click.UsageError(
-                    "fs whatif sprio compares the jobs' priorities and sprio -w prints no "
-                    "job, only the weights (fs config check shows them): drop -w"
-                )
-            command.invoke(sub)
+            weights = view == "sprio" and bool(sub.params.get("weights"))
+            if not weights:
+                command.invoke(sub)
+        if weights:  # (whatif's own refusal, not sprio's: it points at fs whatif --help)
+            raise click.UsageError(
+                "fs whatif sprio compares the jobs' priorities and sprio -w prints no "
+                "job, only the weights (fs config check shows them): drop -w",
+                ctx,
+            )
     except click.exceptions.Exit:
         # an option of the view that prints and ends the command (--help, sprio's
         # --helpformat, --usage): what it printed is the answer, not a view to compare

@@ -10,7 +10,8 @@ terminal gets two sparklines per entity.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import click
@@ -55,7 +56,6 @@ def _run(
     """One ``fs simulate`` run (its options parsed as the command parses them): what it
     ran on and its result, its global options, its ``--plot`` and ``--series``, and its
     ``--html`` with the scheduler."""
-    from fairshare_cli.cli.context import view_usage
     from fairshare_cli.cli.options import GlobalOptions
     from fairshare_cli.cli.simulate import simulation
 
@@ -112,3 +112,18 @@ def show_both(
         from fairshare_cli.render.sim_chart import spark_chart
 
         click.echo("\n" + spark_chart(before, after=after), nl=False)
+
+
+@contextlib.contextmanager
+def view_usage(ctx: click.Context, command: click.Command, view: str) -> Iterator[None]:
+    """A bad option of the view points at ``fs whatif --help`` and ``fs VIEW --help``.
+
+    Raises:
+        click.UsageError: the view's, pointing at whatif's help and the view's.
+    """
+    try:
+        yield
+    except click.UsageError as exc:
+        setattr(exc, "view_help", f"{ctx.find_root().command_path} {view}")  # noqa: B010
+        exc.ctx = ctx
+        raise

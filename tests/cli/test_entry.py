@@ -1,5 +1,5 @@
 """``fs`` as a program (``fairshare_cli.cli.entry.main``): the command's output whole, its
-exit code, and a closed pipe ending it with 1 and nothing on stderr."""
+exit code, and a closed pipe ending it with 0 and nothing on stderr."""
 
 from __future__ import annotations
 
@@ -66,25 +66,27 @@ def test_the_program_exits_with_the_commands_code() -> None:
     assert err.count(b"\n") == 1
 
 
-def test_a_closed_pipe_ends_it_with_1_quietly() -> None:
-    """The reader is gone before fs writes (``fs userprio | true``): exit 1, no traceback
-    nor "Exception ignored" on stderr."""
+def test_a_closed_pipe_ends_it_with_0_quietly() -> None:
+    """The reader is gone before fs writes (``fs userprio | true``): exit 0, the view's
+    code whether or not its table fitted the pipe (it was 1, and 0 when the reader left
+    after the table fitted: a race), no traceback nor "Exception ignored" on stderr."""
     proc = _fs(["userprio", "--allusers", *SAMPLE], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None
     proc.stdout.close()  # (long before the interpreter has started)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 1
+    assert proc.returncode == 0
     assert err == b""
 
 
 @pytest.mark.parametrize("unbuffered", ["1", ""])
-def test_a_reader_leaving_during_a_large_table_ends_it_with_1_quietly(
+def test_a_reader_leaving_during_a_large_table_ends_it_with_0_quietly(
     tmp_path: Path, unbuffered: str
 ) -> None:
     """``fs taskqueues --jobs-file many.json ... | head -1``: a table of megabytes, written
     in one piece, that the reader leaves after its first line. With ``PYTHONUNBUFFERED=1``
-    (as containers often set it) the part the pipe took was counted as the whole, and fs
-    ended with 0; now with 1, quietly, as on any closed pipe, buffered or not."""
+    (as containers often set it) the part the pipe took was counted as the whole; the rest
+    now meets the closed pipe, and fs ends with 0, quietly, as on any closed pipe, buffered
+    or not."""
     jobs = [
         {"id": f"{i}.0", "owner": "alice", "dirac_group": "lhcb_user",
          "dirac_requirements": {"sites": [f"LCG.S{i}.x"]}}
@@ -103,7 +105,7 @@ def test_a_reader_leaving_during_a_large_table_ends_it_with_1_quietly(
     assert proc.stdout.readline().startswith(b" TQId  Owner")
     proc.stdout.close()
     _, err = proc.communicate(timeout=120)
-    assert (proc.returncode, err) == (1, b"")
+    assert (proc.returncode, err) == (0, b"")
 
 
 PREVIEWS = [
@@ -117,14 +119,14 @@ PREVIEWS = [
 @pytest.mark.parametrize("args", PREVIEWS, ids=[" ".join(a) for a in PREVIEWS])
 def test_a_preview_read_by_head_or_a_json_reader_ends_quietly(args: list[str]) -> None:
     """``fs whatif ... | head -3`` and ``fs simulate ... --json | head -3``: the reader
-    leaves after three lines, and fs ends without a traceback (exit 0 when it had written
-    everything, else 1, quietly); read whole, ``--json`` is one JSON document."""
+    leaves after three lines, and fs ends with 0 without a traceback, whether it had
+    written everything or not; read whole, ``--json`` is one JSON document."""
     proc = _fs([*args, *SAMPLE], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None
     head = [proc.stdout.readline() for _ in range(3)]
     proc.stdout.close()
     _, err = proc.communicate(timeout=120)
-    assert all(head) and proc.returncode in (0, 1)
+    assert all(head) and proc.returncode == 0
     assert err == b""
     if "--json" in args:
         whole = _fs([*args, *SAMPLE], stdout=subprocess.PIPE, stderr=subprocess.PIPE)

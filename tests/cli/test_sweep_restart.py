@@ -199,3 +199,26 @@ def test_collect_after_a_local_sweep_stopped_names_its_failed_point_and_restart_
     assert list((out / "points").iterdir()) == []
     collected = run("sweep", "collect", str(out))
     assert (collected.exit_code, collected.stderr) == (0, "3 of 3 points have no result yet\n")
+
+
+def test_collect_read_by_head_still_exits_with_the_failed_points_code(
+    spec: Path, tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs sweep collect DIR | head -1`` with a failed point: a reader that leaves while
+    the table is written (forced here: the sample table fits a pipe) ends a view with 0,
+    and so it would have hidden the failed point; the exit stays the point's 2."""
+    out = tmp_path / "runs"
+    assert run("sweep", str(spec), "--out", str(out), "--engine", "slurm").exit_code == 0
+    assert run("sweep", "run-point", str(out), "0").exit_code == 2
+    assert run("sweep", "run-point", str(out), "2").exit_code == 0
+
+    def closed(*_args: Any, **_kwargs: Any) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr("fairshare_cli.render.sweep.show_points", closed)
+    collected = run("sweep", "collect", str(out))
+    assert collected.exit_code == 2
+    assert "1 of 3 points failed (point 0 first)" in collected.stderr
+    assert run("sweep", "run-point", str(out), "0").exit_code == 2  # (still failing)
+    (out / "points" / "000000.error").unlink()
+    assert run("sweep", "collect", str(out)).exit_code == 0  # (no failed point: the reader's 0)
