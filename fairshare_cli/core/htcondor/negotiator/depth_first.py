@@ -15,7 +15,7 @@ that stops (its limit, its ceiling) skips nothing, one whose pool is empty still
 and a skip never reaches past the request's own jobs (``getRequest`` then fetches the
 next request with its count afresh). A match counting no job moves the count on by
 nothing: the request is offered once more than it has jobs (:func:`counted_past`,
-:func:`reoffered_job`).
+:func:`matched_job`).
 """
 
 from __future__ import annotations
@@ -93,12 +93,16 @@ def counted_past(snap: Snapshot, job_ad: Ad, slot: Slot, carver: Carver | None, 
     return count - 1
 
 
-def reoffered_job(run: Run, rematched: set[str]) -> str:
-    """The job a match of ``run``'s request goes to once it has no job left (a re-offer;
-    before that, its next job): the first of those its depth-first matches left to the
-    schedd, as the schedd's ``FindRunnableJob`` gives a match whose job already has one to
-    the first idle job without one (these are of the request's autocluster, so they fit);
-    that job goes into ``rematched``."""
+def matched_job(run: Run, rematched: set[str]) -> str:
+    """The job a match of ``run``'s request goes to: its next job; once it has none left
+    (a re-offer), the first of those its depth-first matches left to the schedd, as the
+    schedd's ``FindRunnableJob`` gives a match whose job already has one to the first
+    idle job without one (these are of the request's autocluster, so they fit); that
+    job goes into ``rematched``."""
+    if run.left:
+        job_id = run.head_id()
+        run.advance()
+        return job_id
     assert run.handed  # (next_request asks for a re-offer only with one to give it)
     job_id = run.handed.pop(0)
     run.reoffers -= 1

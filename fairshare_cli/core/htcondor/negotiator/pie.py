@@ -23,8 +23,8 @@ from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.common import NO_PREEMPTION, REASON_NAMES
 from fairshare_cli.core.htcondor.negotiator.depth_first import (
     counted_past,
+    matched_job,
     next_request,
-    reoffered_job,
 )
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
 from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker
@@ -336,11 +336,7 @@ class Pie:
                         return True, pie_left
                     break
                 self.explainer.matching = ac.matching_slots
-                if run.left:
-                    job_id = run.head_id()
-                    run.advance()
-                else:  # (depth first: a re-offer of the request)
-                    job_id = reoffered_job(run, self.state.rematched)
+                job_id = matched_job(run, self.state.rematched)
                 pie_left -= self._record_match(turn, job_id, slot, tier, group_name)
                 if in_steps and run.left and tier == NO_PREEMPTION and not ac.limits:
                     pie_left = self._same_class(turn, run, ac, slot, headroom, pie_left)
@@ -489,8 +485,7 @@ class Pie:
         if self.matchmaker.matched_limits:  # AddMatch: IncrementLimits
             state.limits.add(self.matchmaker.matched_limits)
         turn.used += weight
-        if claim is None:
-            turn.used_unclaimed += weight
+        turn.used_unclaimed += weight if claim is None else 0.0
         if job_id == self.explainer.job_id:
             self.explainer.note(
                 "matched",
