@@ -10,7 +10,7 @@ import click
 
 from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.imports._slurm_state import last_decay_option, resolve_last_decay
-from fairshare_cli.cli.main import ListedGroup
+from fairshare_cli.cli.main import ListedGroup, command_words
 from fairshare_cli.cli.options import (
     CFloat,
     GlobalOptions,
@@ -92,7 +92,7 @@ class ImportGroup(ListedGroup):
         squeue`` of 100,000 jobs: a third of its time)."""
         from fairshare_cli.io.gc_pause import gc_paused
 
-        line = [*getattr(ctx, "_protected_args", []), *ctx.args]  # (the kind and its own)
+        line = command_words(ctx)  # (the kind and its own)
         try:
             with gc_paused():
                 return super().invoke(ctx)

@@ -126,6 +126,16 @@ def no_such_command(name: str, names: list[str], what: str = "command") -> str:
     return f"No such {what} {name!r}." + (f" Did you mean {quoted}?" if close else "")
 
 
+def command_words(ctx: click.Context) -> list[str]:
+    """The words a group's context holds once click has parsed its own options: the
+    subcommand's name (click 8.2 on keeps it in ``_protected_args``, 8.1 in
+    ``protected_args``), then the words after it."""
+    protected = getattr(ctx, "_protected_args", None)
+    if protected is None:
+        protected = getattr(ctx, "protected_args", [])
+    return [*protected, *ctx.args]
+
+
 class ListedGroup(click.Group):
     """A group that, refusing a command it does not have, suggests among every command
     it lists (``fs userpri``: 'userprio', 'setprio', 'sprio'): click suggests among those
@@ -162,7 +172,7 @@ class LazyGroup(ListedGroup):
     def invoke(self, ctx: click.Context) -> Any:
         from fairshare_cli.errors import FairshareError
 
-        words = [*getattr(ctx, "_protected_args", []), *ctx.args]  # (the command's names)
+        words = command_words(ctx)  # (the command's names)
         try:
             refuse_given_twice(words)
             with released():  # (held back while click reads the line and ends: entry)

@@ -122,7 +122,19 @@ def simulate_bar() -> Callable[[float], None]:
         left = spent * (1 - fraction) / fraction if fraction > 0 else 0.0
         done = int(width * fraction)
         bar = "#" * done + "-" * (width - done)
-        eta = f"{int(left // 60)}:{int(left % 60):02d} left" if fraction < 1 else "done"
+        eta = _time_left(left) if fraction < 1 else "done"
         progress_line(f"simulating [{bar}] {fraction:6.1%}  {eta:>10}", fraction >= 1)
 
     return show
+
+
+def _time_left(seconds: float) -> str:
+    """The time left in the bar's 10 characters: ``59:59 left``; from 100 minutes on
+    ``1h40 left`` (``100:00 left`` would push the line into the terminal's last column),
+    and ``>99h left`` past 99 hours 59 minutes."""
+    minutes = int(seconds // 60)
+    if minutes < 100:
+        return f"{minutes}:{int(seconds % 60):02d} left"
+    if minutes < 100 * 60:
+        return f"{minutes // 60}h{minutes % 60:02d} left"
+    return ">99h left"

@@ -17,29 +17,9 @@ from typing import Any
 
 import pytest
 
+from tests.cli.test_import_cmd_sacct_time import CONFIG  # (the same pool)
+
 Run = Callable[..., Any]
-CONFIG = """
-[pool]
-defaults = "current"
-[[machines]]
-name = "n"
-count = 2
-slots = 1
-attributes = { Cpus = 4 }
-partitions = ["batch"]
-[priority]
-decay_halflife = "1:00:00"
-calc_period = "5"
-[partitions.batch]
-default = true
-[qos.normal]
-usage_factor = 1.0
-[qos.half]
-usage_factor = 0.5
-[accounts.a]
-shares = 1
-users = { u1 = 1, u2 = 1 }
-"""
 SACCT = """JobID|User|Account|Partition|QOS|AllocCPUS|AllocTRES|State|Start|End
 1|u1|a|batch|normal|2|billing=2,cpu=2,node=1|COMPLETED|2026-11-21T10:00:00|2026-11-21T10:20:00
 2|u2|a|batch|half|4|billing=4,cpu=4,node=1|COMPLETED|2026-11-21T10:02:30|2026-11-21T10:12:30

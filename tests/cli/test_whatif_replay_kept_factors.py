@@ -1,8 +1,8 @@
 """fs whatif says when a factor change does not reach the records that store theirs.
 
 HTCondor's accountant writes a record's priority factor the first time it reads it
-(``Accountant::GetPriorityFactor``, src/condor_negotiator.V6/Accountant.cpp: "this read
-function has a side effect of a write"), so a new ``DEFAULT_PRIO_FACTOR`` reaches only new
+(``Accountant::GetPriorityFactor`` in src/condor_negotiator.V6/Accountant.cpp stores the
+default when the record has none), so a new ``DEFAULT_PRIO_FACTOR`` reaches only new
 submitters. fs reads a ``--set`` of it the same way; but ``fs whatif --set
 accountant.default_prio_factor=10 userprio`` on a pool whose submitters have run printed
 only "no differences", which reads as: the factor does nothing. Now a note says how many

@@ -32,12 +32,12 @@ def forget_derived_factors(state: acct.AccountantState, current: Config) -> acct
 def kept_factors(state: acct.AccountantState, before: Config, after: Config) -> int:
     """How many records keep a factor ``before`` derived that ``after`` derives otherwise:
     the records a factor change does not reach unless read with ``--rederive-factors``."""
-    trees = acct.GroupTree(before.groups), acct.GroupTree(after.groups)
+    before_tree, after_tree = acct.GroupTree(before.groups), acct.GroupTree(after.groups)
     kept = 0
     for name, rec in state.records.items():
         if rec.priority_factor is None:
             continue
-        old, new = (max(acct.derived_factor(name, c, t), acct.MIN_FACTOR) for c, t in
-                    zip((before, after), trees, strict=True))  # fmt: skip
+        old = max(acct.derived_factor(name, before, before_tree), acct.MIN_FACTOR)
+        new = max(acct.derived_factor(name, after, after_tree), acct.MIN_FACTOR)
         kept += rec.priority_factor == old and new != old
     return kept

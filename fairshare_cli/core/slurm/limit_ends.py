@@ -128,17 +128,25 @@ def fold_ended(
 ) -> su.SlurmUsage:
     """:func:`advance_at_limits` of ``state`` whose :func:`ended_at_limits` is ``limited``
     (found already)."""
-    advanced = su.advance(limited, now, params)
+    return stored_charges_kept(state, limited, su.advance(limited, now, params))
+
+
+def stored_charges_kept(
+    state: su.SlurmUsage, limited: su.SlurmUsage, moved: su.SlurmUsage
+) -> su.SlurmUsage:
+    """``moved`` (``limited``, the :func:`ended_at_limits` of ``state``, brought to a later
+    pass) with the charges of ``state`` as stored, less those that ended before that
+    pass (their ends are not written: a view derives them again)."""
     if limited is state:
-        return advanced
-    t = advanced.last_decay_ran
+        return moved
+    t = moved.last_decay_ran
     assert t is not None
     kept = tuple(
         stored
         for stored, charge in zip(state.running, limited.running, strict=True)
         if su.kept_after(charge.end, t)
     )
-    return replace(advanced, running=kept)
+    return replace(moved, running=kept)
 
 
 def removed_end(job: Job, charge: su.RunningCharge, now: float, config: Config) -> float:

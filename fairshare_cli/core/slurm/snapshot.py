@@ -27,6 +27,7 @@ from fairshare_cli.core.slurm.limit_ends import (
     ended_at_limits,
     limit_end,
     removed_end,
+    stored_charges_kept,
 )
 from fairshare_cli.core.slurm.model import priority_context
 from fairshare_cli.core.slurm.passes import charged
@@ -66,17 +67,7 @@ def at_pass_at_limits(
         InputError: ``last_decay`` is before the state's last pass.
     """
     limited = ended_at_limits(state, jobs, config)
-    moved = at_pass(limited, last_decay, config)
-    if limited is state:
-        return moved
-    t = moved.last_decay_ran
-    assert t is not None
-    kept = tuple(
-        stored
-        for stored, charge in zip(state.running, limited.running, strict=True)
-        if su.kept_after(charge.end, t)
-    )
-    return replace(moved, running=kept)
+    return stored_charges_kept(state, limited, at_pass(limited, last_decay, config))
 
 
 def with_usage(

@@ -346,7 +346,7 @@ def unmodelled_settings(conf: ConfigFile) -> list[str]:
     view = reader_view(conf)
     for knob in UNMODELLED:
         key = view.get(knob)
-        if key is None:
+        if key is None or (knob in NEEDS_PREEMPTION and not _considers_preemption(conf, view)):
             continue
         where = conf.where[key]
         try:
@@ -356,6 +356,21 @@ def unmodelled_settings(conf: ConfigFile) -> list[str]:
         if not neutral(knob, text, f"{where}: {conf.names[key]}"):
             warnings.append(unmodelled_warning(knob, conf.names[key], text, where))
     return warnings
+
+
+#: Unmodelled knobs the negotiator ignores without ``NEGOTIATOR_CONSIDER_PREEMPTION``
+#: (matchmaker.cpp, ``Matchmaker::reinitialize``: it says so in its log).
+NEEDS_PREEMPTION = ("NEGOTIATOR_CONSIDER_EARLY_PREEMPTION",)
+
+
+def _considers_preemption(conf: ConfigFile, view: dict[str, str]) -> bool:
+    """``NEGOTIATOR_CONSIDER_PREEMPTION`` as the negotiator reads it (true unless set
+    otherwise; :func:`fragment_from_knobs` has refused a value that is not a boolean)."""
+    key = view.get("NEGOTIATOR_CONSIDER_PREEMPTION")
+    if key is None:
+        return True
+    text = conf.expanded(key, "NEGOTIATOR") or ""
+    return not text.strip() or param_boolean(text, conf.names[key], conf.where[key])
 
 
 def unmodelled(conf: ConfigFile) -> list[str]:

@@ -106,3 +106,32 @@ def test_config_check_names_what_an_unmodelled_knob_changes(
         "(NEGOTIATOR_IGNORE_USER_PRIORITIES is an HTCondor knob fs does not model: every "
         "submitter's limit is unbounded, whatever its priority); known keys: use_slot_weights"
     )
+
+
+def test_early_preemption_without_preemption_is_not_warned_about(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``NEGOTIATOR_CONSIDER_EARLY_PREEMPTION = true`` beside ``NEGOTIATOR_CONSIDER_PREEMPTION
+    = false``: the negotiator ignores it (``Matchmaker::reinitialize`` in matchmaker.cpp logs
+    that it does; only with preemption considered does it keep the slots in retirement), so
+    it changes nothing fs leaves out. ``fs import condor-config FILE --dry-run`` warned that
+    it made such slots candidates for preemption; now it warns only where preemption is
+    considered (as by default)."""
+    conf = tmp_path / "condor_config"
+    early = "NEGOTIATOR_CONSIDER_EARLY_PREEMPTION = true\n"
+    conf.write_text(
+        f"PRIORITY_HALFLIFE = 3600\nNEGOTIATOR_CONSIDER_PREEMPTION = false\n{early}",
+        encoding="utf-8",
+    )
+    result = run("import", "condor-config", str(conf), "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert "consider_preemption = false" in result.stdout
+    assert "warning" not in result.stderr
+    conf.write_text(f"PRIORITY_HALFLIFE = 3600\n{early}", encoding="utf-8")
+    result = run("import", "condor-config", str(conf), "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert [line for line in result.stderr.splitlines() if "warning" in line] == [
+        f"fs: warning: {conf}:2: NEGOTIATOR_CONSIDER_EARLY_PREEMPTION = true: claimed slots "
+        "still in their retirement time are candidates for preemption; fs does not model it "
+        "and negotiates as if it were false"
+    ]

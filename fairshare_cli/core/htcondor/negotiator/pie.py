@@ -319,12 +319,13 @@ class Pie:
             skip = run.reoffers = 0  # (depth first: what the last match counted past its own)
             while run.left or run.reoffers:
                 stop = self._must_stop(turn, headroom, ignore_limit)
-                request = next_request(stop, run, skip, left, self.state.notes)
-                if request is False:
-                    break
-                if request is not True:
-                    sub.stop_reason = request
-                    return True, pie_left
+                if stop is not None or skip or not run.left:  # (else: its next job, asked)
+                    request = next_request(stop, run, skip, left, self.state.notes)
+                    if request is False:
+                        break
+                    if request is not True:
+                        sub.stop_reason = request
+                        return True, pie_left
                 run.reason = None  # (asked again: an earlier turn's refusal is past)
                 ac = self.matchmaker.turn_ac(turn, run.ac)
                 slot, tier, reason = self.matchmaker.find(turn, ac, turn.used >= turn.limit)
@@ -336,13 +337,7 @@ class Pie:
                     break
                 self.explainer.matching = ac.matching_slots
                 job_id = matched_job(run, self.state.rematched)
-                cost = self._record_match(sub, job_id, slot, tier, group_name)
-                if self.matchmaker.matched_limits:  # AddMatch: IncrementLimits
-                    self.state.limits.add(self.matchmaker.matched_limits)
-                turn.used += cost
-                if slot.claim is None:
-                    turn.used_unclaimed += cost
-                pie_left -= cost
+                pie_left -= self._record_match(turn, job_id, slot, tier, group_name)
                 if in_steps and run.left and tier == NO_PREEMPTION and not ac.limits:
                     pie_left = self._same_class(turn, run, ac, slot, headroom, pie_left)
                 if depth_first:
@@ -450,11 +445,12 @@ class Pie:
         return False
 
     def _record_match(
-        self, sub: Submitter, job_id: str, slot: Slot, tier: int, group_name: str | None
+        self, turn: Turn, job_id: str, slot: Slot, tier: int, group_name: str | None
     ) -> float:
         """Record a match and charge its slot weight (``Accountant::AddMatch``, which on a
-        claimed slot first removes the match it replaces). Returns the weight."""
-        state = self.state
+        claimed slot first removes the match it replaces) to the submitter, its turn and
+        the concurrency limits the match takes (``IncrementLimits``). Returns the weight."""
+        state, sub = self.state, turn.sub
         weight = self.snap.slot_class[slot.index].weight
         preempted = None
         claim = slot.claim
@@ -486,6 +482,10 @@ class Pie:
             )
         )
         sub.summary.matched += 1
+        if self.matchmaker.matched_limits:  # AddMatch: IncrementLimits
+            state.limits.add(self.matchmaker.matched_limits)
+        turn.used += weight
+        turn.used_unclaimed += weight if claim is None else 0.0
         if job_id == self.explainer.job_id:
             self.explainer.note(
                 "matched",
