@@ -395,7 +395,7 @@ def _view_json(ctx: click.Context, command: click.Command, view: str, argv: list
         with (
             view_usage(ctx, command, view),
             contextlib.redirect_stdout(out),
-            command.make_context(view, [*argv, "--json"], parent=ctx) as sub,
+            command.make_context(view, ["--json", *argv], parent=ctx) as sub,
         ):
             weights = view == "sprio" and bool(sub.params.get("weights"))
             if not weights:

@@ -57,3 +57,15 @@ def test_whatifs_help_says_the_view_takes_its_own_options(run: Callable[..., Any
     text = " ".join(result.stdout.split())
     assert "The view takes its own options after its name (fs VIEW --help lists them)" in text
     assert "-w, which prints the weights and no job, has nothing to compare and is refused" in text
+
+
+def test_a_views_option_missing_its_value_says_so(run: Callable[..., Any]) -> None:
+    """``fs whatif --set priority.weights.fairshare=5000 sshare --format``: the view's
+    ``--format`` at the end took the ``--json`` whatif adds as its value ('Invalid field
+    requested: "--json"'); whatif's ``--json`` now goes first, so the option has none, as
+    ``fs sshare --format`` says."""
+    result = run("whatif", "--set", "priority.weights.fairshare=5000", "sshare", *SAMPLE,
+                 "--format")  # fmt: skip
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("fs: error: Option '--format' requires an argument.")
+    assert "--json" not in result.stderr
