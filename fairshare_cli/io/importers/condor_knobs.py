@@ -358,9 +358,11 @@ def unmodelled_settings(conf: ConfigFile) -> list[str]:
     return warnings
 
 
-#: Unmodelled knobs the negotiator ignores without ``NEGOTIATOR_CONSIDER_PREEMPTION``
-#: (matchmaker.cpp, ``Matchmaker::reinitialize``: it says so in its log).
-NEEDS_PREEMPTION = ("NEGOTIATOR_CONSIDER_EARLY_PREEMPTION",)
+#: Unmodelled knobs that change nothing without ``NEGOTIATOR_CONSIDER_PREEMPTION``
+#: (matchmaker.cpp): the negotiator ignores the first (``Matchmaker::reinitialize`` logs
+#: it); the second concerns dynamic slots only, which are claimed, and claimed slots are
+#: then trimmed from the candidates (``trimStartdAds_PreemptionLogic``).
+NEEDS_PREEMPTION = ("NEGOTIATOR_CONSIDER_EARLY_PREEMPTION", "ALLOW_PSLOT_PREEMPTION")
 
 
 def _considers_preemption(conf: ConfigFile, view: dict[str, str]) -> bool:

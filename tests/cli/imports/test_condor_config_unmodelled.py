@@ -135,3 +135,28 @@ def test_early_preemption_without_preemption_is_not_warned_about(
         "still in their retirement time are candidates for preemption; fs does not model it "
         "and negotiates as if it were false"
     ]
+
+
+def test_pslot_preemption_without_preemption_is_not_warned_about(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``ALLOW_PSLOT_PREEMPTION = true`` beside ``NEGOTIATOR_CONSIDER_PREEMPTION = false``:
+    it lets a job preempt dynamic slots, and skips as candidates those that carry their
+    partitionable slot's rollup; dynamic slots are claimed, and without preemption the
+    negotiator trims every claimed slot from the candidates first
+    (``trimStartdAds_PreemptionLogic`` in matchmaker.cpp), so it changes nothing.
+    ``fs import condor-config FILE --dry-run`` warned; it warns with preemption only."""
+    conf = tmp_path / "condor_config"
+    pslot = "ALLOW_PSLOT_PREEMPTION = true\n"
+    conf.write_text(f"NEGOTIATOR_CONSIDER_PREEMPTION = false\n{pslot}", encoding="utf-8")
+    result = run("import", "condor-config", str(conf), "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert "warning" not in result.stderr
+    conf.write_text(f"PRIORITY_HALFLIFE = 3600\n{pslot}", encoding="utf-8")
+    result = run("import", "condor-config", str(conf), "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert [line for line in result.stderr.splitlines() if "warning" in line] == [
+        f"fs: warning: {conf}:2: ALLOW_PSLOT_PREEMPTION = true: a job may preempt several "
+        "dynamic slots of one partitionable slot at once; fs does not model it and "
+        "negotiates as if it were false"
+    ]
