@@ -24,7 +24,8 @@ settings.load_profile("fairshare")
 
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No test touches the real home, config or state; times print in UTC."""
+    """No test touches the real home, config or state; times print in UTC; no progress
+    line is open."""
     for var in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
         monkeypatch.setenv(var, str(tmp_path / var.lower()))
     for var in ("FAIRSHARE_CONFIG", "FAIRSHARE_STATE", "FAIRSHARE_NOW"):
@@ -34,6 +35,11 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
     time.tzset()
+    # A progress line a test leaves open (fs simulate's bar below 100 %) would start the
+    # next error this process shows with the newline that ends it: each test starts closed.
+    from fairshare_cli.render import progress
+
+    monkeypatch.setattr(progress, "_line_open", False)
 
 
 @pytest.fixture
