@@ -301,6 +301,33 @@ def test_a_generic_pilot_without_listed_groups_is_refused(
     assert {row["tq_id"] for row in json.loads(result.stdout)} == expected
 
 
+OWNER_NOTE = (
+    "fs: note: --pilot Owner= names no owner: DIRAC's matcher then selects the task queues "
+    "whose owner is that empty name (tq.Owner = ''), and no task queue has one, so the pilot "
+    "matches none but those of a JobSharing group among its groups (whose queues match "
+    "whatever their owner)\n"
+)
+
+
+def test_an_owner_naming_no_one_matches_only_job_sharing_queues(
+    run: Callable[..., Any], args: list[str]
+) -> None:
+    """An empty ``Owner`` reaches ``__generateTQMatchSQL`` as the text '': with ``OwnerGroup``
+    (given, or the generic pilot's listed groups) it asks ``(tq.Owner = '' AND tq.OwnerGroup
+    = 'user')`` and no queue has an empty owner; a JobSharing group's condition is
+    ``tq.OwnerGroup = 'prod'`` alone. So OwnerGroup=user matches nothing, and the generic
+    pilot only prod's untagged day queue, TQ 4 (TQ 3 wants GPU), first every time. ``fs``
+    showed the same rows but said nothing; it now says why, as for an empty OwnerGroup."""
+    pilot = ["--pilot", "CPUTime=86400", "--pilot", f"Site={CERN}", "--pilot", "Owner="]
+    result = run("taskqueues", *args, *pilot, "--pilot", "OwnerGroup=user", "--json")
+    assert (result.exit_code, json.loads(result.stdout)) == (0, [])
+    assert result.stderr == OWNER_NOTE
+    result = run("taskqueues", *args, *pilot, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert [(row["tq_id"], row["p_first"]) for row in json.loads(result.stdout)] == [(4, 1.0)]
+    assert result.stderr == OWNER_NOTE
+
+
 def test_an_owner_with_several_groups_takes_the_first_groups_whatever_else(
     run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
 ) -> None:
