@@ -91,6 +91,7 @@ def taskqueues(
     pilot = read_pilot(pilot_settings) if pilot_settings else None
     env = load_env(opts)
     dirac = env.config.dirac
+    refuse_groupless_generic_pilot(pilot, dirac.groups)
     weighting = dirac.job_priority_weighting
     kept, replay_with = insert_time_replay(dirac.groups, weighting)  # type: ignore[arg-type]
     with gc_paused():
@@ -118,9 +119,8 @@ def taskqueues(
             warn_left_as_made(group, left)
         corrector, unrecorded = _corrector(env)
         rows = task_queue_rows(queues, dirac.groups, corrector, weighting, kept)  # type: ignore[arg-type]
-    empty = NO_JOBS
+    empty = NO_MATCH if pilot is not None and rows else NO_JOBS
     if pilot is not None:
-        empty = NO_MATCH if rows else NO_JOBS
         rows = rows_for_pilot(rows, pilot, dirac.groups, [group for group, _, _ in unlisted])
     no_history = _no_history_note(opts, env, unrecorded and bool(rows))
     fmt = opts.output
@@ -181,6 +181,30 @@ NO_HISTORY = (
     "correction applies (as in DIRAC with no accounting data); 'fs import history FILE' "
     "or committed 'fs negotiate' cycles record it"
 )
+
+
+#: Why a pilot without ``OwnerGroup`` is refused when ``[dirac.groups]`` lists no group: DIRAC
+#: 9.1.22's ``Matcher._checkCredentials`` gives it an empty list of groups, from which
+#: ``TaskQueueDB.__generateTQMatchSQL`` builds a query MariaDB cannot parse (an empty bracket,
+#: or an empty condition with ``Owner``); the matcher's error goes back to the pilot as the
+#: short text ``MatcherHandler.export_requestJob`` gives for any matcher failure.
+NO_GROUPS_FOR_GENERIC_PILOT = (
+    "--pilot gives no OwnerGroup and [dirac.groups] lists no group: DIRAC's matcher gives "
+    "such a (generic) pilot its VO's groups, here none, the task queue query it then builds "
+    "fails, and the pilot gets only 'Error requesting job' (DIRAC's MatcherHandler); list the "
+    "groups in [dirac.groups] or name the pilot's with --pilot OwnerGroup=NAME,..."
+)
+
+
+def refuse_groupless_generic_pilot(pilot: Pilot | None, groups: Mapping[str, GroupPolicy]) -> None:
+    """Refuse a pilot without ``OwnerGroup`` when ``[dirac.groups]`` lists no group (DIRAC's
+    matcher fails on it: :data:`NO_GROUPS_FOR_GENERIC_PILOT`), before any job is read.
+
+    Raises:
+        InputError: saying why and what to give instead.
+    """
+    if pilot is not None and pilot.owner_groups is None and not groups:
+        raise InputError(NO_GROUPS_FOR_GENERIC_PILOT)
 
 
 def rows_for_pilot(

@@ -267,6 +267,67 @@ def test_an_owner_group_naming_no_group_matches_nothing(
     assert "names no group" in result.stderr
 
 
+@pytest.mark.parametrize("owner", [[], ["--pilot", "Owner=alice"]], ids=["alone", "with-owner"])
+def test_a_generic_pilot_without_listed_groups_is_refused(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path, owner: list[str]
+) -> None:
+    """With ``[dirac.groups]`` empty, DIRAC 9.1.22's ``Matcher._checkCredentials`` gives a
+    pilot without ``OwnerGroup`` an empty list of groups; ``__generateTQMatchSQL`` then writes
+    ``(())`` (alone) or an empty owner condition (with ``Owner``), MariaDB refuses the query,
+    and ``MatcherHandler.export_requestJob`` answers the pilot 'Error requesting job'. ``fs``
+    showed "(no task queue matches the pilot)" with exit 0; it now refuses, saying so."""
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(JOBS), encoding="utf-8")
+    cfg = str(write_config("[dirac]\n"))
+    result = run(
+        "taskqueues", "--config", cfg, "--state", str(tmp_path / "s.json"), "--now", NOW,
+        "--jobs-file", str(path), "--pilot", "CPUTime=86400", "--pilot", f"Site={CERN}", *owner,
+    )  # fmt: skip
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: --pilot gives no OwnerGroup and [dirac.groups] lists no group: DIRAC's "
+        "matcher gives such a (generic) pilot its VO's groups, here none, the task queue query "
+        "it then builds fails, and the pilot gets only 'Error requesting job' (DIRAC's "
+        "MatcherHandler); list the groups in [dirac.groups] or name the pilot's with --pilot "
+        "OwnerGroup=NAME,...\n"
+    )
+    result = run(
+        "taskqueues", "--config", cfg, "--state", str(tmp_path / "s.json"), "--now", NOW,
+        "--jobs-file", str(path), "--pilot", "CPUTime=86400", "--pilot", f"Site={CERN}",
+        "--pilot", "OwnerGroup=user", *owner, "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr  # (the pilot names its group: no list needed)
+    expected = {1, 5} if owner else {1, 2, 5}  # (bob's TQ 2 goes with Owner=alice)
+    assert {row["tq_id"] for row in json.loads(result.stdout)} == expected
+
+
+OWNER_NOTE = (
+    "fs: note: --pilot Owner= names no owner: DIRAC's matcher then selects the task queues "
+    "whose owner is that empty name (tq.Owner = ''), and no task queue has one, so the pilot "
+    "matches none but those of a JobSharing group among its groups (whose queues match "
+    "whatever their owner)\n"
+)
+
+
+def test_an_owner_naming_no_one_matches_only_job_sharing_queues(
+    run: Callable[..., Any], args: list[str]
+) -> None:
+    """An empty ``Owner`` reaches ``__generateTQMatchSQL`` as the text '': with ``OwnerGroup``
+    (given, or the generic pilot's listed groups) it asks ``(tq.Owner = '' AND tq.OwnerGroup
+    = 'user')`` and no queue has an empty owner; a JobSharing group's condition is
+    ``tq.OwnerGroup = 'prod'`` alone. So OwnerGroup=user matches nothing, and the generic
+    pilot only prod's untagged day queue, TQ 4 (TQ 3 wants GPU), first every time. ``fs``
+    showed the same rows but said nothing; it now says why, as for an empty OwnerGroup."""
+    pilot = ["--pilot", "CPUTime=86400", "--pilot", f"Site={CERN}", "--pilot", "Owner="]
+    result = run("taskqueues", *args, *pilot, "--pilot", "OwnerGroup=user", "--json")
+    assert (result.exit_code, json.loads(result.stdout)) == (0, [])
+    assert result.stderr == OWNER_NOTE
+    result = run("taskqueues", *args, *pilot, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert [(row["tq_id"], row["p_first"]) for row in json.loads(result.stdout)] == [(4, 1.0)]
+    assert result.stderr == OWNER_NOTE
+
+
 def test_an_owner_with_several_groups_takes_the_first_groups_whatever_else(
     run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
 ) -> None:

@@ -150,6 +150,31 @@ def test_a_pilot_note_is_said_once(tmp_path: Path, run: Callable[..., Any]) -> N
     ]
 
 
+def test_an_empty_owner_note_is_said_once(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``--pilot Owner=`` (no owner) is one ``Note:`` of the comparison, as an empty
+    ``OwnerGroup``'s is: DIRAC's matcher asks ``tq.Owner = ''`` of lhcb_user (no queue has
+    it) and takes lhcb_prod's queues whatever their owner (JobSharing), so the generic pilot
+    keeps bob's queue alone (TQ 3), 300 -> 600."""
+    config = tmp_path / "pool.toml"
+    config.write_text(CONFIG, encoding="utf-8")
+    result = run(
+        "whatif", "--set", "dirac.groups.lhcb_prod.job_share=600", "taskqueues",
+        "--jobs-file", str(_jobs(tmp_path)), "--config", str(config), "--now", NOW,
+        "--pilot", "CPUTime=500000", "--pilot", "Site=LCG.CERN.cern", "--pilot", "Owner=",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    assert "300.0000 -> 600.0000" in result.stdout
+    assert "alice" not in result.stdout
+    notes = [line for line in result.stdout.splitlines() if line.startswith("Note:")]
+    assert notes == [
+        "Note: --pilot Owner= names no owner: DIRAC's matcher then selects the task queues "
+        "whose owner is that empty name (tq.Owner = ''), and no task queue has one, so the "
+        "pilot matches none but those of a JobSharing group among its groups (whose queues "
+        "match whatever their owner)"
+    ]
+
+
 def test_an_emptied_queue_is_gone_on_both_sides(tmp_path: Path, run: Callable[..., Any]) -> None:
     """``fs whatif ... taskqueues`` shows the queues as ``fs taskqueues`` does once a queue's
     last job has left (``fs rm``): as DIRAC holds them after ``cleanOrphanedTaskQueues`` and

@@ -145,6 +145,13 @@ def _notes(given: dict[str, str]) -> tuple[str, ...]:
             "selects the task queues whose group is that empty name (tq.OwnerGroup = ''), "
             "and no task queue has one, so the pilot matches none"
         )
+    if "Owner" in given and not given["Owner"].strip():
+        notes.append(
+            f"Owner={shown(given['Owner'])} names no owner: DIRAC's matcher then selects the "
+            "task queues whose owner is that empty name (tq.Owner = ''), and no task queue has "
+            "one, so the pilot matches none but those of a JobSharing group among its groups "
+            "(whose queues match whatever their owner)"
+        )
     return tuple(notes)
 
 

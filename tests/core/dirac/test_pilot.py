@@ -218,6 +218,18 @@ def test_an_owner_group_naming_no_group_matches_nothing(group: str, owner: list[
     assert "names no group" in pilot.notes[0]
 
 
+@pytest.mark.parametrize("owner", ["Owner=", "Owner= "])
+def test_an_owner_naming_no_one_matches_only_job_sharing_groups(owner: str) -> None:
+    """``__generateTQMatchSQL`` gets ``(tq.Owner = '' AND tq.OwnerGroup = 'user')``, which no
+    queue holds (MariaDB pads ' ' to ''), and ``tq.OwnerGroup = 'prod'`` for the JobSharing
+    group: only prod's queues match; the note says so, once."""
+    pilot = generic_pilot(described("CPUTime=86400", owner), ["user", "prod"])
+    assert not matches(queue(), pilot, sharing)
+    assert matches(queue(group="prod"), pilot, sharing)
+    assert [note.split(":")[0] for note in pilot.notes] == [f"{owner} names no owner"]
+    assert described("CPUTime=86400", "Owner=bob").notes == ()
+
+
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
