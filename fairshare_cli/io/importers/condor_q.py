@@ -23,7 +23,14 @@ from typing import IO, Any
 
 from fairshare_cli.core.jobs import Job, parse_job
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads, other_dump
+from fairshare_cli.io.importers.classad_dumps import (
+    Ad,
+    Expr,
+    iter_ads,
+    nonfinite,
+    nonfinite_error,
+    other_dump,
+)
 
 STATUS = {1: "idle", 2: "running", 5: "held", 6: "running", 7: "running"}
 _IDENT = re.compile(r"(?<![\w.])(?:MY\.)?([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()")
@@ -88,7 +95,12 @@ def referenced(ad: Ad, *texts: str | None) -> dict[str, Any]:
 
 def _int(ad: Ad, key: str, where: str, default: int) -> int:
     value = ad.get(key, default)
-    if isinstance(value, Expr) or value is None:
+    if isinstance(value, Expr):
+        if (text := nonfinite(value)) is not None:
+            job = f"job {ad.get('ClusterId')}.{ad.get('ProcId')}"
+            raise nonfinite_error(where, job, key, text)
+        return default
+    if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputError(f"{where}: {key} = {value!r}; expected a number")
