@@ -28,27 +28,33 @@ POOL = FIXTURES / "htcondor-25.0" / "flat_users"
 NONFINITE = ['real("INF")', 'real("-INF")', 'real("NaN")']
 
 
-def _json_expr(text: str) -> str:
-    """``text`` as ``-json`` writes an expression: a JSON string ``"/Expr(...)/"``."""
-    return json.dumps(f"/Expr({text})/")
-
-
 @pytest.mark.parametrize("value", NONFINITE)
-@pytest.mark.parametrize("key", ["RequestCpus", "RequestMemory", "JobPrio"])
+@pytest.mark.parametrize(
+    "key", ["RequestCpus", "RequestMemory", "JobPrio", "JobStatus", "QDate", "JobCurrentStartDate"]
+)
 def test_condor_q_json_refuses_a_nonfinite_number(
     env: dict[str, Path], run: Callable[..., Any], key: str, value: str
 ) -> None:
     """``fs import condor-q q.json --dry-run`` with ``"RequestCpus": "/Expr(real(\\"INF\\"))/"``
-    in the first ad (job 1.0, whose ``{`` is line 2)."""
-    text = (POOL / "condor_q.json").read_text(encoding="utf-8")
-    first = next(line for line in text.splitlines() if line.startswith(f'  "{key}": '))
+    in the first ad that has the attribute (job 1.0, on line 2), for ``JobCurrentStartDate``
+    the first running job's (an idle job's start is not read)."""
+    ads = json.loads((POOL / "condor_q.json").read_text(encoding="utf-8"))
+    at = next(
+        n
+        for n, ad in enumerate(ads)
+        if key in ad and (key != "JobCurrentStartDate" or ad["JobStatus"] == 2)
+    )
+    ads[at][key] = f"/Expr({value})/"
+    text = json.dumps(ads, indent=1)
+    start = [n for n, line in enumerate(text.splitlines(), 1) if line == " {"][at]
     dump = env["dir"] / "q.json"
-    dump.write_text(text.replace(first, f'  "{key}": {_json_expr(value)},', 1))
+    dump.write_text(text, encoding="utf-8")
     result = run("import", "condor-q", str(dump), "--dry-run", *common(env))
+    job = f"{ads[at]['ClusterId']}.{ads[at]['ProcId']}"
     refused(
         result,
-        f"{dump}:2: job 1.0: {key} = {value}, a real that is not finite (NaN or an infinity); "
-        "expected a finite number",
+        f"{dump}:{start}: job {job}: {key} = {value}, a real that "
+        "is not finite (NaN or an infinity); expected a finite number",
     )
 
 
@@ -72,7 +78,7 @@ def test_condor_status_json_refuses_a_nonfinite_cpus(
     in the first ad (slot1@x01.htc.test, whose ``{`` is line 2)."""
     text = (POOL / "condor_status.json").read_text(encoding="utf-8")
     dump = env["dir"] / "s.json"
-    dump.write_text(text.replace('  "Cpus": 1,', f'  "Cpus": {_json_expr(value)},', 1))
+    dump.write_text(text.replace('  "Cpus": 1,', f'  "Cpus": {json.dumps(f"/Expr({value})/")},', 1))
     result = run("import", "condor-status", str(dump), "--dry-run", *common(env))
     refused(
         result,

@@ -109,6 +109,19 @@ def _int(ad: Ad, key: str, where: str, default: int) -> int:
     return int(value)
 
 
+def _check_times(ad: Ad, where: str, keys: tuple[str, ...]) -> None:
+    """The job's times ``keys`` are no ``real("NaN")`` or ``real("INF")`` (no time at all).
+
+    Raises:
+        InputError: naming ``where``, the job and the attribute.
+    """
+    for key in keys:
+        value = ad.get(key)
+        if value.__class__ is Expr and (text := nonfinite(value)) is not None:
+            job = f"job {ad.get('ClusterId')}.{ad.get('ProcId')}"
+            raise nonfinite_error(where, job, key, text)
+
+
 def job_from_ad(ad: Ad, where: str, groups: frozenset[str]) -> Job | None:
     """The job object of one job ad; None for a removed or completed job.
 
@@ -121,6 +134,7 @@ def job_from_ad(ad: Ad, where: str, groups: frozenset[str]) -> Job | None:
         raise InputError(
             f"{where}: expected a job ad with ClusterId and ProcId{other_dump(ad, 'job')}"
         )
+    _check_times(ad, where, ("QDate",))
     status = STATUS.get(_int(ad, "JobStatus", where, 1))
     if status is None:
         return None
@@ -156,6 +170,7 @@ def job_from_ad(ad: Ad, where: str, groups: frozenset[str]) -> Job | None:
     elif isinstance(limits, str) and limits:
         obj["concurrency_limits"] = limits
     if status == "running":
+        _check_times(ad, where, ("JobCurrentStartDate", "JobStartDate"))
         host = ad.get("RemoteHost")
         obj["slot"] = host if isinstance(host, str) and host else None
         obj["start_time"] = ad.get("JobCurrentStartDate") or ad.get("JobStartDate")
