@@ -36,7 +36,14 @@ from fairshare_cli.core.usage import (
 )
 from fairshare_cli.core.usage_lines import records_of_columns
 from fairshare_cli.errors import EmptyInput, InputError, decoder_fault
-from fairshare_cli.io.importers.classad_dumps import Expr, iter_ads, open_dump, other_dump
+from fairshare_cli.io.importers.classad_dumps import (
+    Expr,
+    iter_ads,
+    nonfinite,
+    nonfinite_error,
+    open_dump,
+    other_dump,
+)
 from fairshare_cli.io.inputs import fast_loads, not_utf8, open_input
 from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys, surely_distinct
 
@@ -387,7 +394,8 @@ def read_condor_history(
     """Records from ``condor_history -json`` or ``-long`` output, streamed ad by ad.
 
     Memory stays flat however long the file: ads are read one at a time (JSON in chunks).
-    An attribute that is an expression rather than a value counts as absent.
+    An attribute that is an expression rather than a value counts as absent, except a real
+    that is not finite (``real("INF")``): refused.
 
     Raises:
         InputError: ``FILE:LINE`` of the first malformed line or ad, or no ad at all.
@@ -409,9 +417,10 @@ def read_condor_history(
             picked = {}
             for key in HISTORY_ATTRS:
                 v = get(key)
-                if v is None or v.__class__ is Expr:
+                if v is None:
                     continue
-                if v.__class__ is str and v.startswith("/Expr("):
+                if v.__class__ is Expr or (v.__class__ is str and v.startswith("/Expr(")):
+                    _refuse_nonfinite(ad, key, v, f"{name}:{line}")
                     continue
                 picked[key] = v
             for key in _TIMES:  # epoch seconds of a real date, or 0 (not yet)
@@ -435,6 +444,18 @@ def read_condor_history(
                 yield rec
     if not line and not _json_list(path):  # (no ad: a capture that failed)
         raise EmptyInput(f"{name}: no job ads; expected condor_history -json or -long output")
+
+
+def _refuse_nonfinite(ad: Any, key: str, value: Any, where: str) -> None:
+    """Refuse ``real("NaN")``, ``real("INF")`` or ``real("-INF")`` as ``key``: a number
+    HTCondor holds but no usage can be counted from; any other expression counts as absent.
+
+    Raises:
+        InputError: naming ``where``, the job and ``key``.
+    """
+    if (text := nonfinite(value)) is not None:
+        job = f"job {ad.get('ClusterId')}.{ad.get('ProcId')}" if "ClusterId" in ad else "the job"
+        raise nonfinite_error(where, job, key, text)
 
 
 def _json_list(path: str) -> bool:

@@ -15,7 +15,7 @@ from tests.cli.conftest import common, refused
 FLAT = Path(__file__).parents[1] / "fixtures" / "htcondor-25.0" / "flat_users"
 
 
-@pytest.mark.parametrize("value", ["nan", "inf", "Cpus * 2"])
+@pytest.mark.parametrize("value", ["nan", "inf", "Cpus * 2", 'real("INF")'])
 def test_a_priority_that_is_no_number_is_named_as_written(
     env: dict[str, Path], run: Callable[..., Any], value: str
 ) -> None:

@@ -44,6 +44,36 @@ def _json_value(value: Any) -> Any:
     return value
 
 
+#: How HTCondor writes a real that is not finite, in ``-json`` and ``-long`` alike
+#: (``ClassAdUnParser::UnparseReal``, src/classad/sink.cpp; src/classad/jsonSink.cpp): as a
+#: call of ``real`` on a string, which evaluates to that real (``strtod`` reads the string:
+#: ``convertValueToRealValue``, src/classad/value.cpp).
+_NONFINITE = re.compile(r'^\s*real\s*\(\s*"\s*[-+]?(?:nan|inf|infinity)\s*"\s*\)\s*$', re.I)
+
+
+def nonfinite(value: Any) -> str | None:
+    """The text of ``value`` if it is HTCondor's ``real("NaN")``, ``real("INF")`` or
+    ``real("-INF")`` (an :class:`Expr`, or a ``-json`` expression string left as it is),
+    else None."""
+    if isinstance(value, Expr):
+        text = value.text
+    elif isinstance(value, str) and value.startswith("/Expr(") and value.endswith(")/"):
+        text = value[6:-2]
+    else:
+        return None
+    return text.strip() if _NONFINITE.match(text) else None
+
+
+def nonfinite_error(where: str, what: str, key: str, text: str) -> InputError:
+    """The refusal of a non-finite real (``text``) as ``key`` of the ad ``what`` (``job
+    12.0``) at ``where`` (``FILE:LINE``): HTCondor evaluates it to NaN or an infinity, no
+    count or time a scheduler can use."""
+    return InputError(
+        f"{where}: {what}: {key} = {text}, a real that is not finite (NaN or an infinity); "
+        "expected a finite number"
+    )
+
+
 _ATTR = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*=\s?(.*)$")
 _INT = re.compile(r"^-?\d+$")
 _REAL = re.compile(r"^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")

@@ -23,7 +23,14 @@ from typing import IO, Any
 
 from fairshare_cli.core.jobs import Job, parse_job
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads, other_dump
+from fairshare_cli.io.importers.classad_dumps import (
+    Ad,
+    Expr,
+    iter_ads,
+    nonfinite,
+    nonfinite_error,
+    other_dump,
+)
 
 STATUS = {1: "idle", 2: "running", 5: "held", 6: "running", 7: "running"}
 _IDENT = re.compile(r"(?<![\w.])(?:MY\.)?([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()")
@@ -88,13 +95,31 @@ def referenced(ad: Ad, *texts: str | None) -> dict[str, Any]:
 
 def _int(ad: Ad, key: str, where: str, default: int) -> int:
     value = ad.get(key, default)
-    if isinstance(value, Expr) or value is None:
+    if isinstance(value, Expr):
+        if (text := nonfinite(value)) is not None:
+            job = f"job {ad.get('ClusterId')}.{ad.get('ProcId')}"
+            raise nonfinite_error(where, job, key, text)
+        return default
+    if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputError(f"{where}: {key} = {value!r}; expected a number")
     if isinstance(value, float) and not math.isfinite(value):  # (JSON's NaN, 1e400)
         raise InputError(f"{where}: {key} = {value!r}; expected a finite number")
     return int(value)
+
+
+def _check_times(ad: Ad, where: str, keys: tuple[str, ...]) -> None:
+    """The job's times ``keys`` are no ``real("NaN")`` or ``real("INF")`` (no time at all).
+
+    Raises:
+        InputError: naming ``where``, the job and the attribute.
+    """
+    for key in keys:
+        value = ad.get(key)
+        if value.__class__ is Expr and (text := nonfinite(value)) is not None:
+            job = f"job {ad.get('ClusterId')}.{ad.get('ProcId')}"
+            raise nonfinite_error(where, job, key, text)
 
 
 def job_from_ad(ad: Ad, where: str, groups: frozenset[str]) -> Job | None:
@@ -109,6 +134,7 @@ def job_from_ad(ad: Ad, where: str, groups: frozenset[str]) -> Job | None:
         raise InputError(
             f"{where}: expected a job ad with ClusterId and ProcId{other_dump(ad, 'job')}"
         )
+    _check_times(ad, where, ("QDate",))
     status = STATUS.get(_int(ad, "JobStatus", where, 1))
     if status is None:
         return None
@@ -144,6 +170,7 @@ def job_from_ad(ad: Ad, where: str, groups: frozenset[str]) -> Job | None:
     elif isinstance(limits, str) and limits:
         obj["concurrency_limits"] = limits
     if status == "running":
+        _check_times(ad, where, ("JobCurrentStartDate", "JobStartDate"))
         host = ad.get("RemoteHost")
         obj["slot"] = host if isinstance(host, str) and host else None
         obj["start_time"] = ad.get("JobCurrentStartDate") or ad.get("JobStartDate")

@@ -26,7 +26,14 @@ from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
 from fairshare_cli.core.names import MAX_NAME_LENGTH, check_name, name_problem
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.as_config import Origins
-from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads, other_dump
+from fairshare_cli.io.importers.classad_dumps import (
+    Ad,
+    Expr,
+    iter_ads,
+    nonfinite,
+    nonfinite_error,
+    other_dump,
+)
 from fairshare_cli.io.importers.common import as_float
 
 #: What condor_status prints, for the errors that say what was expected.
@@ -113,6 +120,14 @@ CONSUMPTION = {"consumptioncpus": "consumption_cpus", "consumptionmemory": "cons
 CONSUMPTION["consumptiondisk"] = "consumption_disk"
 #: The resources a dynamic slot is carved of.
 RESOURCES = ("Cpus", "Memory", "Disk")
+#: The numbers fs reads from a slot ad: its resources, a partitionable slot's totals and a
+#: claim's start.
+_NUMBERS = (
+    *RESOURCES,
+    *(f"TotalSlot{r}" for r in RESOURCES),
+    "JobStart",
+    "EnteredCurrentState",
+)
 
 
 @dataclass
@@ -167,6 +182,7 @@ def _slot(ad: Ad, line: int, label: str, dump: StatusDump) -> SlotAd | None:
     if not isinstance(machine, str) or not machine:
         machine = name.split("@", 1)[1]
     _check_names(ad, name, machine, where)
+    _check_numbers(ad, name, where)
     slot_type = str(ad.get("SlotType", "Static"))
     split = slot_type in ("Partitionable", "Dynamic")
     if slot_type == "Partitionable":
@@ -247,6 +263,18 @@ def _check_names(ad: Ad, name: str, machine: str, where: str) -> None:
     for key in ad:
         if (problem := name_problem(key)) is not None:
             raise InputError(f"{where}: an attribute name: {problem}")
+
+
+def _check_numbers(ad: Ad, name: str, where: str) -> None:
+    """The numbers fs reads (:data:`_NUMBERS`) are no ``real("NaN")`` or ``real("INF")``:
+    HTCondor evaluates those to NaN or an infinity, no resource or time.
+
+    Raises:
+        InputError: naming ``where``, the slot and the attribute.
+    """
+    for key in _NUMBERS:
+        if key in ad and (text := nonfinite(ad[key])) is not None:
+            raise nonfinite_error(where, name, key, text)
 
 
 def is_slot_ad(ad: Ad) -> bool:
