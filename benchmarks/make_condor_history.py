@@ -98,7 +98,8 @@ FILLER = {
 
 
 def ad_text(i: int, rng: random.Random) -> str:
-    """One ad, newest first: the i-th ad ended ``i`` minutes before the end (or runs)."""
+    """One ad, newest first: the i-th ad ended ``i`` minutes before the end (one in 100
+    removed then, the others completed)."""
     user = USERS[i % len(USERS)]
     group = GROUPS[i % len(GROUPS)]
     end = END - 60 * i
@@ -121,8 +122,9 @@ def ad_text(i: int, rng: random.Random) -> str:
     )
     if group:
         ad["AccountingGroup"] = f"{group}.{user}"
-    if i % 100 == 7:
-        ad["JobStatus"] = 2
+    if i % 100 == 7:  # (removed: a history holds no job still in the queue)
+        ad["JobStatus"] = 3
+        ad["EnteredCurrentStatus"] = end
     else:
         ad["JobStatus"] = 4
         ad["CompletionDate"] = end
