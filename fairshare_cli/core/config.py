@@ -191,6 +191,12 @@ class MachineSpec(msgspec.Struct, frozen=True):
         return self.slots * self.slot_cpus()
 
 
+def in_partition(spec: MachineSpec, partition: str) -> bool:
+    """Whether the machines of ``spec`` are nodes of ``partition`` (``""``: any node; a
+    stanza listing no partitions is in every one)."""
+    return not partition or not spec.partitions or partition in spec.partitions
+
+
 class GroupSpec(msgspec.Struct, frozen=True):
     """``[groups."name"]``: one HTCondor accounting group (dotted names nest)."""
 

@@ -17,15 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.config import MachineSpec, in_partition
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
 from fairshare_cli.core.jobs import Job
-
-
-def in_partition(spec: MachineSpec, partition: str) -> bool:
-    """Whether the machines of ``spec`` are nodes of ``partition`` (``""``: any node; a
-    stanza listing no partitions is in every one)."""
-    return not partition or not spec.partitions or partition in spec.partitions
 
 
 class SlurmNodes:

@@ -22,13 +22,13 @@ from functools import cached_property, partial
 from msgspec.structs import replace
 
 from fairshare_cli.core.batches import JobBatch
-from fairshare_cli.core.config import Config, MachineSpec
+from fairshare_cli.core.config import Config, MachineSpec, in_partition
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
 from fairshare_cli.core.htcondor.negotiator.partitionable import parent_name, totals
 from fairshare_cli.core.htcondor.negotiator.slots import Slot
-from fairshare_cli.core.htcondor.node_placement import SlurmNodes, in_partition
+from fairshare_cli.core.htcondor.node_placement import SlurmNodes
 from fairshare_cli.core.htcondor.pslot_placement import DynamicWeigher, PartitionablePool
 from fairshare_cli.core.jobs import Job
 

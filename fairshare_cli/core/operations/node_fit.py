@@ -11,7 +11,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from fairshare_cli.core.config import Config, PartitionSpec
+from fairshare_cli.core.config import Config, PartitionSpec, in_partition
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.slurm.partition import (
     NoDefaultPartition,
@@ -156,7 +156,7 @@ class NodeFit:
                 (
                     (spec.node_cpus(), spec.count)
                     for spec in self.config.machines
-                    if not part or not spec.partitions or part in spec.partitions
+                    if in_partition(spec, part)
                 ),
                 reverse=True,
             )

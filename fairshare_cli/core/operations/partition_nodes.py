@@ -18,10 +18,9 @@ from collections.abc import Sequence
 from msgspec.structs import replace
 
 from fairshare_cli.core.batches import JobBatch
-from fairshare_cli.core.config import Config, MachineSpec
+from fairshare_cli.core.config import Config, MachineSpec, in_partition
 from fairshare_cli.core.htcondor.negotiator.partitionable import parent_name
 from fairshare_cli.core.htcondor.negotiator.slots import expand_slots, machine_names
-from fairshare_cli.core.htcondor.node_placement import in_partition
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.node_fit import NodeFit
 from fairshare_cli.core.slurm.partition import NoDefaultPartition

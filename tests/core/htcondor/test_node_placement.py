@@ -8,9 +8,9 @@ its CPUs; only the nodes of the job's partition: ``_build_node_list`` in
 
 from __future__ import annotations
 
-from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.config import MachineSpec, in_partition
 from fairshare_cli.core.htcondor.negotiator import Claim
-from fairshare_cli.core.htcondor.node_placement import SlurmNodes, in_partition
+from fairshare_cli.core.htcondor.node_placement import SlurmNodes
 from fairshare_cli.core.htcondor.placement import Running, place_running
 from fairshare_cli.core.jobs import Job
 
