@@ -39,10 +39,9 @@ from fairshare_cli.errors import EmptyInput, InputError, decoder_fault
 from fairshare_cli.io.importers.classad_dumps import (
     Expr,
     iter_ads,
-    nonfinite,
-    nonfinite_error,
     open_dump,
     other_dump,
+    refuse_nonfinite,
 )
 from fairshare_cli.io.inputs import fast_loads, not_utf8, open_input
 from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys, surely_distinct
@@ -453,9 +452,8 @@ def _refuse_nonfinite(ad: Any, key: str, value: Any, where: str) -> None:
     Raises:
         InputError: naming ``where``, the job and ``key``.
     """
-    if (text := nonfinite(value)) is not None:
-        job = f"job {ad.get('ClusterId')}.{ad.get('ProcId')}" if "ClusterId" in ad else "the job"
-        raise nonfinite_error(where, job, key, text)
+    job = f"job {ad.get('ClusterId')}.{ad.get('ProcId')}" if "ClusterId" in ad else "the job"
+    refuse_nonfinite(where, job, key, value)
 
 
 def _json_list(path: str) -> bool:

@@ -64,14 +64,19 @@ def nonfinite(value: Any) -> str | None:
     return text.strip() if _NONFINITE.match(text) else None
 
 
-def nonfinite_error(where: str, what: str, key: str, text: str) -> InputError:
-    """The refusal of a non-finite real (``text``) as ``key`` of the ad ``what`` (``job
-    12.0``) at ``where`` (``FILE:LINE``): HTCondor evaluates it to NaN or an infinity, no
-    count or time a scheduler can use."""
-    return InputError(
-        f"{where}: {what}: {key} = {text}, a real that is not finite (NaN or an infinity); "
-        "expected a finite number"
-    )
+def refuse_nonfinite(where: str, what: str, key: str, value: Any) -> None:
+    """Refuse ``value`` of ``key`` in the ad ``what`` (``job 12.0``) at ``where``
+    (``FILE:LINE``) if it is a non-finite real (:func:`nonfinite`): HTCondor evaluates it
+    to NaN or an infinity, no count or time a scheduler can use.
+
+    Raises:
+        InputError: it is one.
+    """
+    if (text := nonfinite(value)) is not None:
+        raise InputError(
+            f"{where}: {what}: {key} = {text}, a real that is not finite (NaN or an "
+            "infinity); expected a finite number"
+        )
 
 
 _ATTR = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*=\s?(.*)$")

@@ -27,9 +27,8 @@ from fairshare_cli.io.importers.classad_dumps import (
     Ad,
     Expr,
     iter_ads,
-    nonfinite,
-    nonfinite_error,
     other_dump,
+    refuse_nonfinite,
 )
 
 STATUS = {1: "idle", 2: "running", 5: "held", 6: "running", 7: "running"}
@@ -96,9 +95,7 @@ def referenced(ad: Ad, *texts: str | None) -> dict[str, Any]:
 def _int(ad: Ad, key: str, where: str, default: int) -> int:
     value = ad.get(key, default)
     if isinstance(value, Expr):
-        if (text := nonfinite(value)) is not None:
-            job = f"job {ad.get('ClusterId')}.{ad.get('ProcId')}"
-            raise nonfinite_error(where, job, key, text)
+        refuse_nonfinite(where, _job_name(ad), key, value)
         return default
     if value is None:
         return default
@@ -116,10 +113,13 @@ def _check_times(ad: Ad, where: str, keys: tuple[str, ...]) -> None:
         InputError: naming ``where``, the job and the attribute.
     """
     for key in keys:
-        value = ad.get(key)
-        if value.__class__ is Expr and (text := nonfinite(value)) is not None:
-            job = f"job {ad.get('ClusterId')}.{ad.get('ProcId')}"
-            raise nonfinite_error(where, job, key, text)
+        if (value := ad.get(key)).__class__ is Expr:
+            refuse_nonfinite(where, _job_name(ad), key, value)
+
+
+def _job_name(ad: Ad) -> str:
+    """``job 12.0``: the job of ``ad``, for a refusal."""
+    return f"job {ad.get('ClusterId')}.{ad.get('ProcId')}"
 
 
 def job_from_ad(ad: Ad, where: str, groups: frozenset[str]) -> Job | None:

@@ -30,9 +30,8 @@ from fairshare_cli.io.importers.classad_dumps import (
     Ad,
     Expr,
     iter_ads,
-    nonfinite,
-    nonfinite_error,
     other_dump,
+    refuse_nonfinite,
 )
 from fairshare_cli.io.importers.common import as_float
 
@@ -273,8 +272,8 @@ def _check_numbers(ad: Ad, name: str, where: str) -> None:
         InputError: naming ``where``, the slot and the attribute.
     """
     for key in _NUMBERS:
-        if key in ad and (text := nonfinite(ad[key])) is not None:
-            raise nonfinite_error(where, name, key, text)
+        if key in ad:
+            refuse_nonfinite(where, name, key, ad[key])
 
 
 def is_slot_ad(ad: Ad) -> bool:
