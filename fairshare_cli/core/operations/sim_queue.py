@@ -44,6 +44,7 @@ from fairshare_cli.core.htcondor.pool import (
     submitter_of,
 )
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.operations.partition_nodes import PartitionNodes
 from fairshare_cli.core.operations.sim_row import NEVER_QUEUED, JobStart, SimRow
 from fairshare_cli.core.operations.slurm_series import SlurmSeries, of_association
 
@@ -97,6 +98,8 @@ class SimQueue:
         self.frozen = frozen_pool(config.machines)  # the slots, built once
         self._tell = self.frozen.tell
         self.skip_when_full = self.tree is None and _never_preempts(config)
+        #: Slurm jobs match only the machines of their partitions, as in ``fs negotiate``
+        self.nodes = PartitionNodes(config) if config.partitions else None
         batches = [b if isinstance(b, JobBatch) else JobBatch(b) for b in workload]
         self.pending = sorted(batches, key=lambda b: (self._submitted(b.job), b.job.cluster_proc))
         self.next_pending = 0
@@ -141,12 +144,19 @@ class SimQueue:
                 self.stranded.append(job)  # (its slot gone: it runs through the first cycle)
                 self.running_jobs.add(job.id, job)
             elif job.status == "idle":
-                self._add_idle(batch)
+                self._add_idle(self._restricted(batch))
             elif job.status == "running":
                 for i in range(batch.count):
                     one = job if batch.count == 1 else replace(job, id=batch.job_id(i))
                     began = job.start_time if job.start_time is not None else self.start
                     self._add_running(one, self.name_of(one), self._held(one, began), began)
+
+    def _restricted(self, batch: JobBatch) -> JobBatch:
+        """A batch coming into the queue (submitted, loaded, or back from a slot gone),
+        its Slurm job bounded to the machines of its partitions
+        (:meth:`~.partition_nodes.PartitionNodes.restricted`); a job sent back by a
+        preemption is bounded already."""
+        return batch if self.nodes is None else self.nodes.restricted(batch)
 
     def _on(self, job: Job) -> bool:
         """Whether a running job's slot is one of the pool's."""
@@ -295,7 +305,7 @@ class SimQueue:
                 start_time=None,
                 submit_time=self._submitted(batch.job),
             )
-            self._add_idle(JobBatch(job, batch.count))
+            self._add_idle(self._restricted(JobBatch(job, batch.count)))
             k += 1
         self.next_pending = k
 
@@ -339,7 +349,8 @@ class SimQueue:
         their claims is over (as a committed ``fs negotiate`` leaves them)."""
         for job in self.stranded:
             self.running_jobs.remove(job.id)
-            self._add_idle(JobBatch(replace(job, status="idle", slot=None, start_time=None)))
+            back = JobBatch(replace(job, status="idle", slot=None, start_time=None))
+            self._add_idle(self._restricted(back))
         self.stranded = []
 
     def _commit(self, result: CycleResult, t: float) -> None:
@@ -358,6 +369,8 @@ class SimQueue:
                 back = replace(run.job, status="idle", slot=None, start_time=None)
                 self._add_idle(JobBatch(back))
             job = replace(started[m.job_id], status="running", slot=m.slot, start_time=t)
+            if self.nodes is not None:  # (of several partitions: first, one of its node's)
+                job = self.nodes.started(job, m.slot)
             self.starts.append(JobStart(m.job_id, m.submitter, self._submitted(job), t))
             claim = match_claim(m, t)
             self._claim(claim)

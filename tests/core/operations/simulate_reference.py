@@ -37,6 +37,7 @@ from fairshare_cli.core.htcondor.pool import (
 )
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.negotiate import apply_matches
+from fairshare_cli.core.operations.partition_nodes import restrict_batches
 from fairshare_cli.core.operations.sim_row import SimRow
 from fairshare_cli.core.operations.simulate import SimResult, SimWindow, cycle_times
 from fairshare_cli.core.usage import UsageRecord
@@ -195,7 +196,7 @@ class _Simulation:
         result = negotiate_cycle(
             config.machines,
             claims,
-            [JobBatch(j) for j in live],
+            restrict_batches(config, [JobBatch(j) for j in live]),  # (Slurm: partitions)
             self.name_of,
             priorities_at(self.accountant, config, t),
             self.tree,
