@@ -166,3 +166,28 @@ def test_explain_tells_the_start(tmp_path: Path, run: Run) -> None:
         "  then started by Slurm on slot1@na001's node, beside the work on its slots (CPUs "
         "free there; no claim)",
     ]
+
+
+def test_a_job_of_two_partitions_runs_in_its_nodes_one(tmp_path: Path, run: Run) -> None:
+    """Job 1 (2 CPUs, a) holds na001 and its 2 CPUs, job 2 (1 CPU, b) nb001, committed.
+    Job 3 (1 CPU, ``a,b``): no free slot; a is tried first (one tier, as named), but na001
+    has 2 - 2 = 0 CPUs free; nb001 has 4 - 1 = 3: it runs beside job 2 and is stored
+    ``b,a``, the partition it runs in first (its limit end and billing are b's)."""
+    common = _pool(
+        tmp_path, run, ["--owner", "u1", "--account", "acc", "--cpus", "2"],
+        ["--owner", "u1", "--account", "acc", "--partition", "b", "--cpus", "1"],
+    )  # fmt: skip
+    res = run("negotiate", *common, "--now", CYCLE)
+    assert res.exit_code == 0, res.stderr
+    res = run("submit", "--owner", "u2", "--partition", "a,b", *ONE_CPU, *common, "--now", CYCLE)
+    assert res.exit_code == 0, res.stderr
+    later = "2026-11-21T10:10:00Z"
+    res = run("negotiate", "--json", *common, "--now", later)
+    assert res.exit_code == 0, res.stderr
+    assert _matches(json.loads(res.stdout)) == [("3", "slot1@nb001", "slurm_beside", 0.0)]
+    jobs = json.loads((tmp_path / "state.json").read_text())["jobs"]
+    assert [(j["id"], j.get("partition")) for j in jobs] == [
+        ("1", None),
+        ("2", "b"),
+        ("3", "b,a"),
+    ]

@@ -245,7 +245,8 @@ def apply_matches(
     for job in jobs:  # first, one of its node's)
         m = by_id.get(job.id)
         if m is not None and m.reason == BESIDE:  # (Slurm: on a node's CPUs, no claim)
-            new_jobs.append(replace(job, status="running", slot=None, start_time=now))
+            started = nodes.started(replace(job, status="running", start_time=now), m.slot)
+            new_jobs.append(replace(started, slot=None))
         elif m is not None:
             started = replace(job, status="running", slot=m.slot, start_time=now)
             new_jobs.append(nodes.started(started, m.slot))
