@@ -82,7 +82,9 @@ def test_two_one_cpu_jobs_share_a_two_cpu_node(tmp_path: Path, run: Run) -> None
 
 def test_a_job_the_free_cpus_cannot_hold_waits(tmp_path: Path, run: Run) -> None:
     """Job 2 asks 2 CPUs where 1 is free: left idle, as before; a third job, of 1 CPU,
-    takes that CPU (the queue's later jobs are tried in turn)."""
+    takes that CPU: every job left is tried, in the cycle's order (slurmctld's main
+    scheduler would stop partition a at job 2, of its priority and a lower id; not
+    modelled, docs/slurm.md says so)."""
     two = ["--account", "acc", "--cpus", "2"]
     common = _pool(
         tmp_path, run, ["--owner", "u1", *ONE_CPU], ["--owner", "u2", *two],

@@ -19,7 +19,9 @@ are all held and whose CPUs hold it beside the work there
 work that comes in is placed. A node with a free slot is left to the negotiator, which
 gives that slot out. The job holds no claim and is charged nothing by HTCondor's
 accountant; its Slurm usage accrues from the cycle, as a matched job's does. A job of
-several nodes is not placed so.
+several nodes is not placed so. Simplified: slurmctld's main scheduler walks the jobs by
+priority and stops a partition's lower jobs at one that does not fit (backfill then starts
+those that delay no higher one); here every job left is tried, in the cycle's order.
 """
 
 from __future__ import annotations
