@@ -298,11 +298,13 @@ def _run_mins_again(values: list[Any], fields: Sequence[Field]) -> list[Any]:
 
 
 def _divided(cell: Any, by: int) -> Any:
-    """A TRES cell (``cpu=120,mem=0``) with each count divided by ``by``, integer division
-    (None, a blank, as it is)."""
+    """A TRES cell (``cpu=120,mem=0``) with each count divided by ``by``, integer division;
+    a blank (None), or a cell that is no such list, as it is."""
     if not isinstance(cell, str) or not cell:
         return cell
-    pairs = (item.partition("=") for item in cell.split(","))
+    pairs = [item.partition("=") for item in cell.split(",")]
+    if not all(eq and count.isascii() and count.isdigit() for _, eq, count in pairs):
+        return cell
     return ",".join(f"{name}={int(count) // by}" for name, _, count in pairs)
 
 
