@@ -1,4 +1,5 @@
-"""Slurm jobs a negotiation cycle left idle, started beside the work on a node's slots.
+"""Slurm jobs a negotiation cycle left idle, started beside the work on a node's slots
+(``fs negotiate``, and ``fs simulate``'s HTCondor cycles).
 
 For Slurm a ``[[machines]]`` machine is a node of ``slots × Cpus`` CPUs, which runs jobs up
 to its CPUs (``select/cons_tres`` with ``CR_CPU``; slurmctld's scheduler, main or backfill,
@@ -62,12 +63,9 @@ def start_beside(
         explain_job: the job whose story the cycle told: a ``slurm_beside`` event ends
             it when it starts so.
     """
-    if not result.unmatched or not config.machines:
+    if not may_start_beside(config, result):
         return result
     fit = NodeFit(config)
-    runs = [r for r in result.unmatched if r.reason != "depth_first"]
-    if not any(sbatch_job(b.job) for r in runs for b, _ in r.segments):
-        return result
     held = {c.slot: c for c in claims}
     for m in result.matches:
         held[m.slot] = Claim(m.slot, m.submitter, m.job_id, now, m.weight, m.resources)
@@ -91,6 +89,15 @@ def start_beside(
     if beside is not None:
         story = [*story, {"event": BESIDE, "slot": beside.slot}]
     return dc_replace(result, matches=[*result.matches, *started], unmatched=kept, explain=story)
+
+
+def may_start_beside(config: Config, result: CycleResult) -> bool:
+    """Whether ``result`` left an idle job sbatch queued (:func:`sbatch_job`) that may
+    run beside the work on a node (a cheap test: :func:`start_beside` does the rest)."""
+    if not config.machines:
+        return False
+    runs = (r for r in result.unmatched if r.reason != "depth_first")
+    return any(sbatch_job(b.job) for r in runs for b, _ in r.segments)
 
 
 def _running(
