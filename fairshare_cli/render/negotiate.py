@@ -371,6 +371,11 @@ def explain_lines(job_id: str, events: Sequence[dict[str, Any]]) -> list[str]:
             )
         elif kind == "unmatched":
             lines.append(f"  left idle: {_REASON_TEXT.get(e['reason'], e['reason'])}")
+        elif kind == "slurm_beside":
+            lines.append(
+                f"  then started by Slurm on {e['slot']}'s node, beside the work on its "
+                "slots (CPUs free there; no claim)"
+            )
     return lines
 
 

@@ -261,7 +261,7 @@ def render_columns(
             lines.append(sep.join("-" * abs(f.width) for f in fields) + tail)
     if not fields:
         lines.extend("" for _ in range(count))
-    values = [columns.get(f.key, _Blank(count)) for f in fields]
+    values = _run_mins_again([columns.get(f.key, _Blank(count)) for f in fields], fields)
     memos: list[dict[Any, str]] = [{} for _ in fields]
     if not parsable and fields and count and all(f.width for f in fields):
         head = "".join(line + "\n" for line in lines)
@@ -280,6 +280,32 @@ def render_columns(
         ]
         lines.extend(sep.join(cells) + tail for cells in zip(*cells_by_field, strict=True))
     return "".join(line + "\n" for line in lines)
+
+
+def _run_mins_again(values: list[Any], fields: Sequence[Field]) -> list[Any]:
+    """The columns with each TRESRunMins after the first a further 60 times smaller: sshare
+    turns a row's run seconds into minutes in place as it prints the field (``process.c``,
+    ``PRINT_RUNMINS``: ``tres_run_secs[i] /= 60``, 22.05 and 26.05 alike), so ``-o
+    TRESRunMins,tres`` prints minutes, then hours (integer division each time)."""
+    seen = 0
+    for k, f in enumerate(fields):
+        if f.name != "TRESRunMins":
+            continue
+        if seen:
+            values[k] = [_divided(cell, 60**seen) for cell in values[k][:]]
+        seen += 1
+    return values
+
+
+def _divided(cell: Any, by: int) -> Any:
+    """A TRES cell (``cpu=120,mem=0``) with each count divided by ``by``, integer division;
+    a blank (None), or a cell that is no such list, as it is."""
+    if not isinstance(cell, str) or not cell:
+        return cell
+    pairs = [item.partition("=") for item in cell.split(",")]
+    if not all(eq and count.isascii() and count.isdigit() for _, eq, count in pairs):
+        return cell
+    return ",".join(f"{name}={int(count) // by}" for name, _, count in pairs)
 
 
 class _Blank:

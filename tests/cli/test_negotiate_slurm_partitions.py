@@ -19,11 +19,12 @@ Run = Callable[..., Any]
 def test_a_slurm_job_is_matched_on_its_partitions_node_only(
     tmp_path: Path, run: Run, write_config: Callable[[str], Path]
 ) -> None:
-    """Jobs 1 and 2 of ``b``, job 3 of ``a,b``: 1 gets nb001, 2 no slot (nb001's one slot
-    is taken; na001 is not b's), 3 na001, stored ``a,b``."""
+    """Jobs 1 and 2 of ``b``, job 3 of ``a,b``, 3 CPUs each: 1 gets nb001, 2 no slot
+    (nb001's one slot is taken and its 4 - 3 CPUs left cannot hold it beside job 1;
+    na001 is not b's), 3 na001, stored ``a,b``."""
     state = tmp_path / "s.json"
     args = ["--config", str(write_config(TWO_PARTITIONS)), "--state", str(state), "--now", NOW]
-    job = ["--owner", "u1", "--account", "acc", "--cpus", "2"]
+    job = ["--owner", "u1", "--account", "acc", "--cpus", "3"]
     for part in ("b", "b", "a,b"):
         assert run("submit", *job, "--partition", part, *args).exit_code == 0
     res = run("negotiate", "--json", *args)

@@ -192,3 +192,24 @@ def test_the_22_05_running_capture_under_limits(tmp_path: Path, run: Callable[..
         "|" + none,
         "u5|" + none,
     ]
+
+
+def test_a_second_tres_run_mins_is_in_hours(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """sshare divides a row's run seconds by 60 in place each time it prints TRESRunMins
+    (``process.c``, ``PRINT_RUNMINS``, 22.05 and 26.05 alike), so a second mention (another
+    spelling: ``slurm_addto_char_list`` drops a name given twice) prints them over 3600, integer division of the first's minutes by 60: u1's mem 750 -> 12
+    (45000 s), cpu 30 -> 0; u2's mem 375 -> 6; a's and root's mem 1125 -> 18 (67500 s).
+    fs printed the minutes twice."""
+    common = _pool(tmp_path, run)
+    spec = "User,TRESRunMins,tres"
+    res = run("sshare", "-a", "-P", "-o", spec, *common, "--now", "2026-11-21T12:03:10Z")
+    assert res.exit_code == 0, res.stderr
+    hours = "cpu=0,mem={}" + TAIL.format("node=0,billing=0")
+    both = "cpu=37,mem=1125" + TAIL.format("node=11,billing=37")
+    assert res.stdout.splitlines() == [
+        "User|TRESRunMins|TRESRunMins",
+        f"|{both}|{hours.format(18)}",
+        f"|{both}|{hours.format(18)}",
+        "u1|cpu=30,mem=750" + TAIL.format("node=7,billing=30") + f"|{hours.format(12)}",
+        "u2|cpu=7,mem=375" + TAIL.format("node=3,billing=7") + f"|{hours.format(6)}",
+    ]

@@ -46,9 +46,31 @@ def cell_by_cell(
                 )
             )
             lines.append(join(["-" * abs(f.width) for f in fields]))
+    mentions = [sum(g.name == "TRESRunMins" for g in fields[:k]) for k in range(len(fields))]
     for row in rows:
-        lines.append(join([format_value(f, row.get(f.key), parsable) for f in fields]))
+        cells = [
+            format_value(
+                f, _run_mins(row.get(f.key), n if f.name == "TRESRunMins" else 0), parsable
+            )
+            for f, n in zip(fields, mentions, strict=True)
+        ]
+        lines.append(join(cells))
     return "".join(line + "\n" for line in lines)
+
+
+def _run_mins(value: Any, mention: int) -> Any:
+    """A TRESRunMins cell as its ``mention``-th printing shows it: sshare divides the row's
+    counts by 60 in place each time (``process.c``), so each count over ``60**mention``;
+    a value that is not ``name=count,...`` as it is."""
+    if not mention or not isinstance(value, str) or not value:
+        return value
+    out = []
+    for item in value.split(","):
+        name, eq, count = item.partition("=")
+        if not eq or not count.isascii() or not count.isdigit():
+            return value
+        out.append(f"{name}={int(count) // 60**mention}")
+    return ",".join(out)
 
 
 VALUES = st.one_of(

@@ -93,3 +93,17 @@ class SlurmNodes:
             free = next((s for s in slots if s not in claims), None)
             return (free, True) if free is not None else (slots[0], False)
         return None
+
+    def place_beside(self, partition: str, cpus: int, claims: Mapping[str, Claim]) -> str | None:
+        """On the first node (configuration order) of ``partition`` whose slots every one
+        is held and whose CPUs hold ``cpus`` more: its first slot (the work runs beside the
+        work there, with no claim); None when no such node has them. A node with a free
+        slot is passed: the negotiator gives that slot out. The CPUs are taken."""
+        for machine, (stanza, slots) in self.nodes.items():
+            spec = self.machines[stanza]
+            if not in_partition(spec, partition) or any(s not in claims for s in slots):
+                continue
+            if spec.node_cpus() - self.used.get(machine, 0) >= cpus:
+                self._use(machine, cpus)
+                return slots[0]
+        return None

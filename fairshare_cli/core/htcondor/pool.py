@@ -251,3 +251,11 @@ def quota_view(
     )
     # the root first, then depth-first (each group followed by its subgroups)
     return sorted(rows, key=lambda r: (r.parent is not None, r.group.lower()))
+
+
+def never_preempts(config: Config) -> bool:
+    """Whether no claimed slot can ever be matched: ``PREEMPTION_REQUIREMENTS`` the constant
+    false and every machine ``RANK`` a constant (only these literal forms count)."""
+    preq = (config.negotiator.preemption_requirements or "").strip().lower()
+    ranks = {(spec.rank or "0").strip() for spec in config.machines}
+    return preq in ("false", "0") and ranks <= {"0", "0.0", ""}

@@ -45,6 +45,7 @@ from fairshare_cli.core.htcondor.pool import (
 from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
 from fairshare_cli.core.names import shown
 from fairshare_cli.core.operations.partition_nodes import PartitionNodes, restrict_batches
+from fairshare_cli.core.operations.slurm_beside import BESIDE, start_beside
 from fairshare_cli.core.state import State
 from fairshare_cli.errors import InputError
 
@@ -189,7 +190,7 @@ def run_cycle(
         )
         raise InputError(f"--explain {shown(explain_job)}: {what}; {_idle_ids(idle)}")
     batches = restrict_batches(config, inputs.batches) if config.partitions else inputs.batches
-    return negotiate_cycle(
+    result = negotiate_cycle(
         config.machines,
         inputs.claims,
         batches,
@@ -203,6 +204,7 @@ def run_cycle(
         progress=progress,
         last_quotas=inputs.negotiator.group_quotas,
     )
+    return start_beside(config, inputs.claims, inputs.batches, result, now, explain_job)
 
 
 def apply_matches(
@@ -242,7 +244,10 @@ def apply_matches(
     nodes = PartitionNodes(config)  # (a Slurm job of several partitions: the one it runs in
     for job in jobs:  # first, one of its node's)
         m = by_id.get(job.id)
-        if m is not None:
+        if m is not None and m.reason == BESIDE:  # (Slurm: on a node's CPUs, no claim)
+            started = nodes.started(replace(job, status="running", start_time=now), m.slot)
+            new_jobs.append(replace(started, slot=None))
+        elif m is not None:
             started = replace(job, status="running", slot=m.slot, start_time=now)
             new_jobs.append(nodes.started(started, m.slot))
         elif job.id in idle_again and job.status == "running":
@@ -254,6 +259,8 @@ def apply_matches(
         (c.submitter, claim_weight(c, weigh), c.start_time) for c in ended
     ]
     for m in result.matches:  # AddMatch, one by one (a preemption RemoveMatches first)
+        if m.reason == BESIDE:
+            continue
         old = claims.get(m.slot)
         if old is not None and m.preempted_job:
             changes.append((old.submitter, claim_weight(old, weigh), now))

@@ -40,11 +40,14 @@ from fairshare_cli.core.htcondor.placement import fill_leftovers
 from fairshare_cli.core.htcondor.pool import (
     group_tree,
     negotiator_knobs,
+    never_preempts,
     quota_view,
     submitter_of,
 )
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.operations.partition_nodes import PartitionNodes
 from fairshare_cli.core.operations.sim_row import NEVER_QUEUED, JobStart, SimRow
+from fairshare_cli.core.operations.slurm_beside import BESIDE, may_start_beside, start_beside
 from fairshare_cli.core.operations.slurm_series import SlurmSeries, of_association
 
 
@@ -59,14 +62,6 @@ class _Running:
         self.weight = weight  # None: no slot was charged (removal subtracts 1.0, as before)
         self.end = end
         self.seq = 0
-
-
-def _never_preempts(config: Config) -> bool:
-    """Whether no claimed slot can ever be matched: ``PREEMPTION_REQUIREMENTS`` the constant
-    false and every machine ``RANK`` a constant (only these literal forms count)."""
-    preq = (config.negotiator.preemption_requirements or "").strip().lower()
-    ranks = {(spec.rank or "0").strip() for spec in config.machines}
-    return preq in ("false", "0") and ranks <= {"0", "0.0", ""}
 
 
 class SimQueue:
@@ -96,7 +91,9 @@ class SimQueue:
         self.configured, self.partitionable, self.capacity = pool_slots(config)
         self.frozen = frozen_pool(config.machines)  # the slots, built once
         self._tell = self.frozen.tell
-        self.skip_when_full = self.tree is None and _never_preempts(config)
+        self.skip_when_full = self.tree is None and never_preempts(config)
+        #: Slurm jobs match only the machines of their partitions, as in ``fs negotiate``
+        self.nodes = PartitionNodes(config) if config.partitions else None
         batches = [b if isinstance(b, JobBatch) else JobBatch(b) for b in workload]
         self.pending = sorted(batches, key=lambda b: (self._submitted(b.job), b.job.cluster_proc))
         self.next_pending = 0
@@ -120,6 +117,7 @@ class SimQueue:
         self.gone: list[Claim] = []  # the state's claims on slots the pool no longer has
         self.stranded: list[Job] = []  # their running jobs: idle after the first cycle
         self.seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
+        self.beside: set[str] = set()  # Slurm jobs on a node's CPUs, no claim (slurm_beside)
         self.starts: list[JobStart] = []  # jobs started here (fs sweep's waits)
         self.finished = 0  # jobs ended here
         self._load(negotiator, queue)
@@ -141,12 +139,19 @@ class SimQueue:
                 self.stranded.append(job)  # (its slot gone: it runs through the first cycle)
                 self.running_jobs.add(job.id, job)
             elif job.status == "idle":
-                self._add_idle(batch)
+                self._add_idle(self._restricted(batch))
             elif job.status == "running":
                 for i in range(batch.count):
                     one = job if batch.count == 1 else replace(job, id=batch.job_id(i))
                     began = job.start_time if job.start_time is not None else self.start
                     self._add_running(one, self.name_of(one), self._held(one, began), began)
+
+    def _restricted(self, batch: JobBatch) -> JobBatch:
+        """A batch coming into the queue (submitted, loaded, or back from a slot gone),
+        its Slurm job bounded to the machines of its partitions
+        (:meth:`~.partition_nodes.PartitionNodes.restricted`); a job sent back by a
+        preemption is bounded already."""
+        return batch if self.nodes is None else self.nodes.restricted(batch)
 
     def _on(self, job: Job) -> bool:
         """Whether a running job's slot is one of the pool's."""
@@ -248,6 +253,9 @@ class SimQueue:
                 continue  # preempted since: this end is stale
             self._drop_running(job_id, end)
             self.finished += 1
+            if job_id in self.beside:  # (never matched: nothing to give back)
+                self.beside.discard(job_id)
+                continue
             if job_id in self.unseen:  # started and ended between two CheckMatches
                 self.unseen.discard(job_id)
                 continue
@@ -295,7 +303,7 @@ class SimQueue:
                 start_time=None,
                 submit_time=self._submitted(batch.job),
             )
-            self._add_idle(JobBatch(job, batch.count))
+            self._add_idle(self._restricted(JobBatch(job, batch.count)))
             k += 1
         self.next_pending = k
 
@@ -327,6 +335,9 @@ class SimQueue:
             running=self.running_jobs,
             last_quotas=self.group_quotas,
         )
+        if may_start_beside(config, result):  # (Slurm jobs on a node's free CPUs)
+            live = [JobBatch(r.job) for r in self.running.values()] + self.idle
+            result = start_beside(config, list(self.claims.values()), live, result, t)
         self.group_quotas = result.group_quotas or self.group_quotas
         self.demand = result.demand  # a matched job counts the same idle or running
         self._commit(result, t)
@@ -339,7 +350,8 @@ class SimQueue:
         their claims is over (as a committed ``fs negotiate`` leaves them)."""
         for job in self.stranded:
             self.running_jobs.remove(job.id)
-            self._add_idle(JobBatch(replace(job, status="idle", slot=None, start_time=None)))
+            back = JobBatch(replace(job, status="idle", slot=None, start_time=None))
+            self._add_idle(self._restricted(back))
         self.stranded = []
 
     def _commit(self, result: CycleResult, t: float) -> None:
@@ -350,7 +362,8 @@ class SimQueue:
             old = self.claims.get(m.slot)
             if old is not None and m.preempted_job:
                 self.acc.remove_match(old.submitter, claim_weight(old, self.weigh), t, t)
-            self.acc.add_match(m.submitter, m.weight if m.charge is None else m.charge, t)
+            if m.reason != BESIDE:
+                self.acc.add_match(m.submitter, m.weight if m.charge is None else m.charge, t)
         started = self._take_idle({m.job_id for m in result.matches})
         for m in result.matches:
             if m.preempted_job and m.preempted_job in self.running:
@@ -358,10 +371,16 @@ class SimQueue:
                 back = replace(run.job, status="idle", slot=None, start_time=None)
                 self._add_idle(JobBatch(back))
             job = replace(started[m.job_id], status="running", slot=m.slot, start_time=t)
+            if self.nodes is not None:  # (of several partitions: first, one of its node's)
+                job = self.nodes.started(job, m.slot)
             self.starts.append(JobStart(m.job_id, m.submitter, self._submitted(job), t))
-            claim = match_claim(m, t)
-            self._claim(claim)
-            self._add_running(job, m.submitter, claim_weight(claim, self.weigh), t)
+            if m.reason == BESIDE:  # (Slurm: on the node's CPUs, with no claim)
+                self.beside.add(m.job_id)
+                self._add_running(replace(job, slot=None), m.submitter, None, t)
+            else:
+                claim = match_claim(m, t)
+                self._claim(claim)
+                self._add_running(job, m.submitter, claim_weight(claim, self.weigh), t)
             if self.slurm is not None:
                 self.slurm.start(m.job_id, job, t)
         if self.partitionable and self.knobs.use_slot_weights:

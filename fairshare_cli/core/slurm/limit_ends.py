@@ -5,7 +5,10 @@
 cluster's; UNLIMITED: a year); ``_job_timed_out`` sets ``end_time`` to that moment. The
 decay thread charges it no more (``decay_apply_new_usage`` skips finished and completing
 jobs); with limits enforced, ``priority_p_job_end`` charges it up to ``end_time``
-(``_apply_new_usage``). A job of an UNLIMITED limit is never ended.
+(``_apply_new_usage``). A job of an UNLIMITED limit is never ended. slurmctld runs the test
+every ``PERIODIC_TIMEOUT`` (30 s) from its own start, so it ends the job at the first test
+at or after that moment; fs, which does not know that start, ends it at the moment itself
+(the earliest the test can fall).
 
 The state keeps a running job as ``fs submit`` (or ``fs negotiate``) left it: in the queue,
 its charge open. Views read the charge as ending there (:func:`ended_at_limits`); a

@@ -37,8 +37,10 @@ from fairshare_cli.core.htcondor.pool import (
 )
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.operations.negotiate import apply_matches
+from fairshare_cli.core.operations.partition_nodes import restrict_batches
 from fairshare_cli.core.operations.sim_row import SimRow
 from fairshare_cli.core.operations.simulate import SimResult, SimWindow, cycle_times
+from fairshare_cli.core.operations.slurm_beside import BESIDE, start_beside
 from fairshare_cli.core.usage import UsageRecord
 
 SlurmFairshare = Callable[[Sequence[UsageRecord], float], Mapping[str, float]]
@@ -129,6 +131,7 @@ class _Simulation:
         self.seen: set[str] = set()  # submitters keep a row (0 slots) once they have appeared
         self.leftovers: list[str] = []  # jobs the schedd started on leftovers this cycle
         self.unseen: dict[str, Claim] = {}  # their claims, until the next CheckMatches
+        self.beside: set[str] = set()  # Slurm jobs started on a node's CPUs: no claim
 
     def _submitted(self, job: Job) -> float:
         return job.submit_time if job.submit_time is not None else self.start
@@ -147,7 +150,9 @@ class _Simulation:
         held = {c.job_id: c for c in self.negotiator.claims.values()} if ending else {}
         for end, i in sorted(ending):
             job = self.jobs[i]
-            if self.unseen.pop(job.id, None) is None:  # a leftover never seen: never charged
+            if job.id in self.beside:  # never matched: nothing to give back
+                self.beside.discard(job.id)
+            elif self.unseen.pop(job.id, None) is None:  # a leftover never seen: never charged
                 weight = _held_weight(job, held, self.weigh, self.start)
                 self.accountant = cycle_accounting.remove_match_at(
                     self.accountant, self.config, self.name_of(job), weight, t, t
@@ -195,7 +200,7 @@ class _Simulation:
         result = negotiate_cycle(
             config.machines,
             claims,
-            [JobBatch(j) for j in live],
+            restrict_batches(config, [JobBatch(j) for j in live]),  # (Slurm: partitions)
             self.name_of,
             priorities_at(self.accountant, config, t),
             self.tree,
@@ -203,6 +208,9 @@ class _Simulation:
             t,
             rr_times=negotiator.rr_times,
         )
+        live_batches = [JobBatch(j) for j in live]
+        result = start_beside(config, claims, live_batches, result, t)  # (Slurm: node CPUs)
+        self.beside.update(m.job_id for m in result.matches if m.reason == BESIDE)
         new_live, self.accountant, self.negotiator = apply_matches(
             result, live, self.accountant, negotiator, config, t
         )
