@@ -30,13 +30,12 @@ from fairshare_cli.cli.userprio_options import (
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, accountant_from_json
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio import (
-    SORT_KEYS,
     GroupQuotaInfo,
-    UserprioQuery,
     UserprioRow,
     UserprioView,
     userprio_view,
 )
+from fairshare_cli.core.htcondor.userprio_query import SORT_KEYS, UserprioQuery
 from fairshare_cli.core.names import first_five
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
@@ -270,7 +269,7 @@ def _long(
     from dataclasses import replace
 
     from fairshare_cli.core.htcondor.accounting_ads import collector_ads_of, numbered_ad
-    from fairshare_cli.core.htcondor.userprio import in_collector, queued_submitters
+    from fairshare_cli.core.htcondor.userprio_rows import in_collector, queued_submitters
     from fairshare_cli.render.userprio_long import (
         modular_ads,
         print_ad,
@@ -352,7 +351,7 @@ def _footer(
 
 def _groups_only(cols: Sequence[str]) -> bool:
     """The table has group columns only (``-quotas`` alone): it prints group rows only."""
-    from fairshare_cli.render.userprio import GROUP_ONLY
+    from fairshare_cli.render.userprio_columns import GROUP_ONLY
 
     return bool(cols) and all(k in GROUP_ONLY for k in cols)
 

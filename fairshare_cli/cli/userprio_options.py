@@ -9,21 +9,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
-from fairshare_cli.core.htcondor.userprio import UserprioQuery, UserprioView
+from fairshare_cli.core.htcondor.userprio import UserprioView
+from fairshare_cli.core.htcondor.userprio_query import UserprioQuery
 from fairshare_cli.core.names import first_five
 from fairshare_cli.errors import InputError
 
 
 def _quota_columns(params: Mapping[str, Any]) -> tuple[str, ...]:
     """The group columns ``-quotas`` (``DetailQuotas``) and ``-surplus`` ask for."""
-    from fairshare_cli.render.userprio import GROUP_ONLY
+    from fairshare_cli.render.userprio_columns import GROUP_ONLY
 
     return GROUP_ONLY if params["quotas"] else ("surplus",) if params["surplus"] else ()
 
 
 def columns(view: UserprioView, params: Mapping[str, Any]) -> list[str]:
     """The table's columns: those asked for, else condor_userprio's default (-most)."""
-    from fairshare_cli.render.userprio import COLUMNS, choose_columns
+    from fairshare_cli.render.userprio_columns import COLUMNS, choose_columns
 
     priority, usage, quotas = params["priority"], params["usage"], _quota_columns(params)
     cols = choose_columns(
