@@ -21,6 +21,7 @@ from fairshare_cli.cli.userprio_inputs import as_dumped, read_inputs
 from fairshare_cli.cli.userprio_options import (
     NAMES_IGNORED,
     check_constraint,
+    check_group_ids,
     columns,
     constrained,
     dumped_quotas_line,
@@ -129,6 +130,11 @@ def _single_dash(arg: str) -> bool:
 )
 @click.option("--surplus", is_flag=True, help="The Use Surplus column of the groups (-surplus).")
 @click.option(
+    "--sortkey", is_flag=True, help="The groups' GROUP_SORT_EXPR values, Group Sort Key (-sortkey)."
+)
+@click.option("--groupid", is_flag=True, help="Each row's group number, Group Id (-groupid).")
+@click.option("--order", is_flag=True, help="Each row's group display order, Group Order (-order).")
+@click.option(
     "--activefrom",
     "active_from",
     nargs=3,
@@ -170,28 +176,16 @@ def _single_dash(arg: str) -> bool:
 @common_options
 @pass_options
 @gc_paused()  # 20,000 records are 100,000 containers and no cycle: collecting costs 1/8
-def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
+def userprio(
     opts: GlobalOptions,
+    /,
     names: tuple[str, ...],
     all_cols: bool,
-    allusers: bool,
-    usage: bool,
-    priority: bool,
-    hierarchical: bool | None,
-    sort: str,
     long_: bool,
-    most: bool,
     modular: bool,
-    from_negotiator: bool,
-    quotas: bool,
-    surplus: bool,
-    active_from: tuple[int, int, int] | None,
-    group_order: bool,
-    group_rollup: bool,
-    dry_run: bool,
-    create: bool,
     constraints: tuple[str, ...],
     reslist_of: str | None,
+    **display: Any,  # the other display options, read from the context's params
 ) -> None:
     """Show user priorities, like condor_userprio.
 
@@ -209,10 +203,10 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     condor_userprio's own spellings work too: single-dash options and their unique
     prefixes (-allusers, -all, -usage, -priority, -quotas, -surplus, -hier, -flat,
     -l/-long, -modular, -legacy, -constraint, -most, -grouprollup, -grouporder, -activefrom,
-    -negotiator), and the edits -setfactor NAME F, -setprio, -setfloor, -setceiling,
-    -setaccum, -setbegin, -setlast, -resetusage NAME, -resetall and -delete NAME run
-    'fs setfactor' ... instead. fs's own options (condor_userprio has none of them):
-    --sort, --dry-run, --create, --output/--json, --config, --state, --now.
+    -negotiator, -sortkey, -groupid, -order), and the edits -setfactor NAME F, -setprio,
+    -setfloor, -setceiling, -setaccum, -setbegin, -setlast, -resetusage NAME, -resetall and
+    -delete NAME run 'fs setfactor' ... instead. fs's own options (condor_userprio has
+    none of them): --sort, --dry-run, --create, --output/--json, --config, --state, --now.
     """
     from fairshare_cli.render.userprio import render_userprio
 
@@ -245,6 +239,7 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         click.echo(_long(view, records, jobs, env, shown_at, group_info, query, modular), nl=False)
         return
     cols = columns(view, params)
+    check_group_ids(view, cols)
     if view.total_records or not names:  # (named, no ad in the collector: ProcessInfo prints none)
         click.echo(render_userprio(view, cols, shown_at), nl=False)
     # (on stderr, right under the table: stdout stays condor_userprio's, line for line)

@@ -142,9 +142,33 @@ def _since(row: UserprioRow, now: float) -> str | None:
     return "<now>" if delta <= 0 else format_time_nosecs(delta)
 
 
+def _group_id(row: UserprioRow) -> float | None:
+    """``-groupid``: the row's group number, blank while it is 0 (``<none>`` and its
+    users: no ``DetailGroup``)."""
+    gid = row.group_id
+    return None if gid is None or gid == 0 else gid
+
+
+#: ``GroupSortKey`` at or above this prints ``<last>`` (``FLT_MAX`` after a trip through
+#: an ad's text, as user_prio.cpp allows for).
+LAST_SORT_KEY = 3.40282001e38
+
+
+def _sort_key(row: UserprioRow, now: float) -> str | None:
+    """``-sortkey``: a group's ``GroupSortKey`` (the ad's value, as ``--long`` prints it),
+    ``<last>`` from :data:`LAST_SORT_KEY` up; blank for a user."""
+    if not row.is_group:
+        return None
+    key = row.sort_key or 0.0
+    return "<last>" if key >= LAST_SORT_KEY else fmt_number(key, 9, 2)
+
+
 COLUMNS: dict[str, Column] = {
     c.key: c
     for c in (
+        Column("group_id", 5, "Group", "Id", _num(_group_id, 0, 5)),
+        Column("order", 9, "Group", "Order", _num(lambda r: r.display_order, 2, 9)),
+        Column("sort_key", 9, "Group", "Sort Key", _sort_key),
         Column("effective_quota", 9, "Effective", "Quota", _quota(lambda r: r.effective_quota, 9)),
         Column("config_quota", 9, "Config", "Quota", _quota(lambda r: r.config_quota, 9)),
         Column("surplus", 7, "Use", "Surplus", lambda r, n: r.surplus or None, left=True),
@@ -209,14 +233,25 @@ ALL_EXTRA = ("effective_quota", "subtree_quota", "real_priority", "start_time", 
 PRIORITY = ("priority", "real_priority", "factor")
 USAGE = ("in_use", "total_usage", "start_time", "last_time")
 GROUP_ONLY = ("effective_quota", "config_quota", "subtree_quota", "surplus", "requested")
+#: The columns of the group order (``-groupid``, ``-order``, ``-sortkey``), each only when
+#: asked for by name.
+GROUP_ORDER = ("group_id", "order", "sort_key")
 
 
 def choose_columns(
-    view: UserprioView, *, all_cols: bool, priority: bool, usage: bool, quotas: Sequence[str] = ()
+    view: UserprioView,
+    *,
+    all_cols: bool,
+    priority: bool,
+    usage: bool,
+    quotas: Sequence[str] = (),
+    order: Sequence[str] = (),
 ) -> list[str]:
     """The column keys to print, in condor_userprio's order (``quotas``: the group columns
-    ``-quotas`` or ``-surplus`` ask for, kept even with no group row, as ``DashQuota``)."""
-    wanted: set[str] = set(quotas)
+    ``-quotas`` or ``-surplus`` ask for, kept even with no group row, as ``DashQuota``;
+    ``order``: those of :data:`GROUP_ORDER` asked for, which alone replace the default
+    set too)."""
+    wanted: set[str] = {*quotas, *order}
     if priority:
         wanted.update(PRIORITY)
     if usage:

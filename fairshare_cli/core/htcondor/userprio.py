@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
+from fairshare_cli.core.htcondor.userprio_numbers import numbered_rows
 from fairshare_cli.core.htcondor.userprio_order import (
     hierarchical_order,
     sort_key,
@@ -96,6 +97,8 @@ def userprio_view(
     elif query.active_from is not None:
         cutoff = query.active_from
     rows = _view_rows(records, config, now, query, cutoff, jobs, group_info or {})
+    if query.group_numbers:
+        rows = _numbered(rows, records, config, now, query, jobs, group_info or {})
     flags = list(map(itemgetter(1), rows))  # is_group (by position: faster)
     users = list(compress(rows, map(not_, flags)))
     groups = list(compress(rows, flags))
@@ -197,20 +200,60 @@ def _groups_numbered(
 ) -> bool:  # fmt: skip
     """Whether a shown row has a group number (``GroupId > 0``), which keeps the table
     hierarchical and its ``<none>`` row: ``CollectInfo`` numbers the groups only when it
-    reads the ad of a user inside one (``fNeedGroupIdFixup``), shown or not (any record of
-    the negotiator's ad, else a collector ad); such a row is a group, or a user of a group
-    whose ad is read too (a user named without its group keeps no number: flat table)."""
+    reads the ad of a user inside one (:func:`_renumbered`); such a row is a group, or a
+    user of a group whose ad is read too (a user named without its group keeps no number:
+    flat table)."""
     read_groups = {g for g in config.groups if query.wanted(g)}
     if set(map(itemgetter(2), users)) & read_groups:
         return True
+    return any(g.name != acct.ROOT_GROUP for g in groups) and _renumbered(
+        records, config, query, jobs
+    )
+
+
+def _renumbered(
+    records: Mapping[str, CustomerRecord], config: Config, query: UserprioQuery, jobs: Sequence[Job]
+) -> bool:
+    """Whether ``CollectInfo`` renumbers the groups (``fNeedGroupIdFixup``): it read the ad
+    of a user inside a group, shown or not (any record of the negotiator's ad, else a
+    collector ad)."""
     group_of, known = acct.GroupTree(config.groups).group_of, {acct.ROOT_GROUP, *config.groups}
     queued = queued_submitters(jobs, config)
-    return any(g.name != acct.ROOT_GROUP for g in groups) and any(
+    return any(
         not rec.is_group
         and query.wanted(name)
         and (query.negotiator_ad or in_collector(name, rec, known, queued))
         and group_of(name) != acct.ROOT_GROUP
         for name, rec in records.items()
+    )
+
+
+def _numbered(
+    rows: list[UserprioRow],
+    records: Mapping[str, CustomerRecord],
+    config: Config,
+    now: float,
+    query: UserprioQuery,
+    jobs: Sequence[Job],
+    group_info: Mapping[str, GroupQuotaInfo],
+) -> list[UserprioRow]:
+    """``rows`` with the group numbers and display order ``-groupid`` and ``-order``
+    print, worked out over every group ad read, active or not."""
+    every = _view_rows(records, config, now, query, None, jobs, group_info)
+    known = {acct.ROOT_GROUP, *config.groups}
+    groups = [r for r in every if r.is_group and r.name in known]
+    if query.negotiator_ad:
+        read = len(records)
+    else:
+        read = collector_ads(records, config, query, queued_submitters(jobs, config))
+    return numbered_rows(
+        rows,
+        groups,
+        renumbered=_renumbered(records, config, query, jobs),
+        ads_read=read,
+        configured=config.groups if query.negotiator_ad else None,
+        show_priority=query.show_priority,
+        show_usage=query.show_usage,
     )
 
 

@@ -35,6 +35,8 @@ class UserprioQuery:
             place of 24 hours before the clock.
         from_negotiator: ``-negotiator``: the negotiator's one ad (every record, each
             group's factor its ``GROUP_PRIO_FACTOR_<g>``), past the activity filter.
+        group_numbers: ``-groupid`` or ``-order``: each row's group number and display
+            order (:mod:`~fairshare_cli.core.htcondor.userprio_numbers`).
     """
 
     names: Sequence[str] = ()
@@ -48,6 +50,7 @@ class UserprioQuery:
     group_order: bool = False
     active_from: float | None = None
     from_negotiator: bool = False
+    group_numbers: bool = False
 
     @property
     def negotiator_ad(self) -> bool:

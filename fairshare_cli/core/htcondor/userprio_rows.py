@@ -47,6 +47,12 @@ def surplus_policy(config: Config, group: str) -> str:
     return "ByQuota" if accept else "no"
 
 
+#: A user row's requested, quotas, sort key and surplus (a group's only) ...
+_NO_GROUP_FIELDS = (None, None, None, None, None, "")
+#: ... and its group number and display order (set when asked for, after).
+_UNNUMBERED = (None, None)
+
+
 def active_rows(
     records: Mapping[str, CustomerRecord],
     config: Config,
@@ -109,17 +115,13 @@ def active_rows(
                         wacc / 3600.0,
                         begin,
                         last_usage,
-                        None,
-                        None,
-                        None,
-                        None,
-                        None,
-                        "",
+                        *_NO_GROUP_FIELDS,
                         rec.floor,
                         rec.ceiling,
                         factor,
                         acc,
                         wacc,
+                        *_UNNUMBERED,
                     ),
                 )
             )
