@@ -278,7 +278,7 @@ def _long(
         wide = replace(query, all_users=True)
         view = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
     if query.negotiator_ad and not query.names:
-        numbered = numbered_ad(view.listed, records, config, shown_at)
+        numbered = numbered_ad(view.listed, records, config, shown_at, _table_entries(env, records))
         return render_modular(constrained(modular_ads(numbered))) if modular else print_ad(numbered)
     # the collector's ads (those named, if any), however long ago their last usage
     wide = replace(query, all_users=True)
@@ -298,6 +298,15 @@ def _long(
                        err=True)  # fmt: skip
     ads = collector_ads_of(rows, records, config, shown_at)
     return render_modular(constrained(ads)) if modular else render_long(ads)
+
+
+def _table_entries(env: Env, records: Mapping[str, CustomerRecord]) -> int:
+    """The entries of the negotiator's accountant table: each record (every configured
+    group has one), each match (a claim's ``Resource.`` record) and ``Accountant.``."""
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json
+
+    claims = env.decode("negotiator", negotiator_from_json).claims
+    return len({*records, ROOT_GROUP, *env.config.groups}) + len(claims) + 1
 
 
 def _footer(

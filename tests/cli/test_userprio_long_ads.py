@@ -96,6 +96,35 @@ def test_long_allusers_prints_the_negotiators_numbered_ad(
     assert not result.stdout.endswith("\n\n")
 
 
+def test_long_allusers_numbers_the_submitters_as_the_accountants_table_iterates(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs userprio -l --allusers`` of the real 25.0.14 pool is the capture byte for byte
+    but the last cycle's SubmitterLimit/SubmitterShare lines (not held). ``ReportState``
+    numbers the submitters as its ``HashTable`` iterates: 9 records (7 submitters,
+    <none>, group_ops) + 18 claims + ``Accountant.`` = 28 entries, at or above
+    0.8 x 31 = 24.8 so the table grew to 63 buckets (28 < 50.4). Buckets, ``hashFunction``
+    (``i += (i << 5) + byte``) of ``Customer.<name>`` modulo 63: nice-user.eve 18, ann 23,
+    zed 24, cat 32, group_ops.ops 39, dan 41, ben 50: numbers 3 to 9 in that order. fs
+    numbered them by priority: group_ops.ops, dan, cat, ann, ben, zed, nice-user.eve."""
+    args = import_pool(tmp_path, run)
+    result = run("userprio", "-l", "-allusers", *args, "--now", CAPTURE)
+    assert result.exit_code == 0, result.stderr
+    captured = (POOL / "condor_userprio.long_allusers.txt").read_text()
+    held = [line for line in captured.splitlines(True) if not line.startswith("Submitter")]
+    assert result.stdout == "".join(held)
+    names = [line for line in result.stdout.splitlines() if line.startswith("Name")]
+    assert names[2:] == [
+        'Name3 = "nice-user.eve@htc.test"',
+        'Name4 = "ann@htc.test"',
+        'Name5 = "zed@other.org"',
+        'Name6 = "cat@htc.test"',
+        'Name7 = "group_ops.ops@htc.test"',
+        'Name8 = "dan@htc.test"',
+        'Name9 = "ben@htc.test"',
+    ]
+
+
 NESTED = """
 [pool]
 uid_domain = "d"

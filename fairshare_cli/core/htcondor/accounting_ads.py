@@ -26,8 +26,9 @@ from typing import Any
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.acctlog_order import table_order
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
-from fairshare_cli.core.htcondor.userprio import UserprioRow
+from fairshare_cli.core.htcondor.userprio_row import UserprioRow
 
 #: An ad's value: text (printed quoted), a boolean, an integer or a real.
 AdValue = str | bool | int | float
@@ -147,10 +148,12 @@ def numbered_ad(
     records: Mapping[str, CustomerRecord],
     config: Config,
     now: float,
+    entries: int,
 ) -> Ad:
     """The negotiator's one ad (``Accountant::ReportState``): each record's attributes
-    with its number appended, groups first (breadth-first), then the submitters in
-    ``rows``' order."""
+    with its number appended, groups first (breadth-first), then the submitters of
+    ``rows`` in the order its table of ``entries`` entries iterates them
+    (:mod:`~fairshare_cli.core.htcondor.acctlog_order`)."""
     ad: Ad = {"LastUpdate": int(now)}
     order = group_order(config)
     numbers = {name: i for i, name in enumerate(order, 1)}
@@ -169,9 +172,9 @@ def numbered_ad(
         attrs["HierWeightedResourcesUsed"] = float(rec.hier_weighted_resources_used if rec else 0.0)
         ad.update({f"{k}{numbers[name]}": v for k, v in attrs.items()})
     number = len(order)
-    for row in rows:
-        if row.is_group:
-            continue
+    users = {row.name: row for row in rows if not row.is_group}
+    for name in table_order(users, entries):
+        row = users[name]
         number += 1
         attrs = {"Name": row.name, "IsAccountingGroup": False, "AccountingGroup": row.group}
         attrs["Priority"] = float(row.effective_priority)
