@@ -224,9 +224,9 @@ def userprio(
         names = ()
     names, inside = names_inside_groups(names, records)
     query = query_of(names, params)
-    view = userprio_view(
-        records, env.config, shown_at, query, jobs=jobs, group_info=group_info, activity_now=env.now
-    )
+    entries = _table_entries(env, records) if query.negotiator_ad else None
+    view = userprio_view(records, env.config, shown_at, query, jobs=jobs, group_info=group_info,
+                         activity_now=env.now, table_entries=entries)  # fmt: skip
     for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():
         click.echo(f"fs: note: {line}", err=True)
     if dumped and all_cols:  # (stdout stays condor_userprio's, line for line)

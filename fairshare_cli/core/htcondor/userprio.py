@@ -8,17 +8,19 @@ HTCondor sorts with an unstable sort; equal keys here are ordered by name.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import itemgetter, not_
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.acctlog_order import table_order
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio_numbers import numbered_rows
 from fairshare_cli.core.htcondor.userprio_order import (
+    Row,
     hierarchical_order,
     sort_key,
     sort_order,
@@ -70,6 +72,7 @@ def userprio_view(
     jobs: Sequence[Job] = (),
     group_info: Mapping[str, GroupQuotaInfo] | None = None,
     activity_now: float | None = None,
+    table_entries: int | None = None,
 ) -> UserprioView:
     """Compute the rows of ``condor_userprio`` at ``now``.
 
@@ -84,6 +87,8 @@ def userprio_view(
         activity_now: the time the 24-hour activity filter counts back from (default
             ``now``); condor_userprio counts from the clock while it shows the accountant
             as of its last update.
+        table_entries: the entries of the negotiator's accountant table, which order its
+            ad's submitters (:mod:`~fairshare_cli.core.htcondor.acctlog_order`), if known.
     """
     query = query or UserprioQuery()
     records = dict(stored)  # as acct.all_records: a fresh record for each group not stored
@@ -107,13 +112,11 @@ def userprio_view(
     # ProcessInfo: flat when no shown row has a group number, -hier or not; else
     # hierarchical unless -flat, or only the priority columns show without -hier.
     hide_groups = query.priority_only and not query.hierarchical  # (HideGroups)
-    hier = has_group_data and any_real_group and query.hierarchical is not False
-    hier = hier and not hide_groups
-    ordered: list[UserprioRow]
-    listed: list[UserprioRow]
+    hier = has_group_data and any_real_group and query.hierarchical is not False and not hide_groups
     field_name, descending = sort_order(query.sort, query.show_priority, query.show_usage)
     at = None if field_name is None else UserprioRow._fields.index(field_name)
-    key = sort_key(at, descending)
+    ranks = _ad_ranks(records, config, query, table_entries, at)
+    key = sort_key(at, descending) if ranks is None else _ranked_key(at, descending, ranks)
     if hier:
         none_last = global_surplus_policy(config) == "Regroup"
         ordered = listed = hierarchical_order(
@@ -121,12 +124,13 @@ def userprio_view(
         )
     else:
         with_groups = has_group_data and not hide_groups
-        ordered, listed = _flat_order(users, groups, with_groups, query, config, at, descending)
+        ordered, listed = (
+            _flat_order(users, groups, with_groups, query, config, at, descending)
+            if ranks is None  # (else a few rows: one plain sort)
+            else _ranked_flat_order(users, groups, with_groups, query, ranks, key)
+        )
         ordered = ordered if any_real_group else without_leading_root(ordered)
-    if not query.negotiator_ad:  # the collector's Accounting ads
-        matched = collector_ads(records, config, query, queued_submitters(jobs, config))
-    else:
-        matched = sum(1 for n in records if query.wanted(n)) if query.names else len(records)
+    matched = _ads_read(records, config, query, jobs)
     return UserprioView(
         rows=tuple(ordered),
         listed=tuple(listed),
@@ -167,6 +171,69 @@ def _flat_order(
     # (Keys end with the unique name: sorting the sorted users again with the groups
     # gives the order of sorting all at once, in a pass.)
     return ordered, (ordered if with_groups else with_rows(ordered, groups, at, descending))
+
+
+#: ``std::sort`` sorts this many elements or fewer by insertion alone (libstdc++'s
+#: ``_S_threshold``): a stable sort, so rows that tie keep the order of the ads.
+_STABLE_SORT_MAX = 16
+
+
+def _ads_read(
+    records: Mapping[str, CustomerRecord], config: Config, query: UserprioQuery, jobs: Sequence[Job]
+) -> int:
+    """How many ads condor_userprio reads: the collector's Accounting ads the query names
+    (all without names), or every record of the negotiator's one ad."""
+    if not query.negotiator_ad:
+        return collector_ads(records, config, query, queued_submitters(jobs, config))
+    return sum(1 for n in records if query.wanted(n)) if query.names else len(records)
+
+
+def _ad_ranks(
+    records: Mapping[str, CustomerRecord],
+    config: Config,
+    query: UserprioQuery,
+    table_entries: int | None,
+    at: int | None,
+) -> dict[str, int] | None:
+    """Each row's place in the negotiator's one ad (groups breadth-first, then the
+    submitters as the accountant's table iterates), where ties keep that order: rows of
+    that ad sorted by condor_userprio's own key, at most :data:`_STABLE_SORT_MAX` of them.
+    None elsewhere (ties then go by name: the collector's order is no one's, and the
+    partitions of a longer ``std::sort`` move tied rows)."""
+    if not query.negotiator_ad or table_entries is None or at is None or query.sort != "priority":
+        return None
+    if len(records) > _STABLE_SORT_MAX:
+        return None
+    order = breadth_first(config.groups)
+    users = [n for n, rec in records.items() if not rec.is_group and n != acct.ROOT_GROUP]
+    order.extend(table_order(users, table_entries))
+    return {name: i for i, name in enumerate(order)}
+
+
+def _ranked_key(at: int | None, descending: bool, ranks: Mapping[str, int]) -> Callable[[Row], Any]:
+    """The sort key with ties by :func:`_ad_ranks`' place (an unplaced row last, by name)."""
+    last = len(ranks)
+    get = itemgetter(0 if at is None else at)  # (ranks come with a field only)
+    sign = -1.0 if descending else 1.0
+    return lambda r: (sign * get(r), ranks.get(r[0], last), r[0])
+
+
+def _ranked_flat_order(
+    users: list[UserprioRow],
+    groups: list[UserprioRow],
+    with_groups: bool,
+    query: UserprioQuery,
+    ranks: Mapping[str, int],
+    key: Callable[[Row], Any],
+) -> tuple[list[UserprioRow], list[UserprioRow]]:
+    """:func:`_flat_order` with ties in the ad's order (``-grouporder``: groups first in
+    their places, ``SortGroupsFirstByIndex``)."""
+    if query.group_order:
+        firsts = sorted(groups, key=lambda g: ranks.get(g.name, len(ranks)))
+        ordered = sorted(users, key=key)
+        return ([*firsts, *ordered] if with_groups else ordered), [*firsts, *ordered]
+    every = sorted(users + groups, key=key)
+    return (every if with_groups else sorted(users, key=key)), every
 
 
 def _view_rows(
@@ -242,15 +309,11 @@ def _numbered(
     every = _view_rows(records, config, now, query, None, jobs, group_info)
     known = {acct.ROOT_GROUP, *config.groups}
     groups = [r for r in every if r.is_group and r.name in known]
-    if query.negotiator_ad:
-        read = len(records)
-    else:
-        read = collector_ads(records, config, query, queued_submitters(jobs, config))
     return numbered_rows(
         rows,
         groups,
         renumbered=_renumbered(records, config, query, jobs),
-        ads_read=read,
+        ads_read=_ads_read(records, config, query, jobs),
         configured=config.groups if query.negotiator_ad else None,
         show_priority=query.show_priority,
         show_usage=query.show_usage,
