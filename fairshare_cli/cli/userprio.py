@@ -17,7 +17,7 @@ from fairshare_cli.cli.options import (
     output_options,
     pass_options,
 )
-from fairshare_cli.cli.userprio_inputs import as_dumped, read_inputs
+from fairshare_cli.cli.userprio_inputs import UserprioInputs, as_dumped, read_inputs
 from fairshare_cli.cli.userprio_options import (
     NAMES_IGNORED,
     check_constraint,
@@ -32,7 +32,6 @@ from fairshare_cli.cli.userprio_options import (
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio import (
-    GroupQuotaInfo,
     UserprioRow,
     UserprioView,
     userprio_view,
@@ -45,6 +44,7 @@ from fairshare_cli.render.formats import emit_columns
 
 if TYPE_CHECKING:
     from fairshare_cli.core.jobs import Job
+    from fairshare_cli.render.userprio_autoformat import AutoFormat
 
 
 class UserprioCommand(click.Command):
@@ -163,6 +163,20 @@ def _single_dash(arg: str) -> bool:
     help="--long --modular: only the ads EXPR is true in; several are and-ed (-constraint).",
 )
 @click.option(
+    "--autoformat",
+    "--af",
+    "af_exprs",
+    multiple=True,
+    metavar="EXPR",
+    help="Print EXPR of each accounting ad, a line an ad; repeat for more (-af EXPR...).",
+)
+@click.option(
+    "--af-opts",
+    default="",
+    metavar="LETTERS",
+    help="--af's letters: l labels, V quotes, r unevaluated, t tab, g, n, ',' (-af:LETTERS).",
+)
+@click.option(
     "--dry-run", is_flag=True, help="fs's own: with an edit option (-setfactor ...), write nothing."
 )
 @click.option("--create", is_flag=True, help="fs's own: with an edit option, allow a new record.")
@@ -203,19 +217,22 @@ def userprio(
     condor_userprio's own spellings work too: single-dash options and their unique
     prefixes (-allusers, -all, -usage, -priority, -quotas, -surplus, -hier, -flat,
     -l/-long, -modular, -legacy, -constraint, -most, -grouprollup, -grouporder, -activefrom,
-    -negotiator, -sortkey, -groupid, -order), and the edits -setfactor NAME F, -setprio,
-    -setfloor, -setceiling, -setaccum, -setbegin, -setlast, -resetusage NAME, -resetall and
-    -delete NAME run 'fs setfactor' ... instead. fs's own options (condor_userprio has
-    none of them): --sort, --dry-run, --create, --output/--json, --config, --state, --now.
+    -negotiator, -sortkey, -groupid, -order, -af[:LETTERS] EXPR...), and the edits
+    -setfactor NAME F, -setprio, -setfloor, -setceiling, -setaccum, -setbegin, -setlast,
+    -resetusage NAME, -resetall and -delete NAME run 'fs setfactor' ... instead. fs's own
+    options (condor_userprio has none of them): --sort, --dry-run, --create,
+    --output/--json, --config, --state, --now.
     """
     from fairshare_cli.render.userprio import render_userprio
 
-    check_constraint(constraints, long_, modular, opts.output)
+    af = _autoformat(display["af_exprs"], display["af_opts"], opts.output)
+    check_constraint(constraints, long_ or af is not None, modular or af is not None, opts.output)
     env = load_env(opts)
     if reslist_of is not None:
         _print_reslist(env, reslist_of, opts.output)
         return
-    records, jobs, group_info = read_inputs(env)
+    inputs = read_inputs(env)
+    records, jobs, group_info = inputs
     shown_at, dumped = as_dumped(env)
     group_info.update(dumped)
     params = click.get_current_context().params
@@ -235,8 +252,9 @@ def userprio(
     if fmt != "table":
         _emit(view, fmt)
         return
-    if long_:
-        click.echo(_long(view, records, jobs, env, shown_at, group_info, query, modular), nl=False)
+    if long_ or af is not None:
+        text = _long(view, inputs, env, shown_at, query, modular, af)
+        click.echo(text, nl=False)
         return
     cols = columns(view, params)
     check_group_ids(view, cols)
@@ -249,23 +267,24 @@ def userprio(
 
 def _long(
     view: UserprioView,
-    records: Mapping[str, CustomerRecord],
-    jobs: Sequence[Job],
+    inputs: UserprioInputs,
     env: Env,
     shown_at: float,
-    group_info: Mapping[str, GroupQuotaInfo],
     query: UserprioQuery,
     modular: bool,
+    af: AutoFormat | None = None,
 ) -> str:
     """``-long``: with ``-allusers``, ``-grouprollup`` or ``-negotiator`` (no names) the
     negotiator's one numbered ad (every record: it sends it whole), else the collector's
     Accounting ads; -long shows them all, with no 24-hour filter: every group's, and the
     submitters' the collector holds (:func:`in_collector`). ``modular`` (``-modular``):
-    one ad per record, each after an empty line (``PrintModularAds``)."""
+    one ad per record, each after an empty line (``PrintModularAds``); ``af``
+    (``-af``): chosen values of those ads, a line each."""
     from dataclasses import replace
 
     from fairshare_cli.core.htcondor.accounting_ads import collector_ads_of, numbered_ad
     from fairshare_cli.core.htcondor.userprio_rows import in_collector, queued_submitters
+    from fairshare_cli.render.userprio_autoformat import render_autoformat
     from fairshare_cli.render.userprio_long import (
         modular_ads,
         print_ad,
@@ -273,12 +292,14 @@ def _long(
         render_modular,
     )
 
-    config = env.config
+    config, (records, jobs, group_info) = env.config, inputs
     if query.negotiator_ad and not query.all_users:  # the negotiator's ad holds every record
         wide = replace(query, all_users=True)
         view = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
     if query.negotiator_ad and not query.names:
         numbered = numbered_ad(view.listed, records, config, shown_at, _table_entries(env, records))
+        if af is not None:
+            return render_autoformat(constrained(modular_ads(numbered)), af)
         return render_modular(constrained(modular_ads(numbered))) if modular else print_ad(numbered)
     # the collector's ads (those named, if any), however long ago their last usage
     wide = replace(query, all_users=True)
@@ -297,7 +318,26 @@ def _long(
                        "collector (no job in the queue); --allusers lists every record",
                        err=True)  # fmt: skip
     ads = collector_ads_of(rows, records, config, shown_at)
+    if af is not None:
+        return render_autoformat(constrained(ads), af)
     return render_modular(constrained(ads)) if modular else render_long(ads)
+
+
+def _autoformat(exprs: tuple[str, ...], letters: str, fmt: str) -> AutoFormat | None:
+    """``--af`` (``-af[:LETTERS] EXPR...``), checked before anything is read or printed.
+
+    Raises:
+        click.UsageError: with ``--output`` other than the table, or letters without ``--af``.
+    """
+    if not exprs:
+        if letters:
+            raise click.UsageError("--af-opts needs --af EXPR")
+        return None
+    if fmt != "table":
+        raise click.UsageError("--af (-af) prints its own lines; leave out --json/--output")
+    from fairshare_cli.render.userprio_autoformat import autoformat
+
+    return autoformat(exprs, letters)
 
 
 def _table_entries(env: Env, records: Mapping[str, CustomerRecord]) -> int:

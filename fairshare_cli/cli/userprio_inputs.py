@@ -5,7 +5,7 @@ accountant, the time it was taken at and the quotas it reported."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from fairshare_cli.cli.context import Env
 from fairshare_cli.core.htcondor.accountant import accountant_from_json
@@ -16,9 +16,15 @@ if TYPE_CHECKING:
     from fairshare_cli.core.jobs import Job
 
 
-def read_inputs(
-    env: Env,
-) -> tuple[Mapping[str, CustomerRecord], list[Job], dict[str, GroupQuotaInfo]]:
+class UserprioInputs(NamedTuple):
+    """What the view is computed from."""
+
+    records: Mapping[str, CustomerRecord]
+    jobs: list[Job]
+    group_info: dict[str, GroupQuotaInfo]
+
+
+def read_inputs(env: Env) -> UserprioInputs:
     """The accountant's records, the queue and, when groups are configured, each group's
     quotas."""
     if not env.config.groups:
@@ -26,7 +32,7 @@ def read_inputs(
 
         records = env.decode("accountant", stored_records)
         jobs = env.decode("jobs", lambda raw: _queue(raw, f"{env.state_path}: jobs"))
-        return records, jobs, {}
+        return UserprioInputs(records, jobs, {})
     # Groups: the quota computation reads queue, accountant and claims once for all.
     from fairshare_cli.cli.htcondor_inputs import load_inputs
     from fairshare_cli.core.htcondor.pool import quota_view
@@ -39,7 +45,7 @@ def read_inputs(
         )
         for r in quota_rows
     }
-    return inputs.accountant.records, inputs.jobs, group_info
+    return UserprioInputs(inputs.accountant.records, inputs.jobs, group_info)
 
 
 def as_dumped(env: Env) -> tuple[float, dict[str, GroupQuotaInfo]]:

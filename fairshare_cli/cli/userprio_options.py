@@ -183,13 +183,14 @@ def check_constraint(constraints: tuple[str, ...], long_: bool, modular: bool, f
     the table nor the single ``-long`` ad (``user_prio.cpp``; its usage says so too).
 
     Raises:
-        click.UsageError: a constraint without ``--long --modular``, or with ``--json``.
+        click.UsageError: a constraint without ``--long --modular`` (``--af`` passes as
+            both), or with ``--json``.
     """
     import click
 
     if constraints and not (long_ and modular and fmt == "table"):
         raise click.UsageError(
-            "--constraint (-constraint) filters only --long --modular output, as "
+            "--constraint (-constraint) filters only --long --modular and --af output, as "
             "condor_userprio 25.0 applies it (the table and the single --long ad ignore it); "
             "name the submitters as arguments to narrow the table"
         )

@@ -30,6 +30,23 @@ from fairshare_cli.core.htcondor.acctlog_order import table_order
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio_row import UserprioRow
 
+#: Attributes the real ads carry that fs does not hold (lower case): the collector's and
+#: the daemon's own, and the last cycle's shares (see the module docstring).
+NOT_HELD = frozenset(
+    name.lower()
+    for name in (
+        "AuthenticatedIdentity",
+        "AuthenticationMethod",
+        "DaemonLastReconfigTime",
+        "DaemonStartTime",
+        "LastHeardFrom",
+        "NegotiatorName",
+        "UpdateSequenceNumber",
+        "SubmitterLimit",
+        "SubmitterShare",
+    )
+)
+
 #: An ad's value: text (printed quoted), a boolean, an integer or a real.
 AdValue = str | bool | int | float
 Ad = dict[str, AdValue]
