@@ -31,11 +31,14 @@ from fairshare_cli.render.userprio_lines import (
 )
 
 
-def display_name(row: UserprioRow, hierarchical: bool) -> str:
-    """Hierarchical user rows are indented two spaces and drop their ``group.`` prefix."""
+def display_name(row: UserprioRow, hierarchical: bool, unread: frozenset[str] = frozenset()) -> str:
+    """Hierarchical user rows are indented two spaces and drop their ``group.`` prefix,
+    unless their group's ad was not read (``unread``: the user has no group number)."""
     if not hierarchical or row.is_group:
         return row.name
     name = row.name
+    if row.group in unread:
+        return "  " + name
     if row.group != ROOT_GROUP and name.lower().startswith(row.group.lower() + "."):
         name = name[len(row.group) + 1 :]
     return "  " + name
@@ -65,20 +68,21 @@ def render_userprio(view: UserprioView, columns: Sequence[str], now: float) -> s
     lines.append(dashes)
     rows = [r for r in view.rows if r.is_group] if only_groups else view.rows  # HideUsers
     for start in range(0, len(rows), _CHUNK):  # a chunk of columns at a time: less memory
-        lines.append(_chunk_lines(cols, rows[start : start + _CHUNK], hier, width, now))
+        lines.append(_chunk_lines(cols, rows[start : start + _CHUNK], view, width, now))
     lines.append(dashes)
     lines.append(_footer(view, cols, width, now))
     return "\n".join(lines) + "\n"
 
 
 def _chunk_lines(
-    cols: Sequence[Column], chunk: Sequence[UserprioRow], hier: bool, width: int, now: float
+    cols: Sequence[Column], chunk: Sequence[UserprioRow], view: UserprioView, width: int, now: float
 ) -> str:
     """The chunk's table lines joined by newlines: user rows a column at a time
     (:mod:`fairshare_cli.render.userprio_lines`), a chunk with a group row cell by cell."""
+    hier = view.hierarchical
     groups_at = list(compress(count(), map(_field("is_group"), chunk)))
     if hier:
-        names = [display_name(row, hier).ljust(width)[:width] for row in chunk]
+        names = [display_name(row, hier, view.unread).ljust(width)[:width] for row in chunk]
     else:  # ljust then cut, as one format (of users: "%-{width}.{width}s")
         names = list(map(_field("name"), chunk))
     if groups_at:

@@ -61,6 +61,7 @@ class UserprioView:
     named: tuple[str, ...] = field(default_factory=tuple)
     active: tuple[UserprioRow, ...] = ()  # every record past the activity filter, shown or not
     listed: tuple[UserprioRow, ...] = ()  # --long and --json: every row, <none> included
+    unread: frozenset[str] = frozenset()  # groups (<none> too) whose ad was not read
 
 
 def userprio_view(
@@ -95,12 +96,7 @@ def userprio_view(
     for name in [acct.ROOT_GROUP, *config.groups]:
         if name not in records:
             records[name] = acct.CustomerRecord(name=name, is_group=True)
-    since = now if activity_now is None else activity_now
-    cutoff: float | None = since - ACTIVITY_WINDOW
-    if query.all_users:  # names do not lift it: user_prio.cpp keeps MinLastUsageTime
-        cutoff = None
-    elif query.active_from is not None:
-        cutoff = query.active_from
+    cutoff = _cutoff(query, now if activity_now is None else activity_now)
     rows = _view_rows(records, config, now, query, cutoff, jobs, group_info or {})
     if query.group_numbers:
         rows = _numbered(rows, records, config, now, query, jobs, group_info or {})
@@ -117,10 +113,11 @@ def userprio_view(
     at = None if field_name is None else UserprioRow._fields.index(field_name)
     ranks = _ad_ranks(records, config, query, table_entries, at)
     key = sort_key(at, descending) if ranks is None else _ranked_key(at, descending, ranks)
+    unread = _unread_groups(config, query)
     if hier:
         none_last = global_surplus_policy(config) == "Regroup"
         ordered = listed = hierarchical_order(
-            users, groups, key, query.show_priority, query.show_usage, none_last
+            users, groups, key, query.show_priority, query.show_usage, none_last, unread
         )
     else:
         with_groups = has_group_data and not hide_groups
@@ -130,18 +127,18 @@ def userprio_view(
             else _ranked_flat_order(users, groups, with_groups, query, ranks, key)
         )
         ordered = ordered if any_real_group else without_leading_root(ordered)
-    matched = _ads_read(records, config, query, jobs)
     return UserprioView(
         rows=tuple(ordered),
         listed=tuple(listed),
         hierarchical=hier,
-        total_records=matched,
+        total_records=_ads_read(records, config, query, jobs),
         active=tuple(rows),
         cutoff=cutoff,
         surplus_policy=global_surplus_policy(config),
         has_groups=has_group_data,
         any_real_group=any_real_group,
         named=tuple(sorted(query.names)),
+        unread=unread,
     )
 
 
@@ -176,6 +173,23 @@ def _flat_order(
 #: ``std::sort`` sorts this many elements or fewer by insertion alone (libstdc++'s
 #: ``_S_threshold``): a stable sort, so rows that tie keep the order of the ads.
 _STABLE_SORT_MAX = 16
+
+
+def _cutoff(query: UserprioQuery, since: float) -> float | None:
+    """The activity filter's cutoff (``MinLastUsageTime``): 24 hours before ``since``,
+    ``-activefrom``'s day, or none with ``-allusers`` (names do not lift it: 25.0's
+    ``user_prio.cpp`` keeps it)."""
+    if query.all_users:
+        return None
+    return query.active_from if query.active_from is not None else since - ACTIVITY_WINDOW
+
+
+def _unread_groups(config: Config, query: UserprioQuery) -> frozenset[str]:
+    """The groups, ``<none>`` among them, whose ad condor_userprio does not read: those
+    the names leave out of the collector's query (the negotiator's ad holds every one)."""
+    if query.negotiator_ad or not query.names:
+        return frozenset()
+    return frozenset(g for g in (acct.ROOT_GROUP, *config.groups) if not query.wanted(g))
 
 
 def _ads_read(
