@@ -229,7 +229,7 @@ def userprio(
     check_constraint(constraints, long_ or af is not None, modular or af is not None, opts.output)
     env = load_env(opts)
     if reslist_of is not None:
-        _print_reslist(env, reslist_of, opts.output)
+        _print_reslist(env, reslist_of, opts.output, long_)
         return
     inputs = read_inputs(env)
     records, jobs, group_info = inputs
@@ -419,22 +419,28 @@ def _groups_left_out(view: UserprioView) -> list[str]:
     ]
 
 
-def _print_reslist(env: Env, name: str, fmt: str) -> None:
+def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
     """``-getreslist NAME``: the claims of the submitter NAME (a bare user name gets the
     pool's uid_domain), in the order they were made, at ``--now``; and, when NAME holds
     none, a note on stderr naming the submitters inside groups that NAME may mean
     (``dave`` for ``group_physics.hep.dave@example.org``): stdout stays condor_userprio's.
 
     Raises:
-        click.UsageError: an output other than the table.
+        click.UsageError: an output other than the table, or ``--long``: condor_userprio
+            then prints the negotiator's ad, whose ``NameN`` carry each startd's address
+            (``GetResourceName``), which fs does not hold.
     """
     from fairshare_cli.core.htcondor.accountant import qualify
     from fairshare_cli.core.htcondor.claims import negotiator_from_json
     from fairshare_cli.core.names import shown
     from fairshare_cli.render.userprio_long import render_reslist
 
-    if fmt != "table":
-        raise click.UsageError("--getreslist prints condor_userprio's table only")
+    if fmt != "table" or long_:
+        raise click.UsageError(
+            "--getreslist prints condor_userprio's table only (with -long condor_userprio "
+            "prints the negotiator's ad, naming each slot with its startd's address, which "
+            "fs does not hold)"
+        )
     submitter = qualify(name, env.config.pool.uid_domain)
     claims = env.decode("negotiator", negotiator_from_json).claims.values()
     held = [(c.slot, c.start_time) for c in claims if c.submitter == submitter]
