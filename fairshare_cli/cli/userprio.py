@@ -17,7 +17,13 @@ from fairshare_cli.cli.options import (
     output_options,
     pass_options,
 )
-from fairshare_cli.cli.userprio_inputs import UserprioInputs, as_dumped, read_inputs
+from fairshare_cli.cli.userprio_inputs import (
+    UserprioInputs,
+    as_dumped,
+    claimed_limits,
+    read_inputs,
+    table_entries,
+)
 from fairshare_cli.cli.userprio_options import (
     NAMES_IGNORED,
     check_constraint,
@@ -241,7 +247,7 @@ def userprio(
         names = ()
     names, inside = names_inside_groups(names, records)
     query = query_of(names, params)
-    entries = _table_entries(env, records) if query.negotiator_ad else None
+    entries = table_entries(env, records) if query.negotiator_ad else None
     view = userprio_view(records, env.config, shown_at, query, jobs=jobs, group_info=group_info,
                          activity_now=env.now, table_entries=entries)  # fmt: skip
     for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():
@@ -297,7 +303,10 @@ def _long(
         wide = replace(query, all_users=True)
         view = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
     if query.negotiator_ad and not query.names:
-        numbered = numbered_ad(view.listed, records, config, shown_at, _table_entries(env, records))
+        entries = table_entries(env, records)
+        numbered = numbered_ad(
+            view.listed, records, config, shown_at, entries, claimed_limits(env, jobs)
+        )
         if af is not None:
             return render_autoformat(constrained(modular_ads(numbered)), af)
         return render_modular(constrained(modular_ads(numbered))) if modular else print_ad(numbered)
@@ -338,15 +347,6 @@ def _autoformat(exprs: tuple[str, ...], letters: str, fmt: str) -> AutoFormat | 
     from fairshare_cli.render.userprio_autoformat import autoformat
 
     return autoformat(exprs, letters)
-
-
-def _table_entries(env: Env, records: Mapping[str, CustomerRecord]) -> int:
-    """The entries of the negotiator's accountant table: each record (every configured
-    group has one), each match (a claim's ``Resource.`` record) and ``Accountant.``."""
-    from fairshare_cli.core.htcondor.claims import negotiator_from_json
-
-    claims = env.decode("negotiator", negotiator_from_json).claims
-    return len({*records, ROOT_GROUP, *env.config.groups}) + len(claims) + 1
 
 
 def _footer(

@@ -1,14 +1,17 @@
 """What ``fs userprio`` reads from the state: the accountant's records, the queue, each
 group's quotas of this cycle, and, while a ``condor_userprio`` dump still describes the
-accountant, the time it was taken at and the quotas it reported."""
+accountant, the time it was taken at and the quotas it reported; for the negotiator's one
+ad, the entries of its accountant table and the concurrency limits its claims hold."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+import click
+
 from fairshare_cli.cli.context import Env
-from fairshare_cli.core.htcondor.accountant import accountant_from_json
+from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, accountant_from_json
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio_row import GroupQuotaInfo
 
@@ -86,3 +89,34 @@ def _queue(raw: Any, label: str) -> list[Job]:
     from fairshare_cli.core.jobs import parse_jobs
 
     return parse_jobs(raw, label)
+
+
+def claimed_limits(env: Env, jobs: Sequence[Job]) -> dict[str, float]:
+    """The negotiator's ``ConcurrencyLimit_<name>`` counts: each claim's limits, its own
+    (the slot ad's) or its running job's; a job whose limits are an expression, which the
+    negotiator evaluates against the slot, is left out, with a note."""
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json
+    from fairshare_cli.core.htcondor.concurrency import reported_limits
+
+    by_id = {job.id: job for job in jobs}
+    texts, left = [], 0
+    for claim in env.decode("negotiator", negotiator_from_json).claims.values():
+        job = by_id.get(claim.job_id)
+        text = claim.concurrency_limits or (job.concurrency_limits if job else None)
+        if text:
+            texts.append(text)
+        elif job is not None and job.concurrency_limits_expr:
+            left += 1
+    if left:
+        click.echo(f"fs: note: ConcurrencyLimit_ counts leave out {left} claim(s) whose job's "
+                   "limits are an expression", err=True)  # fmt: skip
+    return reported_limits(texts)
+
+
+def table_entries(env: Env, records: Mapping[str, CustomerRecord]) -> int:
+    """The entries of the negotiator's accountant table: each record (every configured
+    group has one), each match (a claim's ``Resource.`` record) and ``Accountant.``."""
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json
+
+    claims = env.decode("negotiator", negotiator_from_json).claims
+    return len({*records, ROOT_GROUP, *env.config.groups}) + len(claims) + 1

@@ -6,6 +6,7 @@ to case). Held against the real 25.0.14 captures, and against hand-derived group
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -123,6 +124,45 @@ def test_long_allusers_numbers_the_submitters_as_the_accountants_table_iterates(
         'Name8 = "dan@htc.test"',
         'Name9 = "ben@htc.test"',
     ]
+
+
+LIMITS_POOL = """
+[pool]
+uid_domain = "d"
+[[machines]]
+name = "m"
+slots = 3
+"""
+
+
+def test_long_allusers_reports_the_concurrency_limits_the_claims_hold(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``-l -allusers`` carries ``Accountant::ReportLimits``' ``ConcurrencyLimit_<name>``:
+    a's two jobs ask ``License.Matlab:2, DB``, b's one ``db``; a committed cycle matches
+    all three on the three slots. Lower-cased, each match adding its amounts:
+    license.matlab 2 + 2 = 4, db 1 + 1 + 1 = 3; the dot is written ``_``; reals. They are
+    not numbered, so ``-modular`` drops them. fs printed none."""
+    (tmp_path / "p.toml").write_text(LIMITS_POOL, encoding="utf-8")
+    jobs = [
+        {"id": "1.0", "owner": "a", "count": 2, "concurrency_limits": "License.Matlab:2, DB"},
+        {"id": "2.0", "owner": "b", "concurrency_limits": "db"},
+    ]
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs), encoding="utf-8")
+    args = ["--config", str(tmp_path / "p.toml"), "--state", str(tmp_path / "s.json"),
+            "--now", "2026-11-21T12:00:00Z"]  # fmt: skip
+    assert run("submit", "--file", str(tmp_path / "jobs.json"), *args).exit_code == 0
+    assert run("negotiate", *args).exit_code == 0
+    result = run("userprio", "-l", "-allusers", *args)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line for line in lines if line.startswith("Concurrency")] == [
+        "ConcurrencyLimit_db = 3.0",
+        "ConcurrencyLimit_license_matlab = 4.0",
+    ]
+    assert lines.index("ConcurrencyLimit_db = 3.0") == lines.index("ConfigQuota1 = 0.0") - 2
+    modular = run("userprio", "-l", "-allusers", "-modular", *args).stdout
+    assert "Concurrency" not in modular
 
 
 NESTED = """

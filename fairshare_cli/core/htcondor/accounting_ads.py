@@ -9,7 +9,8 @@ Plain ``condor_userprio -l`` prints the collector's Accounting ads, one per reco
 and ``Requested``, and the record's usage fields. ``-l -allusers`` prints the negotiator's
 one ad (``Accountant::ReportState``): ``LastUpdate``, the groups numbered breadth-first
 from ``<none>`` (``ReportGroups``: a group's factor is its ``GROUP_PRIO_FACTOR_<g>``, else
-0), then every submitter record, then ``NumSubmittors``.
+0), then every submitter record, then ``NumSubmittors`` and the concurrency limits
+(``ReportLimits``).
 
 What ``fs`` does not hold is left out: the collector's and the daemon's own attributes
 (``AuthenticatedIdentity``, ``DaemonStartTime``, ``LastHeardFrom``, ``NegotiatorName``,
@@ -166,11 +167,13 @@ def numbered_ad(
     config: Config,
     now: float,
     entries: int,
+    limits: Mapping[str, float] | None = None,
 ) -> Ad:
     """The negotiator's one ad (``Accountant::ReportState``): each record's attributes
     with its number appended, groups first (breadth-first), then the submitters of
     ``rows`` in the order its table of ``entries`` entries iterates them
-    (:mod:`~fairshare_cli.core.htcondor.acctlog_order`)."""
+    (:mod:`~fairshare_cli.core.htcondor.acctlog_order`), and ``limits``: its
+    ``ConcurrencyLimit_<name>`` attributes (``concurrency.reported_limits``)."""
     ad: Ad = {"LastUpdate": int(now)}
     order = group_order(config)
     numbers = {name: i for i, name in enumerate(order, 1)}
@@ -201,6 +204,7 @@ def numbered_ad(
         attrs.update(_usage(row))
         ad.update({f"{k}{number}": v for k, v in attrs.items()})
     ad["NumSubmittors"] = number
+    ad.update({name: float(count) for name, count in (limits or {}).items()})
     return ad
 
 
