@@ -54,8 +54,8 @@ CONDOR_OPTIONS: tuple[CondorOption, ...] = (
     CondorOption("constraint", 1, operands=1, display="--constraint"),
     CondorOption("legacy", 3, display="--legacy"),
     CondorOption("modular", 3, display="--modular"),
-    CondorOption("af", 2),
-    CondorOption("autoformat", 5),
+    CondorOption("af", 2, display="--af-opts"),
+    CondorOption("autoformat", 5, display="--af-opts"),
     CondorOption("debug", 1),
     CondorOption("hierarchical", 2, display="--hierarchical"),
     CondorOption("heir", display="--hierarchical"),
@@ -64,11 +64,11 @@ CONDOR_OPTIONS: tuple[CondorOption, ...] = (
     CondorOption("grouporder", display="--grouporder --flat"),
     CondorOption("quotas", 1, display="--quotas"),
     CondorOption("surplus", display="--surplus"),
-    CondorOption("sortkey", 2),
+    CondorOption("sortkey", 2, display="--sortkey"),
     CondorOption("all", display="--all"),
     CondorOption("most", 2, display="--most"),
-    CondorOption("groupid"),
-    CondorOption("order"),
+    CondorOption("groupid", display="--groupid"),
+    CondorOption("order", display="--order"),
     CondorOption("activefrom", operands=3, display="--activefrom"),
     CondorOption("allusers", display="--allusers"),
     CondorOption("usage", 2, display="--usage"),
@@ -100,12 +100,7 @@ _ELSEWHERE = {
     "name": "fs reads the pool from --config",
     "collector": "plain 'fs userprio' reads the collector's ads; with -allusers fs reads the "
     "negotiator's",
-    "af": "use --json, or --long for the ads whole",
-    "autoformat": "use --json, or --long for the ads whole",
     "debug": "fs talks to no daemon; --debug before the command name shows a traceback",
-    "sortkey": "the groups' GROUP_SORT_EXPR values are in --long's GroupSortKey",
-    "groupid": "a debugging column of the group order; --long numbers the records",
-    "order": "a debugging column of the group order; --grouporder shows that order",
     "duration": "an option of HTCondor versions after 25.0, which fs follows; leases are not "
     "modelled",
     "cancelceilinglease": "an option of HTCondor versions after 25.0, which fs follows",
@@ -114,7 +109,9 @@ _ELSEWHERE = {
 }
 
 #: ``fs userprio`` options that take a value (copied through untouched).
-VALUE_OPTIONS = frozenset({"--config", "--state", "--now", "--sort", "--output"})
+VALUE_OPTIONS = frozenset(
+    {"--config", "--state", "--now", "--sort", "--output", "--af", "--af-opts"}
+)
 
 
 def is_arg_prefix(arg: str, name: str, min_len: int) -> bool:
@@ -178,6 +175,9 @@ def translate(args: list[str]) -> Translated:
         option = find_option(arg)
         if option is None:
             raise InputError(f"unknown condor_userprio option '{arg}' (see 'fs userprio --help')")
+        if option.name in _COLON_OPTIONS and option.display:  # -af[:OPTS] EXPR...
+            i = _autoformat(arg, args, i, out)
+            continue
         operands = args[i : i + option.operands]
         if len(operands) < option.operands or any(o.startswith("--") for o in operands):
             raise InputError(f"'{arg}' (-{option.name}) needs {option.operands} argument(s)")
@@ -194,6 +194,25 @@ def translate(args: list[str]) -> Translated:
     if edit is not None:
         out = _common_only(out)
     return Translated(out, edit)
+
+
+def _autoformat(arg: str, args: list[str], i: int, out: list[str]) -> int:
+    """``-af[:OPTS] EXPR...``: the expressions up to the next argument that starts with a
+    dash (``parse_autoformat_args``), as ``--af-opts OPTS --af EXPR ...``; the index after.
+
+    Raises:
+        InputError: no expression follows.
+    """
+    exprs: list[str] = []
+    while i < len(args) and not args[i].startswith("-"):
+        exprs.append(args[i])
+        i += 1
+    if not exprs:
+        raise InputError(f"'{arg}' needs at least one attribute (e.g. {arg} Name)")
+    out.extend(("--af-opts", arg.partition(":")[2]))
+    for expr in exprs:
+        out.extend(("--af", expr))
+    return i
 
 
 def _common_only(args: list[str]) -> list[str]:

@@ -17,9 +17,17 @@ from fairshare_cli.cli.options import (
     output_options,
     pass_options,
 )
+from fairshare_cli.cli.userprio_inputs import (
+    UserprioInputs,
+    as_dumped,
+    claimed_limits,
+    read_inputs,
+    table_entries,
+)
 from fairshare_cli.cli.userprio_options import (
     NAMES_IGNORED,
     check_constraint,
+    check_group_ids,
     columns,
     constrained,
     dumped_quotas_line,
@@ -27,16 +35,14 @@ from fairshare_cli.cli.userprio_options import (
     names_inside_groups,
     query_of,
 )
-from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, accountant_from_json
+from fairshare_cli.core.htcondor.accountant import ROOT_GROUP
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio import (
-    SORT_KEYS,
-    GroupQuotaInfo,
-    UserprioQuery,
     UserprioRow,
     UserprioView,
     userprio_view,
 )
+from fairshare_cli.core.htcondor.userprio_query import SORT_KEYS, UserprioQuery
 from fairshare_cli.core.names import first_five
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
@@ -44,6 +50,7 @@ from fairshare_cli.render.formats import emit_columns
 
 if TYPE_CHECKING:
     from fairshare_cli.core.jobs import Job
+    from fairshare_cli.render.userprio_autoformat import AutoFormat
 
 
 class UserprioCommand(click.Command):
@@ -129,6 +136,11 @@ def _single_dash(arg: str) -> bool:
 )
 @click.option("--surplus", is_flag=True, help="The Use Surplus column of the groups (-surplus).")
 @click.option(
+    "--sortkey", is_flag=True, help="The groups' GROUP_SORT_EXPR values, Group Sort Key (-sortkey)."
+)
+@click.option("--groupid", is_flag=True, help="Each row's group number, Group Id (-groupid).")
+@click.option("--order", is_flag=True, help="Each row's group display order, Group Order (-order).")
+@click.option(
     "--activefrom",
     "active_from",
     nargs=3,
@@ -157,6 +169,20 @@ def _single_dash(arg: str) -> bool:
     help="--long --modular: only the ads EXPR is true in; several are and-ed (-constraint).",
 )
 @click.option(
+    "--autoformat",
+    "--af",
+    "af_exprs",
+    multiple=True,
+    metavar="EXPR",
+    help="Print EXPR of each accounting ad, a line an ad; repeat for more (-af EXPR...).",
+)
+@click.option(
+    "--af-opts",
+    default="",
+    metavar="LETTERS",
+    help="--af's letters: l labels, V quotes, r unevaluated, t tab, g, n, ',' (-af:LETTERS).",
+)
+@click.option(
     "--dry-run", is_flag=True, help="fs's own: with an edit option (-setfactor ...), write nothing."
 )
 @click.option("--create", is_flag=True, help="fs's own: with an edit option, allow a new record.")
@@ -170,28 +196,16 @@ def _single_dash(arg: str) -> bool:
 @common_options
 @pass_options
 @gc_paused()  # 20,000 records are 100,000 containers and no cycle: collecting costs 1/8
-def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
+def userprio(
     opts: GlobalOptions,
+    /,
     names: tuple[str, ...],
     all_cols: bool,
-    allusers: bool,
-    usage: bool,
-    priority: bool,
-    hierarchical: bool | None,
-    sort: str,
     long_: bool,
-    most: bool,
     modular: bool,
-    from_negotiator: bool,
-    quotas: bool,
-    surplus: bool,
-    active_from: tuple[int, int, int] | None,
-    group_order: bool,
-    group_rollup: bool,
-    dry_run: bool,
-    create: bool,
     constraints: tuple[str, ...],
     reslist_of: str | None,
+    **display: Any,  # the other display options, read from the context's params
 ) -> None:
     """Show user priorities, like condor_userprio.
 
@@ -209,20 +223,23 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     condor_userprio's own spellings work too: single-dash options and their unique
     prefixes (-allusers, -all, -usage, -priority, -quotas, -surplus, -hier, -flat,
     -l/-long, -modular, -legacy, -constraint, -most, -grouprollup, -grouporder, -activefrom,
-    -negotiator), and the edits -setfactor NAME F, -setprio, -setfloor, -setceiling,
-    -setaccum, -setbegin, -setlast, -resetusage NAME, -resetall and -delete NAME run
-    'fs setfactor' ... instead. fs's own options (condor_userprio has none of them):
-    --sort, --dry-run, --create, --output/--json, --config, --state, --now.
+    -negotiator, -sortkey, -groupid, -order, -af[:LETTERS] EXPR...), and the edits
+    -setfactor NAME F, -setprio, -setfloor, -setceiling, -setaccum, -setbegin, -setlast,
+    -resetusage NAME, -resetall and -delete NAME run 'fs setfactor' ... instead. fs's own
+    options (condor_userprio has none of them): --sort, --dry-run, --create,
+    --output/--json, --config, --state, --now.
     """
     from fairshare_cli.render.userprio import render_userprio
 
-    check_constraint(constraints, long_, modular, opts.output)
+    af = _autoformat(display["af_exprs"], display["af_opts"], opts.output)
+    check_constraint(constraints, long_ or af is not None, modular or af is not None, opts.output)
     env = load_env(opts)
     if reslist_of is not None:
-        _print_reslist(env, reslist_of, opts.output)
+        _print_reslist(env, reslist_of, opts.output, long_)
         return
-    records, jobs, group_info = _read_inputs(env)
-    shown_at, dumped = _as_dumped(env)
+    inputs = read_inputs(env)
+    records, jobs, group_info = inputs
+    shown_at, dumped = as_dumped(env)
     group_info.update(dumped)
     params = click.get_current_context().params
     if names and (params["allusers"] or params["from_negotiator"]) and not params["group_rollup"]:
@@ -230,9 +247,9 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         names = ()
     names, inside = names_inside_groups(names, records)
     query = query_of(names, params)
-    view = userprio_view(
-        records, env.config, shown_at, query, jobs=jobs, group_info=group_info, activity_now=env.now
-    )
+    entries = table_entries(env, records) if query.negotiator_ad else None
+    view = userprio_view(records, env.config, shown_at, query, jobs=jobs, group_info=group_info,
+                         activity_now=env.now, table_entries=entries)  # fmt: skip
     for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():
         click.echo(f"fs: note: {line}", err=True)
     if dumped and all_cols:  # (stdout stays condor_userprio's, line for line)
@@ -241,10 +258,12 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     if fmt != "table":
         _emit(view, fmt)
         return
-    if long_:
-        click.echo(_long(view, records, jobs, env, shown_at, group_info, query, modular), nl=False)
+    if long_ or af is not None:
+        text = _long(view, inputs, env, shown_at, query, modular, af)
+        click.echo(text, nl=False)
         return
     cols = columns(view, params)
+    check_group_ids(view, cols)
     if view.total_records or not names:  # (named, no ad in the collector: ProcessInfo prints none)
         click.echo(render_userprio(view, cols, shown_at), nl=False)
     # (on stderr, right under the table: stdout stays condor_userprio's, line for line)
@@ -254,23 +273,24 @@ def userprio(  # noqa: PLR0913  Click passes each option as one keyword argument
 
 def _long(
     view: UserprioView,
-    records: Mapping[str, CustomerRecord],
-    jobs: Sequence[Job],
+    inputs: UserprioInputs,
     env: Env,
     shown_at: float,
-    group_info: Mapping[str, GroupQuotaInfo],
     query: UserprioQuery,
     modular: bool,
+    af: AutoFormat | None = None,
 ) -> str:
     """``-long``: with ``-allusers``, ``-grouprollup`` or ``-negotiator`` (no names) the
     negotiator's one numbered ad (every record: it sends it whole), else the collector's
     Accounting ads; -long shows them all, with no 24-hour filter: every group's, and the
     submitters' the collector holds (:func:`in_collector`). ``modular`` (``-modular``):
-    one ad per record, each after an empty line (``PrintModularAds``)."""
+    one ad per record, each after an empty line (``PrintModularAds``); ``af``
+    (``-af``): chosen values of those ads, a line each."""
     from dataclasses import replace
 
     from fairshare_cli.core.htcondor.accounting_ads import collector_ads_of, numbered_ad
-    from fairshare_cli.core.htcondor.userprio import in_collector, queued_submitters
+    from fairshare_cli.core.htcondor.userprio_rows import in_collector, queued_submitters
+    from fairshare_cli.render.userprio_autoformat import render_autoformat
     from fairshare_cli.render.userprio_long import (
         modular_ads,
         print_ad,
@@ -278,12 +298,17 @@ def _long(
         render_modular,
     )
 
-    config = env.config
+    config, (records, jobs, group_info) = env.config, inputs
     if query.negotiator_ad and not query.all_users:  # the negotiator's ad holds every record
         wide = replace(query, all_users=True)
         view = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
     if query.negotiator_ad and not query.names:
-        numbered = numbered_ad(view.listed, records, config, shown_at)
+        entries = table_entries(env, records)
+        numbered = numbered_ad(
+            view.listed, records, config, shown_at, entries, claimed_limits(env, jobs)
+        )
+        if af is not None:
+            return render_autoformat(constrained(modular_ads(numbered)), af)
         return render_modular(constrained(modular_ads(numbered))) if modular else print_ad(numbered)
     # the collector's ads (those named, if any), however long ago their last usage
     wide = replace(query, all_users=True)
@@ -302,7 +327,26 @@ def _long(
                        "collector (no job in the queue); --allusers lists every record",
                        err=True)  # fmt: skip
     ads = collector_ads_of(rows, records, config, shown_at)
+    if af is not None:
+        return render_autoformat(constrained(ads), af)
     return render_modular(constrained(ads)) if modular else render_long(ads)
+
+
+def _autoformat(exprs: tuple[str, ...], letters: str, fmt: str) -> AutoFormat | None:
+    """``--af`` (``-af[:LETTERS] EXPR...``), checked before anything is read or printed.
+
+    Raises:
+        click.UsageError: with ``--output`` other than the table, or letters without ``--af``.
+    """
+    if not exprs:
+        if letters:
+            raise click.UsageError("--af-opts needs --af EXPR")
+        return None
+    if fmt != "table":
+        raise click.UsageError("--af (-af) prints its own lines; leave out --json/--output")
+    from fairshare_cli.render.userprio_autoformat import autoformat
+
+    return autoformat(exprs, letters)
 
 
 def _footer(
@@ -352,7 +396,7 @@ def _footer(
 
 def _groups_only(cols: Sequence[str]) -> bool:
     """The table has group columns only (``-quotas`` alone): it prints group rows only."""
-    from fairshare_cli.render.userprio import GROUP_ONLY
+    from fairshare_cli.render.userprio_columns import GROUP_ONLY
 
     return bool(cols) and all(k in GROUP_ONLY for k in cols)
 
@@ -375,22 +419,28 @@ def _groups_left_out(view: UserprioView) -> list[str]:
     ]
 
 
-def _print_reslist(env: Env, name: str, fmt: str) -> None:
+def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
     """``-getreslist NAME``: the claims of the submitter NAME (a bare user name gets the
     pool's uid_domain), in the order they were made, at ``--now``; and, when NAME holds
     none, a note on stderr naming the submitters inside groups that NAME may mean
     (``dave`` for ``group_physics.hep.dave@example.org``): stdout stays condor_userprio's.
 
     Raises:
-        click.UsageError: an output other than the table.
+        click.UsageError: an output other than the table, or ``--long``: condor_userprio
+            then prints the negotiator's ad, whose ``NameN`` carry each startd's address
+            (``GetResourceName``), which fs does not hold.
     """
     from fairshare_cli.core.htcondor.accountant import qualify
     from fairshare_cli.core.htcondor.claims import negotiator_from_json
     from fairshare_cli.core.names import shown
     from fairshare_cli.render.userprio_long import render_reslist
 
-    if fmt != "table":
-        raise click.UsageError("--getreslist prints condor_userprio's table only")
+    if fmt != "table" or long_:
+        raise click.UsageError(
+            "--getreslist prints condor_userprio's table only (with -long condor_userprio "
+            "prints the negotiator's ad, naming each slot with its startd's address, which "
+            "fs does not hold)"
+        )
     submitter = qualify(name, env.config.pool.uid_domain)
     claims = env.decode("negotiator", negotiator_from_json).claims.values()
     held = [(c.slot, c.start_time) for c in claims if c.submitter == submitter]
@@ -399,32 +449,6 @@ def _print_reslist(env: Env, name: str, fmt: str) -> None:
     if inside:
         meant = " or ".join(inside)
         click.echo(f"fs: note: {shown(submitter)} holds no slot; did you mean {meant}", err=True)
-
-
-def _read_inputs(
-    env: Env,
-) -> tuple[Mapping[str, CustomerRecord], list[Job], dict[str, GroupQuotaInfo]]:
-    """The accountant's records, the queue and, when groups are configured, each group's
-    quotas."""
-    if not env.config.groups:
-        from fairshare_cli.core.htcondor.accountant_decode import stored_records
-
-        records = env.decode("accountant", stored_records)
-        jobs = env.decode("jobs", lambda raw: _queue(raw, f"{env.state_path}: jobs"))
-        return records, jobs, {}
-    # Groups: the quota computation reads queue, accountant and claims once for all.
-    from fairshare_cli.cli.htcondor_inputs import load_inputs
-    from fairshare_cli.core.htcondor.pool import quota_view
-
-    inputs = load_inputs(env, None)
-    quota_rows = quota_view(env.config, inputs.batches, inputs.accountant, inputs.claims, env.now)
-    group_info = {
-        r.group: GroupQuotaInfo(
-            effective_quota=r.quota, subtree_quota=r.subtree_quota, sort_key=r.sort_key
-        )
-        for r in quota_rows
-    }
-    return inputs.accountant.records, inputs.jobs, group_info
 
 
 def _emit(view: UserprioView, fmt: str) -> None:
@@ -454,43 +478,3 @@ JSON_FIELDS = (
     "begin_usage_time",
     "last_usage_time",
 )
-
-
-def _as_dumped(env: Env) -> tuple[float, dict[str, GroupQuotaInfo]]:
-    """The time to show the accountant at, and the group quotas of its last cycle.
-
-    While a ``condor_userprio`` dump (``fs import condor-userprio``) still describes the
-    accountant, records show as of its ``LastUpdate`` with the quotas it reported, as
-    condor_userprio shows them; otherwise at ``--now`` with no dumped quotas.
-    """
-    if env.state.section("htcondor_snapshot") is None:  # no dump: the module not imported
-        return env.now, {}
-    from fairshare_cli.core.htcondor.snapshot import (
-        SECTION,
-        snapshot_from_json,
-        snapshot_in_force,
-    )
-
-    snap = env.decode(SECTION, snapshot_from_json)
-    if snap is None:
-        return env.now, {}
-    from fairshare_cli.core.htcondor.claims import negotiator_from_json  # only with a dump
-
-    last_cycle = env.decode("negotiator", negotiator_from_json).last_cycle
-    state = env.decode("accountant", accountant_from_json)  # again: only with a dump
-    if not snapshot_in_force(snap, last_cycle, env.now, state):
-        return env.now, {}
-    quotas = {
-        name: GroupQuotaInfo(g.effective_quota, g.subtree_quota, g.sort_key)
-        for name, g in snap.groups.items()
-    }
-    return snap.last_update, quotas
-
-
-def _queue(raw: Any, label: str) -> list[Job]:
-    """The state's queue (none without a ``jobs`` section: the job model is not loaded)."""
-    if raw is None:
-        return []
-    from fairshare_cli.core.jobs import parse_jobs
-
-    return parse_jobs(raw, label)

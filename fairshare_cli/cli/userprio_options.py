@@ -9,27 +9,41 @@ from collections.abc import Mapping
 from typing import Any
 
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
-from fairshare_cli.core.htcondor.userprio import UserprioQuery, UserprioView
+from fairshare_cli.core.htcondor.userprio import UserprioView
+from fairshare_cli.core.htcondor.userprio_query import UserprioQuery
 from fairshare_cli.core.names import first_five
 from fairshare_cli.errors import InputError
 
 
 def _quota_columns(params: Mapping[str, Any]) -> tuple[str, ...]:
     """The group columns ``-quotas`` (``DetailQuotas``) and ``-surplus`` ask for."""
-    from fairshare_cli.render.userprio import GROUP_ONLY
+    from fairshare_cli.render.userprio_columns import GROUP_ONLY
 
     return GROUP_ONLY if params["quotas"] else ("surplus",) if params["surplus"] else ()
 
 
+def _order_columns(params: Mapping[str, Any]) -> tuple[str, ...]:
+    """The group-order columns ``-groupid``, ``-order`` and ``-sortkey`` ask for
+    (``DetailGroup``, ``DetailOrder``, ``DetailSortKey``)."""
+    asked = (params["groupid"], params["order"], params["sortkey"])
+    return tuple(k for k, on in zip(("group_id", "order", "sort_key"), asked, strict=True) if on)
+
+
 def columns(view: UserprioView, params: Mapping[str, Any]) -> list[str]:
     """The table's columns: those asked for, else condor_userprio's default (-most)."""
-    from fairshare_cli.render.userprio import COLUMNS, choose_columns
+    from fairshare_cli.render.userprio_columns import COLUMNS, choose_columns
 
     priority, usage, quotas = params["priority"], params["usage"], _quota_columns(params)
+    order = _order_columns(params)
     cols = choose_columns(
-        view, all_cols=params["all_cols"], priority=priority, usage=usage, quotas=quotas
+        view,
+        all_cols=params["all_cols"],
+        priority=priority,
+        usage=usage,
+        quotas=quotas,
+        order=order,
     )
-    if params["most"] and (priority or usage or quotas):  # -most adds the default columns
+    if params["most"] and (priority or usage or quotas or order):  # -most adds the default
         default = choose_columns(view, all_cols=False, priority=False, usage=False)
         cols = [k for k in COLUMNS if k in {*cols, *default}]
     return cols
@@ -45,8 +59,10 @@ def query_of(names: tuple[str, ...], params: Mapping[str, Any]) -> UserprioQuery
     hierarchical, group_order = params["hierarchical"], params["group_order"]
     # DetailFlag: nothing asked is -most's set; -all and -most hold the priority and the
     # usage columns, so their rows sort by priority whatever else is asked; only -priority
-    # alone hides the groups; -quotas/-surplus alone sort by group id, then name
-    most = all_cols or params["most"] or not (priority or usage or _quota_columns(params))
+    # alone hides the groups; -quotas/-surplus/-groupid/-order/-sortkey alone sort by group
+    # id, then name
+    asked = priority or usage or _quota_columns(params) or _order_columns(params)
+    most = all_cols or params["most"] or not asked
     if params["group_rollup"] and names:
         raise InputError(_ROLLUP_WITH_NAMES)
     active_from = params["active_from"]
@@ -62,11 +78,13 @@ def query_of(names: tuple[str, ...], params: Mapping[str, Any]) -> UserprioQuery
         sort=params["sort"],
         show_priority=priority or most,
         show_usage=usage or most,
-        priority_only=priority and not (usage or most or _quota_columns(params)),
+        priority_only=priority
+        and not (usage or most or _quota_columns(params) or _order_columns(params)),
         group_rollup=params["group_rollup"],
         group_order=group_order,
         from_negotiator=params["from_negotiator"],
         active_from=None if active_from is None else _calc_time(*active_from),
+        group_numbers=params["groupid"] or params["order"],
     )
 
 
@@ -165,13 +183,14 @@ def check_constraint(constraints: tuple[str, ...], long_: bool, modular: bool, f
     the table nor the single ``-long`` ad (``user_prio.cpp``; its usage says so too).
 
     Raises:
-        click.UsageError: a constraint without ``--long --modular``, or with ``--json``.
+        click.UsageError: a constraint without ``--long --modular`` (``--af`` passes as
+            both), or with ``--json``.
     """
     import click
 
     if constraints and not (long_ and modular and fmt == "table"):
         raise click.UsageError(
-            "--constraint (-constraint) filters only --long --modular output, as "
+            "--constraint (-constraint) filters only --long --modular and --af output, as "
             "condor_userprio 25.0 applies it (the table and the single --long ad ignore it); "
             "name the submitters as arguments to narrow the table"
         )
@@ -184,3 +203,23 @@ def constrained(ads: list[dict[str, Any]]) -> list[dict[str, Any]]:
     from fairshare_cli.core.htcondor.accounting_ads import ads_matching
 
     return ads_matching(ads, click.get_current_context().params["constraints"])
+
+
+def check_group_ids(view: UserprioView, cols: list[str]) -> None:
+    """Refuse ``-groupid`` where the number condor_userprio prints is the order the
+    collector sent the ads in: a group row when no user inside a group is read
+    (``CollectInfo`` then numbers a group by its place among the ads, and the collector's
+    order is its hash table's, which nothing in the state fixes).
+
+    Raises:
+        InputError: such a row is shown.
+    """
+    if "group_id" not in cols:
+        return
+    left = [r.name for r in view.rows if r.group_id is not None and r.group_id != r.group_id]
+    if left:
+        raise InputError(
+            f"--groupid (-groupid): condor_userprio would number {first_five(left)} by the "
+            "order the collector sent their ads in, which fs cannot know (no user inside a "
+            "group is listed); --allusers reads the negotiator's ad, whose order is known"
+        )

@@ -77,7 +77,7 @@ def modular_ads(numbered: Mapping[str, AdValue]) -> list[dict[str, AdValue]]:
 def render_reslist(resources: Sequence[tuple[str, float]], now: float) -> str:
     """``-getreslist``'s table (``PrintResList``): each resource (its slot, when it was
     matched) with the time since, between dashed lines, and the count."""
-    from fairshare_cli.render.userprio import format_date, format_time
+    from fairshare_cli.render.userprio_columns import format_date, format_time
 
     def line(name: str, start: str, since: str) -> str:
         return f"{name:<30} {start:>12} {since:>12}\n"

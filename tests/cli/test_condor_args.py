@@ -51,6 +51,9 @@ SAMPLE = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--now", NOW]
         pytest.param("--all", "all", id="double-dash-exact"),
         pytest.param("-g", "grouprollup", id="g-is-grouprollup"),  # before grouporder
         pytest.param("-groupo", "grouporder", id="groupo"),
+        pytest.param("-so", "sortkey", id="so"),  # sortkey needs 2 chars
+        pytest.param("-groupi", "groupid", id="groupi"),
+        pytest.param("-o", "order", id="o"),
     ],
 )
 def test_condor_prefix_rules(arg: str, name: str) -> None:
@@ -129,8 +132,7 @@ def test_setfactor_by_condor_spelling(run: Callable[..., Any], tmp_path: Path) -
         pytest.param(["-setfactor", "alice"], "needs 2 argument", id="operands"),
         pytest.param(["-d"], "-debug is not supported", id="d-is-debug"),
         pytest.param(["-duration", "60"], "versions after 25.0", id="duration"),
-        pytest.param(["-af:h", "Name"], "-af is not supported (use --json", id="af"),
-        pytest.param(["-sortkey"], "GroupSortKey", id="sortkey"),
+        pytest.param(["-af:h", "Name"], "column headings (h)", id="af-headings"),
     ],
 )
 def test_condor_refusals(run: Callable[..., Any], args: list[str], needle: str) -> None:

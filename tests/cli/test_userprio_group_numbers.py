@@ -20,6 +20,7 @@ from tests.conftest import REPO
 
 NOW = "2026-11-21T12:00:00Z"
 SAMPLE = REPO / "sample_configs" / "pool.toml"
+ARGS = ["--config", str(SAMPLE), "--now", NOW]
 # The sample state's submitters inside a group.
 IN_GROUPS = [
     "group_chemistry.carol@example.org",
@@ -189,3 +190,31 @@ def test_groups_are_numbered_with_case_counting(tmp_path: Path, run: Callable[..
     # -grouporder keeps the negotiator's ad order: its group tree sorts without regard
     # to case (GroupEntry.cpp, ci_less), so group_a comes first there.
     assert _names(run("userprio", "--grouporder", *args).stdout)[:2] == ["group_a", "group_B"]
+
+
+def test_a_user_whose_group_is_not_read_leads_the_hierarchical_table(
+    run: Callable[..., Any],
+) -> None:
+    """``fs userprio group_physics ALICE FRANK``: three ads; frank's group's ad is read,
+    so the groups are renumbered (group_physics 1) and the table is hierarchical; alice's
+    group (group_physics.hep) is not read: she keeps the placeholder -2 x 3 = -6 and
+    display order 0, below group_physics's 0.10 (its sort key), so she comes first, not
+    under a group, and her whole name prints, cut to the 20 characters after the indent
+    (name column: frank 31 + 2 - 13 = 20, alice 35 + 2 - 17 = 20; + 2 = 22). fs put her
+    last as ``  alice@example.org``. Naming judy (in <none>, whose ad is not read) instead,
+    she takes group_physics's display order (the first group's) with number 0, below its
+    1: just before it."""
+    alice, frank = "group_physics.hep.alice@example.org", "group_physics.frank@example.org"
+    result = run("userprio", "group_physics", alice, frank, *ARGS)
+    assert result.exit_code == 0, result.stderr
+    assert [line[:23] for line in result.stdout.splitlines()[4:7]] == [
+        "  group_physics.hep.al ",
+        "group_physics          ",
+        "  frank@example.org    ",
+    ]
+    judy = run("userprio", "group_physics", "judy@example.org", frank, *ARGS)
+    assert [line[:23] for line in judy.stdout.splitlines()[4:7]] == [
+        "  judy@example.org     ",
+        "group_physics          ",
+        "  frank@example.org    ",
+    ]

@@ -6,6 +6,7 @@ to case). Held against the real 25.0.14 captures, and against hand-derived group
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -94,6 +95,74 @@ def test_long_allusers_prints_the_negotiators_numbered_ad(
         'AccountingGroup2 = "<none>"',
     ]
     assert not result.stdout.endswith("\n\n")
+
+
+def test_long_allusers_numbers_the_submitters_as_the_accountants_table_iterates(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs userprio -l --allusers`` of the real 25.0.14 pool is the capture byte for byte
+    but the last cycle's SubmitterLimit/SubmitterShare lines (not held). ``ReportState``
+    numbers the submitters as its ``HashTable`` iterates: 9 records (7 submitters,
+    <none>, group_ops) + 18 claims + ``Accountant.`` = 28 entries, at or above
+    0.8 x 31 = 24.8 so the table grew to 63 buckets (28 < 50.4). Buckets, ``hashFunction``
+    (``i += (i << 5) + byte``) of ``Customer.<name>`` modulo 63: nice-user.eve 18, ann 23,
+    zed 24, cat 32, group_ops.ops 39, dan 41, ben 50: numbers 3 to 9 in that order. fs
+    numbered them by priority: group_ops.ops, dan, cat, ann, ben, zed, nice-user.eve."""
+    args = import_pool(tmp_path, run)
+    result = run("userprio", "-l", "-allusers", *args, "--now", CAPTURE)
+    assert result.exit_code == 0, result.stderr
+    captured = (POOL / "condor_userprio.long_allusers.txt").read_text()
+    held = [line for line in captured.splitlines(True) if not line.startswith("Submitter")]
+    assert result.stdout == "".join(held)
+    names = [line for line in result.stdout.splitlines() if line.startswith("Name")]
+    assert names[2:] == [
+        'Name3 = "nice-user.eve@htc.test"',
+        'Name4 = "ann@htc.test"',
+        'Name5 = "zed@other.org"',
+        'Name6 = "cat@htc.test"',
+        'Name7 = "group_ops.ops@htc.test"',
+        'Name8 = "dan@htc.test"',
+        'Name9 = "ben@htc.test"',
+    ]
+
+
+LIMITS_POOL = """
+[pool]
+uid_domain = "d"
+[[machines]]
+name = "m"
+slots = 3
+"""
+
+
+def test_long_allusers_reports_the_concurrency_limits_the_claims_hold(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``-l -allusers`` carries ``Accountant::ReportLimits``' ``ConcurrencyLimit_<name>``:
+    a's two jobs ask ``License.Matlab:2, DB``, b's one ``db``; a committed cycle matches
+    all three on the three slots. Lower-cased, each match adding its amounts:
+    license.matlab 2 + 2 = 4, db 1 + 1 + 1 = 3; the dot is written ``_``; reals. They are
+    not numbered, so ``-modular`` drops them. fs printed none."""
+    (tmp_path / "p.toml").write_text(LIMITS_POOL, encoding="utf-8")
+    jobs = [
+        {"id": "1.0", "owner": "a", "count": 2, "concurrency_limits": "License.Matlab:2, DB"},
+        {"id": "2.0", "owner": "b", "concurrency_limits": "db"},
+    ]
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs), encoding="utf-8")
+    args = ["--config", str(tmp_path / "p.toml"), "--state", str(tmp_path / "s.json"),
+            "--now", "2026-11-21T12:00:00Z"]  # fmt: skip
+    assert run("submit", "--file", str(tmp_path / "jobs.json"), *args).exit_code == 0
+    assert run("negotiate", *args).exit_code == 0
+    result = run("userprio", "-l", "-allusers", *args)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line for line in lines if line.startswith("Concurrency")] == [
+        "ConcurrencyLimit_db = 3.0",
+        "ConcurrencyLimit_license_matlab = 4.0",
+    ]
+    assert lines.index("ConcurrencyLimit_db = 3.0") == lines.index("ConfigQuota1 = 0.0") - 2
+    modular = run("userprio", "-l", "-allusers", "-modular", *args).stdout
+    assert "Concurrency" not in modular
 
 
 NESTED = """

@@ -123,6 +123,19 @@ def test_getreslist_prints_a_submitters_claims_as_print_res_list_does(
     assert refused.exit_code == 2
 
 
+def test_getreslist_with_long_is_refused(run: Callable[..., Any]) -> None:
+    """``condor_userprio -getreslist NAME -l`` prints the negotiator's ad instead of the
+    table (``if (LongFlag) fPrintAd``), whose ``Name1``... are ``GetResourceName``'s
+    ``slot7@exec001@<startd address>``, which fs does not hold: refused, exit 2, nothing
+    on stdout. fs printed the table, ignoring -l."""
+    repo = Path(__file__).resolve().parents[2]
+    pool = str(repo / "sample_configs" / "pool.toml")
+    result = run("userprio", "-getreslist", "group_physics.frank", "-l", "--config", pool,
+                 "--now", NOW)  # fmt: skip
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "startd's address" in result.stderr
+
+
 def test_getreslist_of_a_bare_name_whose_slots_are_held_inside_a_group_says_so(
     run: Callable[..., Any],
 ) -> None:

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from fairshare_cli.core.htcondor.userprio import UserprioRow
 from fairshare_cli.render import userprio as render
-from fairshare_cli.render.userprio import COLUMNS, _cell, display_name, format_time_nosecs
+from fairshare_cli.render.userprio import _cell, display_name
+from fairshare_cli.render.userprio_columns import COLUMNS, fmt_number, format_time_nosecs
 from fairshare_cli.render.userprio_lines import minute_texts, number_piece, plain_format
 from tests.render.test_userprio_table import view_of
 
@@ -94,9 +95,7 @@ def test_a_number_piece_prints_fmt_number(values: list[float], spec: tuple[int, 
         return
     fmt, given_values = piece
     assert given_values is not None
-    assert [fmt % v for v in given_values] == [
-        render.fmt_number(v, width, decimals) for v in values
-    ]
+    assert [fmt % v for v in given_values] == [fmt_number(v, width, decimals) for v in values]
 
 
 def test_plain_format_draws_the_line_where_the_text_grows() -> None:

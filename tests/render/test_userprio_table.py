@@ -21,13 +21,8 @@ from hypothesis import strategies as st
 from fairshare_cli.cli.userprio import JSON_FIELDS, _emit
 from fairshare_cli.core.htcondor.userprio import UserprioRow, UserprioView
 from fairshare_cli.core.jsontext import iso, jsonable
-from fairshare_cli.render.userprio import (
-    COLUMNS,
-    _cell,
-    column_cells,
-    format_time,
-    render_userprio,
-)
+from fairshare_cli.render.userprio import _cell, column_cells, render_userprio
+from fairshare_cli.render.userprio_columns import COLUMNS, format_time
 
 wide = st.floats(allow_nan=False, allow_infinity=False) | st.floats(min_value=-1e3, max_value=1e13)
 small = st.floats(min_value=0.0, max_value=1e4) | st.sampled_from([0.0, 1e-5, 1e16, 123456.0])

@@ -9,7 +9,8 @@ Plain ``condor_userprio -l`` prints the collector's Accounting ads, one per reco
 and ``Requested``, and the record's usage fields. ``-l -allusers`` prints the negotiator's
 one ad (``Accountant::ReportState``): ``LastUpdate``, the groups numbered breadth-first
 from ``<none>`` (``ReportGroups``: a group's factor is its ``GROUP_PRIO_FACTOR_<g>``, else
-0), then every submitter record, then ``NumSubmittors``.
+0), then every submitter record, then ``NumSubmittors`` and the concurrency limits
+(``ReportLimits``).
 
 What ``fs`` does not hold is left out: the collector's and the daemon's own attributes
 (``AuthenticatedIdentity``, ``DaemonStartTime``, ``LastHeardFrom``, ``NegotiatorName``,
@@ -26,8 +27,26 @@ from typing import Any
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.acctlog_order import table_order
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
-from fairshare_cli.core.htcondor.userprio import UserprioRow
+from fairshare_cli.core.htcondor.userprio_row import UserprioRow
+
+#: Attributes the real ads carry that fs does not hold (lower case): the collector's and
+#: the daemon's own, and the last cycle's shares (see the module docstring).
+NOT_HELD = frozenset(
+    name.lower()
+    for name in (
+        "AuthenticatedIdentity",
+        "AuthenticationMethod",
+        "DaemonLastReconfigTime",
+        "DaemonStartTime",
+        "LastHeardFrom",
+        "NegotiatorName",
+        "UpdateSequenceNumber",
+        "SubmitterLimit",
+        "SubmitterShare",
+    )
+)
 
 #: An ad's value: text (printed quoted), a boolean, an integer or a real.
 AdValue = str | bool | int | float
@@ -147,10 +166,14 @@ def numbered_ad(
     records: Mapping[str, CustomerRecord],
     config: Config,
     now: float,
+    entries: int,
+    limits: Mapping[str, float] | None = None,
 ) -> Ad:
     """The negotiator's one ad (``Accountant::ReportState``): each record's attributes
-    with its number appended, groups first (breadth-first), then the submitters in
-    ``rows``' order."""
+    with its number appended, groups first (breadth-first), then the submitters of
+    ``rows`` in the order its table of ``entries`` entries iterates them
+    (:mod:`~fairshare_cli.core.htcondor.acctlog_order`), and ``limits``: its
+    ``ConcurrencyLimit_<name>`` attributes (``concurrency.reported_limits``)."""
     ad: Ad = {"LastUpdate": int(now)}
     order = group_order(config)
     numbers = {name: i for i, name in enumerate(order, 1)}
@@ -169,9 +192,9 @@ def numbered_ad(
         attrs["HierWeightedResourcesUsed"] = float(rec.hier_weighted_resources_used if rec else 0.0)
         ad.update({f"{k}{numbers[name]}": v for k, v in attrs.items()})
     number = len(order)
-    for row in rows:
-        if row.is_group:
-            continue
+    users = {row.name: row for row in rows if not row.is_group}
+    for name in table_order(users, entries):
+        row = users[name]
         number += 1
         attrs = {"Name": row.name, "IsAccountingGroup": False, "AccountingGroup": row.group}
         attrs["Priority"] = float(row.effective_priority)
@@ -181,6 +204,7 @@ def numbered_ad(
         attrs.update(_usage(row))
         ad.update({f"{k}{number}": v for k, v in attrs.items()})
     ad["NumSubmittors"] = number
+    ad.update({name: float(count) for name, count in (limits or {}).items()})
     return ad
 
 

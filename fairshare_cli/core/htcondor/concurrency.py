@@ -17,7 +17,7 @@ A job is refused when any of its limits would go over its maximum.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 #: ``CONCURRENCY_LIMIT_DEFAULT``'s default (``Accountant::GetLimitMax``).
 DEFAULT_LIMIT_MAX = 2308032.0
@@ -92,3 +92,16 @@ class LimitCounts:
             if count < 0 or count + inc > self.maximum(name):
                 return True
         return False
+
+
+def reported_limits(texts: Iterable[str]) -> dict[str, float]:
+    """The ``ConcurrencyLimit_<name>`` attributes of the negotiator's one ad
+    (``Accountant::ReportLimits``): each limit the claims hold, summed (``LoadLimits``:
+    each claimed slot's ``ConcurrencyLimits``), a dot in its name written ``_``; of two
+    names that then meet, the later in name order wins, as its ``std::map`` assigns them.
+    """
+    counts: dict[str, float] = {}
+    for text in texts:
+        for name, inc in parse_limits(text):
+            counts[name] = counts.get(name, 0.0) + inc
+    return {f"ConcurrencyLimit_{name.replace('.', '_')}": counts[name] for name in sorted(counts)}

@@ -91,6 +91,7 @@ def hierarchical_order(
     show_priority: bool,
     show_usage: bool,
     none_last: bool,
+    unread: frozenset[str] = frozenset(),
 ) -> list[UserprioRow]:
     """The hierarchical table's rows: each group row, then its submitters in ``key``'s
     order; groups by ``DisplayOrder`` (their sort key, else their priority, when the
@@ -98,6 +99,13 @@ def hierarchical_order(
     ``SortHierByGroupId``: ``<none>`` first unless ``none_last``), ties by group id:
     ``CollectInfo`` numbers the groups by name, case counting (``std::string``'s ``<``:
     ``group_B`` before ``group_a``).
+
+    A user whose group's ad was not read (a group in ``unread``: names asked for the user
+    and not the group) keeps a negative placeholder number and no display order (0): such
+    users come first, as one block with no group row, while their display order ties with
+    the groups' or they sort by number. Users of ``<none>`` with no ``<none>`` row take the
+    first group's display order by name (``CollectInfo`` copies it from its first row) and
+    number 0: just before that group, or last when ``<none>`` goes last.
     """
     ids = {
         g.name: i
@@ -124,14 +132,51 @@ def hierarchical_order(
     for u in users:
         by_group.setdefault(u.group, []).append(u)
     names_present = {g.name for g in groups}
+    blocks: list[tuple[tuple[float, float], list[UserprioRow]]] = []
+    for g in groups:
+        blocks.append((display_order(g), [g, *sorted(by_group.pop(g.name, []), key=key)]))
+    last = _unread_blocks(
+        blocks, by_group, unread, groups, display_order, key, show_priority or show_usage, none_last
+    )
     out: list[UserprioRow] = []
-    for g in sorted(groups, key=display_order):
-        out.append(g)
-        out.extend(sorted(by_group.pop(g.name, []), key=key))
+    for _, block in sorted(blocks, key=itemgetter(0)):
+        out.extend(block)
     for gname in sorted(by_group):  # users whose group row was filtered out
         if gname not in names_present:
             out.extend(sorted(by_group[gname], key=key))
-    return out
+    return out + last
+
+
+def _unread_blocks(
+    blocks: list[tuple[tuple[float, float], list[UserprioRow]]],
+    by_group: dict[str, list[UserprioRow]],
+    unread: frozenset[str],
+    groups: list[UserprioRow],
+    display_order: Callable[[UserprioRow], tuple[float, int]],
+    key: Callable[[UserprioRow], Any],
+    by_order: bool,
+    none_last: bool,
+) -> list[UserprioRow]:
+    """Add to ``blocks`` (taking them from ``by_group``) the users whose group's ad was
+    not read (see :func:`hierarchical_order`); return those that go last."""
+    orphans = [u for name in sorted(by_group) if name in unread for u in by_group.pop(name)]
+    if orphans:  # (number -2N: below every group's; display order 0)
+        blocks.append(((0.0 if by_order else -FLT_MAX, -2.0), sorted(orphans, key=key)))
+    root_users = by_group.pop(acct.ROOT_GROUP, []) if acct.ROOT_GROUP in unread else []
+    if not root_users or none_last:
+        return sorted(root_users, key=key)
+    at = _first_group_order(groups, display_order) if by_order else -1.0
+    blocks.append(((at, -1.5), sorted(root_users, key=key)))  # (number 0: below the first's)
+    return []
+
+
+def _first_group_order(
+    groups: list[UserprioRow], display_order: Callable[[UserprioRow], tuple[float, int]]
+) -> float:
+    """The display order of the first group by name (0 with none), which ``CollectInfo``
+    gives the users of an unread ``<none>``."""
+    named = sorted((g for g in groups if g.name != acct.ROOT_GROUP), key=itemgetter(NAME))
+    return display_order(named[0])[0] if named else 0.0
 
 
 def without_leading_root(ordered: list[Any]) -> list[Any]:

@@ -49,3 +49,7 @@ class UserprioRow(NamedTuple):
     #: the footer sums these, ``-l`` prints them).
     accumulated_usage: float = 0.0
     weighted_accumulated_usage: float = 0.0
+    #: ``-groupid`` and ``-order``: the group number and display order ``CollectInfo``
+    #: gives the row (:mod:`~fairshare_cli.core.htcondor.userprio_numbers`); None: not asked.
+    group_id: float | None = None
+    display_order: float | None = None

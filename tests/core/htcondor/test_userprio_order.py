@@ -14,8 +14,9 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.core.htcondor.userprio import SORT_KEYS, UserprioRow
+from fairshare_cli.core.htcondor.userprio import UserprioRow
 from fairshare_cli.core.htcondor.userprio_order import sort_key, sort_order, sorted_rows, with_rows
+from fairshare_cli.core.htcondor.userprio_query import SORT_KEYS
 
 value = st.sampled_from([0.0, -0.0, 1.0, 1, 2.5, math.nan, math.inf]) | st.floats()
 row = st.builds(

@@ -17,7 +17,9 @@ from fairshare_cli.core.config import AccountantConfig, Config, GroupSpec
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.accountant_decode import stored_records
 from fairshare_cli.core.htcondor.decay import advanced_values
-from fairshare_cli.core.htcondor.userprio import UserprioQuery, collector_ads, userprio_view
+from fairshare_cli.core.htcondor.userprio import userprio_view
+from fairshare_cli.core.htcondor.userprio_query import UserprioQuery
+from fairshare_cli.core.htcondor.userprio_rows import collector_ads
 
 usage = st.floats(min_value=0.0, max_value=1e9)
 times = st.floats(min_value=0.0, max_value=2e9)

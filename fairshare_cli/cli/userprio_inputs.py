@@ -1,0 +1,122 @@
+"""What ``fs userprio`` reads from the state: the accountant's records, the queue, each
+group's quotas of this cycle, and, while a ``condor_userprio`` dump still describes the
+accountant, the time it was taken at and the quotas it reported; for the negotiator's one
+ad, the entries of its accountant table and the concurrency limits its claims hold."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import click
+
+from fairshare_cli.cli.context import Env
+from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, accountant_from_json
+from fairshare_cli.core.htcondor.customer_record import CustomerRecord
+from fairshare_cli.core.htcondor.userprio_row import GroupQuotaInfo
+
+if TYPE_CHECKING:
+    from fairshare_cli.core.jobs import Job
+
+
+class UserprioInputs(NamedTuple):
+    """What the view is computed from."""
+
+    records: Mapping[str, CustomerRecord]
+    jobs: list[Job]
+    group_info: dict[str, GroupQuotaInfo]
+
+
+def read_inputs(env: Env) -> UserprioInputs:
+    """The accountant's records, the queue and, when groups are configured, each group's
+    quotas."""
+    if not env.config.groups:
+        from fairshare_cli.core.htcondor.accountant_decode import stored_records
+
+        records = env.decode("accountant", stored_records)
+        jobs = env.decode("jobs", lambda raw: _queue(raw, f"{env.state_path}: jobs"))
+        return UserprioInputs(records, jobs, {})
+    # Groups: the quota computation reads queue, accountant and claims once for all.
+    from fairshare_cli.cli.htcondor_inputs import load_inputs
+    from fairshare_cli.core.htcondor.pool import quota_view
+
+    inputs = load_inputs(env, None)
+    quota_rows = quota_view(env.config, inputs.batches, inputs.accountant, inputs.claims, env.now)
+    group_info = {
+        r.group: GroupQuotaInfo(
+            effective_quota=r.quota, subtree_quota=r.subtree_quota, sort_key=r.sort_key
+        )
+        for r in quota_rows
+    }
+    return UserprioInputs(inputs.accountant.records, inputs.jobs, group_info)
+
+
+def as_dumped(env: Env) -> tuple[float, dict[str, GroupQuotaInfo]]:
+    """The time to show the accountant at, and the group quotas of its last cycle.
+
+    While a ``condor_userprio`` dump (``fs import condor-userprio``) still describes the
+    accountant, records show as of its ``LastUpdate`` with the quotas it reported, as
+    condor_userprio shows them; otherwise at ``--now`` with no dumped quotas.
+    """
+    if env.state.section("htcondor_snapshot") is None:  # no dump: the module not imported
+        return env.now, {}
+    from fairshare_cli.core.htcondor.snapshot import (
+        SECTION,
+        snapshot_from_json,
+        snapshot_in_force,
+    )
+
+    snap = env.decode(SECTION, snapshot_from_json)
+    if snap is None:
+        return env.now, {}
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json  # only with a dump
+
+    last_cycle = env.decode("negotiator", negotiator_from_json).last_cycle
+    state = env.decode("accountant", accountant_from_json)  # again: only with a dump
+    if not snapshot_in_force(snap, last_cycle, env.now, state):
+        return env.now, {}
+    quotas = {
+        name: GroupQuotaInfo(g.effective_quota, g.subtree_quota, g.sort_key)
+        for name, g in snap.groups.items()
+    }
+    return snap.last_update, quotas
+
+
+def _queue(raw: Any, label: str) -> list[Job]:
+    """The state's queue (none without a ``jobs`` section: the job model is not loaded)."""
+    if raw is None:
+        return []
+    from fairshare_cli.core.jobs import parse_jobs
+
+    return parse_jobs(raw, label)
+
+
+def claimed_limits(env: Env, jobs: Sequence[Job]) -> dict[str, float]:
+    """The negotiator's ``ConcurrencyLimit_<name>`` counts: each claim's limits, its own
+    (the slot ad's) or its running job's; a job whose limits are an expression, which the
+    negotiator evaluates against the slot, is left out, with a note."""
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json
+    from fairshare_cli.core.htcondor.concurrency import reported_limits
+
+    by_id = {job.id: job for job in jobs}
+    texts, left = [], 0
+    for claim in env.decode("negotiator", negotiator_from_json).claims.values():
+        job = by_id.get(claim.job_id)
+        text = claim.concurrency_limits or (job.concurrency_limits if job else None)
+        if text:
+            texts.append(text)
+        elif job is not None and job.concurrency_limits_expr:
+            left += 1
+    if left:
+        click.echo(f"fs: note: ConcurrencyLimit_ counts leave out {left} claim(s) whose job's "
+                   "limits are an expression", err=True)  # fmt: skip
+    return reported_limits(texts)
+
+
+def table_entries(env: Env, records: Mapping[str, CustomerRecord]) -> int:
+    """The entries of the negotiator's accountant table: each record (every configured
+    group has one), each match (a claim's ``Resource.`` record) and ``Accountant.``."""
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json
+
+    claims = env.decode("negotiator", negotiator_from_json).claims
+    return len({*records, ROOT_GROUP, *env.config.groups}) + len(claims) + 1
