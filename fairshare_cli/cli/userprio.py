@@ -40,6 +40,7 @@ from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio import (
     UserprioRow,
     UserprioView,
+    ties_keep_ad_order,
     userprio_view,
 )
 from fairshare_cli.core.htcondor.userprio_query import SORT_KEYS, UserprioQuery
@@ -247,7 +248,8 @@ def userprio(
         names = ()
     names, inside = names_inside_groups(names, records)
     query = query_of(names, params)
-    entries = table_entries(env, records) if query.negotiator_ad else None
+    # (the accountant table's size orders the ties of a few records alone: else no claim is read)
+    entries = table_entries(env, records) if ties_keep_ad_order(len(records), query) else None
     view = userprio_view(records, env.config, shown_at, query, jobs=jobs, group_info=group_info,
                          activity_now=env.now, table_entries=entries)  # fmt: skip
     for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():

@@ -52,3 +52,18 @@ def test_tied_rows_keep_the_accountant_tables_order(
         "dan@d",
         "zoe@d",
     ]
+
+
+def test_past_16_records_ties_go_by_name(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """17 submitters at 0.50, more than 16 rows: libstdc++'s ``std::sort`` then partitions
+    before its insertion sort, which moves tied rows, so fs lists the ties by name (and
+    reads no claim to size the accountant's table)."""
+    (tmp_path / "p.toml").write_text(POOL, encoding="utf-8")
+    args = ["--config", str(tmp_path / "p.toml"), "--state", str(tmp_path / "s.json")]
+    args += ["--now", "2026-11-21T12:00:00Z"]
+    users = [f"u{k:02d}@d" for k in range(17)]
+    for user in users:
+        assert run("setfactor", user, "1", "--create", *args).exit_code == 0
+    result = run("userprio", "-allusers", *args)
+    assert result.exit_code == 0, result.stderr
+    assert [line.split()[0] for line in result.stdout.splitlines()[4:-2]] == users

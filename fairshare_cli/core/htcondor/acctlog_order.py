@@ -24,11 +24,12 @@ _SIZE_T = (1 << 64) - 1
 
 
 def hash_key(key: str) -> int:
-    """``hashFunction`` of a ``std::string`` key: ``i += (i << 5) + byte``, wrapping."""
+    """``hashFunction`` of a ``std::string`` key: ``i += (i << 5) + byte``, wrapping
+    (taken modulo 2^64 once, at the end: the same number)."""
     i = 0
     for byte in key.encode():
-        i = (i + (i << 5) + byte) & _SIZE_T
-    return i
+        i = i * 33 + byte
+    return i & _SIZE_T
 
 
 def table_size(entries: int) -> int:

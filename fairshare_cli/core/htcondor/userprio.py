@@ -214,14 +214,19 @@ def _ad_ranks(
     that ad sorted by condor_userprio's own key, at most :data:`_STABLE_SORT_MAX` of them.
     None elsewhere (ties then go by name: the collector's order is no one's, and the
     partitions of a longer ``std::sort`` move tied rows)."""
-    if not query.negotiator_ad or table_entries is None or at is None or query.sort != "priority":
-        return None
-    if len(records) > _STABLE_SORT_MAX:
+    if table_entries is None or at is None or not ties_keep_ad_order(len(records), query):
         return None
     order = breadth_first(config.groups)
     users = [n for n, rec in records.items() if not rec.is_group and n != acct.ROOT_GROUP]
     order.extend(table_order(users, table_entries))
     return {name: i for i, name in enumerate(order)}
+
+
+def ties_keep_ad_order(records: int, query: UserprioQuery) -> bool:
+    """Whether rows that tie keep the negotiator's ad order (:func:`_ad_ranks`), which
+    needs the accountant table's size: the negotiator's one ad of at most
+    :data:`_STABLE_SORT_MAX` records, sorted by priority."""
+    return query.negotiator_ad and query.sort == "priority" and records <= _STABLE_SORT_MAX
 
 
 def _ranked_key(at: int | None, descending: bool, ranks: Mapping[str, int]) -> Callable[[Row], Any]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fairshare_cli.core.htcondor.acctlog_order import hash_key, table_order, table_size
 
@@ -17,6 +19,15 @@ def test_hash_key_by_hand() -> None:
 def test_hash_key_wraps_at_64_bits() -> None:
     """A long key keeps a 64-bit ``size_t``: 33^20 x 97 overflows long before the end."""
     assert 0 <= hash_key("a" * 100) < 2**64
+
+
+@given(st.text(max_size=60))
+def test_hash_key_is_the_wrapping_loop(key: str) -> None:
+    """Taken modulo 2^64 once at the end or at each step (as a ``size_t`` wraps): alike."""
+    i = 0
+    for byte in key.encode():
+        i = (i + (i << 5) + byte) & (2**64 - 1)
+    assert hash_key(key) == i
 
 
 @pytest.mark.parametrize(
