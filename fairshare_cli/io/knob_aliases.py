@@ -127,6 +127,7 @@ KNOBS: dict[str, dict[str, str]] = {
         "MinPriority": "min_priority",
         "MaxPriority": "max_priority",
     },
+    "dirac.pilot": {"CheckVersion": "check_version", "Version": "versions", "Project": "project"},
 }
 
 #: Per table: knobs named by a prefix and a name the admin chooses -> the config key whose

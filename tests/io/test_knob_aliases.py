@@ -87,6 +87,8 @@ VALUES = {
     "TRESBillingWeights": '"CPU=1.0"',
     "Parent": '"root"',
     "Group": '""',
+    "Version": '["v9r1p22"]',
+    "Project": '"LHCb"',
 }
 FLAGS = (
     "NEGOTIATOR_USE_SLOT_WEIGHTS",
@@ -103,6 +105,7 @@ FLAGS = (
     "PriorityFavorSmall",
     "EnableSharesCorrection",
     "AllowBackgroundTQs",
+    "CheckVersion",
 )
 
 

@@ -14,6 +14,7 @@ import string
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from fairshare_cli.core.config import DiracPilotCheck
 from fairshare_cli.core.dirac.collation import folded, unstorable
 from fairshare_cli.core.dirac.first_try import first_try_probabilities
 from fairshare_cli.core.dirac.stored import stored_float32
@@ -24,12 +25,32 @@ from fairshare_cli.core.names import shown
 PILOT_KEYS = (
     "CPUTime", "Site", "GridCE", "Platform", "JobType", "Tag", "RequiredTag",
     "NumberOfProcessors", "WholeNode", "MaxRAM", "Owner", "OwnerGroup",
+    "ReleaseVersion", "DIRACVersion", "ReleaseProject",
 )  # fmt: skip
+
+#: The keys the matcher reads for its version check only (never compared in MariaDB).
+VERSION_KEYS = ("ReleaseVersion", "DIRACVersion", "ReleaseProject")
+
+#: Why a pilot without ``OwnerGroup`` is refused when ``[dirac.groups]`` lists no group: DIRAC
+#: 9.1.22's ``Matcher._checkCredentials`` gives it an empty list of groups, from which
+#: ``TaskQueueDB.__generateTQMatchSQL`` builds a query MariaDB cannot parse (an empty bracket,
+#: or an empty condition with ``Owner``); the matcher's error goes back to the pilot as the
+#: short text ``MatcherHandler.export_requestJob`` gives for any matcher failure.
+NO_GROUPS_FOR_GENERIC_PILOT = (
+    "gives no OwnerGroup and [dirac.groups] lists no group: DIRAC's matcher gives "
+    "such a (generic) pilot its VO's groups, here none, the task queue query it then builds "
+    "fails, and the pilot gets only 'Error requesting job' (DIRAC's MatcherHandler); list the "
+    "groups in [dirac.groups] or name the pilot's with --pilot OwnerGroup=NAME,..."
+)
+
+#: What DIRAC's matcher answers a pilot whose version check fails (``DErrno.EWMSPLTVER``).
+VERSION_REFUSAL = "Pilot version does not match"
 
 #: ``NumberOfProcessors`` up to this gives the tags ``1Processors`` ... ``NProcessors``.
 MAX_PROCESSOR_TAGS = 1024
 
 _WHOLE = re.compile(r"-?[0-9]+")
+_RELEASE = re.compile(r"^v?(\d+)[r.](\d+)(?:[p.](\d+))?(?:(?:-pre|a)?(\d+))?$")
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
 
 
@@ -58,7 +79,11 @@ def is_any(value: str) -> bool:
     return value.lower().translate(_PUNCTUATION) == "any"
 
 
-def pilot_from_settings(settings: Sequence[str]) -> Pilot:
+def pilot_from_settings(
+    settings: Sequence[str],
+    check: DiracPilotCheck | None = None,
+    groups: Sequence[str] | None = None,
+) -> Pilot:
     """A :class:`Pilot` from ``KEY=VALUE`` texts (lists comma-separated).
 
     ``Site`` and ``CPUTime`` are required: the matcher refuses a pilot without a site
@@ -66,12 +91,20 @@ def pilot_from_settings(settings: Sequence[str]) -> Pilot:
     (``_checkMatchDefinition``). ``Tag`` and ``RequiredTag`` are split as
     ``_processResourceDescription`` splits a text (at commas, each piece stripped of blanks
     and quotes); ``RequiredTag`` counts only with a ``Tag``, as there. What the matcher
-    reads otherwise than a reader might expect is said in :attr:`Pilot.notes`.
+    reads otherwise than a reader might expect is said in :attr:`Pilot.notes`. Before all
+    that, in the matcher's order: with ``groups`` (the groups ``[dirac.groups]`` lists),
+    a pilot without ``OwnerGroup`` when there are none (:data:`NO_GROUPS_FOR_GENERIC_PILOT`,
+    ``_checkCredentials``); with ``check`` (``[dirac.pilot]``), its version
+    (:func:`check_pilot_version`).
 
     Raises:
         ValueError: naming the setting and what was expected.
     """
     given = _given(settings)
+    if groups is not None and not groups and "OwnerGroup" not in given:
+        raise ValueError(NO_GROUPS_FOR_GENERIC_PILOT)
+    if check is not None:
+        check_pilot_version(given, check)
     if "Site" not in given:
         raise ValueError(
             "Site is missing: DIRAC's matcher refuses a pilot that names no site ('Missing "
@@ -119,7 +152,7 @@ def _given(settings: Sequence[str]) -> dict[str, str]:
             raise ValueError(f"{shown(text)}: expected KEY=VALUE with KEY one of {known}{hint}")
         if key in given:
             raise ValueError(f"{shown(text)}: {key} is given twice")
-        for name in value.split(","):
+        for name in value.split(",") if key not in VERSION_KEYS else ():
             if unstorable(name) is not None:
                 raise ValueError(
                     f"{shown(text)}: {name!r} is not latin1 text; MariaDB refuses to compare "
@@ -128,6 +161,51 @@ def _given(settings: Sequence[str]) -> dict[str, str]:
                 )
         given[key] = value
     return given
+
+
+def release_number(version: str) -> str:
+    """A DIRAC release name as the matcher compares it (``convertToPy3VersionNumber``):
+    ``v9r1p22`` and ``v9.1.22`` are ``9.1.22``, ``v9r1`` is ``9.1.0``, ``v9.1.0a3`` and
+    ``v9r1-pre3`` are ``9.1.0a3``; any other text is itself."""
+    m = _RELEASE.match(version)
+    if m is None:
+        return version
+    major, minor, patch, pre = m.groups()
+    return f"{major}.{minor}.{patch or '0'}" + (f"a{pre}" if pre else "")
+
+
+def check_pilot_version(given: dict[str, str], check: DiracPilotCheck) -> None:
+    """Refuse a pilot DIRAC's matcher refuses for its version (``_checkPilotVersion``,
+    with ``/Operations/Pilot``'s ``CheckVersion``, ``Version`` and ``Project``): with the
+    check on, one that gives neither ``ReleaseVersion`` nor ``DIRACVersion`` (the first
+    counts when both are given), one whose version is not among ``versions`` (when some
+    are listed; both sides as :func:`release_number`), and, with a ``project``, one that
+    gives no ``ReleaseProject`` or another. The pilot gets no job, only
+    :data:`VERSION_REFUSAL`.
+
+    Raises:
+        ValueError: saying which and what to give.
+    """
+    if not check.check_version:
+        return
+    refused = f"DIRAC's matcher refuses it ('{VERSION_REFUSAL}')"
+    version = given.get("ReleaseVersion", given.get("DIRACVersion"))
+    if version is None:
+        raise ValueError(
+            "gives no ReleaseVersion or DIRACVersion: with [dirac.pilot] check_version "
+            f"(Operations/Pilot/CheckVersion, on by default) {refused}; e.g. --pilot "
+            "ReleaseVersion=v9.1.22, or check_version = false"
+        )
+    valid = [release_number(v) for v in check.versions]
+    if valid and release_number(version) not in valid:
+        raise ValueError(
+            f"version {shown(version)} is not among [dirac.pilot] versions "
+            f"({', '.join(valid)}): {refused}"
+        )
+    project = given.get("ReleaseProject")
+    if check.project and project != check.project:
+        what = "gives no ReleaseProject" if project is None else f"ReleaseProject={shown(project)}"
+        raise ValueError(f"{what}, and [dirac.pilot] project is {shown(check.project)}: {refused}")
 
 
 def _notes(given: dict[str, str]) -> tuple[str, ...]:
