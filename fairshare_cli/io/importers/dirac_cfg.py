@@ -45,6 +45,7 @@ from fairshare_cli.io.importers.cfg_syntax import (
     cfg_list,
     merge_cfg,
 )
+from fairshare_cli.io.importers.dirac_pilot import pilot_check
 
 CORRECTOR_TYPES = ("WMSHistory", "MonitoringHistory")
 """The ``<Type>Corrector`` classes DIRAC ships (both read the same options)."""
@@ -152,6 +153,9 @@ def read_dirac_cfg(
     _refused_defaults(jd_section, description, setup is not None, reading)
     if description:
         dirac["job_description"] = description
+    pilot, others = pilot_check(ops.section("Pilot") or CfgSection(), reading.came)
+    reading.ignored.extend(f"Operations/Pilot/{name}" for name in others)
+    dirac.update(pilot)
     if vo is None:
         _group_vo_descriptions(root, setup, description, reading)
     slices = sum(len(i["slices"]) for i in instances)
@@ -239,7 +243,7 @@ def _operations(
             reading.ignored.append(f"Operations/{vo}/{name}")
     merged = _merged(ops, paths)
     for name in merged.entries:
-        if name not in ("JobScheduling", "JobDescription"):
+        if name not in ("JobScheduling", "JobDescription", "Pilot"):
             reading.ignored.append(f"Operations/*/{name}")
     return merged
 
