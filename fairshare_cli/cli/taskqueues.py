@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from fairshare_cli.cli.context import Env
-    from fairshare_cli.core.config import DiracPilotCheck
+    from fairshare_cli.core.config import Config
     from fairshare_cli.core.dirac.correction import HistoryCorrector
     from fairshare_cli.core.dirac.jobs import ReplayHook
     from fairshare_cli.core.dirac.pilot import Pilot
@@ -49,8 +49,10 @@ if TYPE_CHECKING:
     "its job from each (DIRAC's resource description: CPUTime and Site (required), "
     "GridCE, Platform, JobType, Tag, RequiredTag, NumberOfProcessors, WholeNode, MaxRAM, Owner, "
     "OwnerGroup, ReleaseVersion or DIRACVersion (required unless [dirac.pilot] check_version "
-    "= false), ReleaseProject; lists comma-separated; repeatable). Without OwnerGroup it is "
-    "a generic pilot, given the groups [dirac.groups] lists, as DIRAC's matcher gives its VO's.",
+    "= false), ReleaseProject, VirtualOrganization; lists comma-separated; repeatable). "
+    "Without OwnerGroup it is a generic pilot, given its VO's groups as DIRAC's matcher gives "
+    "them: every group [dirac.groups] lists, or, where groups name a vo and [dirac] vo is "
+    "unset, those of the pilot's VirtualOrganization.",
 )
 @wide_option
 @output_options
@@ -92,7 +94,7 @@ def taskqueues(
 
     env = load_env(opts)
     dirac = env.config.dirac
-    pilot = read_pilot(pilot_settings, dirac.pilot, list(dirac.groups)) if pilot_settings else None
+    pilot = read_pilot(pilot_settings, env.config) if pilot_settings else None
     weighting = dirac.job_priority_weighting
     kept, replay_with = insert_time_replay(dirac.groups, weighting)  # type: ignore[arg-type]
     with gc_paused():
@@ -196,9 +198,10 @@ def rows_for_pilot(
     Registry reads it, by its exact name (an unlisted group has none)."""
     from fairshare_cli.core.dirac.pilot import generic_pilot, pilot_rows
 
-    if pilot.owner_groups is None:
-        warn_generic_pilot(unlisted, list(groups))
+    generic = pilot.owner_groups is None
     pilot = generic_pilot(pilot, list(groups))
+    if generic:
+        warn_generic_pilot(unlisted, list(pilot.owner_groups or ()))
     return pilot_rows(rows, pilot, lambda g: g in groups and groups[g].job_sharing)
 
 
@@ -219,18 +222,21 @@ def warn_generic_pilot(unlisted: list[str], listed: list[str]) -> None:
     )
 
 
-def read_pilot(settings: tuple[str, ...], check: DiracPilotCheck, groups: list[str]) -> Pilot:
+def read_pilot(settings: tuple[str, ...], config: Config) -> Pilot:
     """The ``--pilot`` description, refused where DIRAC's matcher refuses it, in its order:
-    a generic pilot when ``groups`` (``[dirac.groups]``) is empty, then its version as
-    ``check`` says, then the rest (:func:`~fairshare_cli.core.dirac.pilot.pilot_from_settings`).
+    the groups of a generic pilot (``[dirac.groups]``' and ``[dirac] vo``), then its
+    version (``[dirac.pilot]``), then the rest
+    (:func:`~fairshare_cli.core.dirac.pilot.pilot_from_settings`).
 
     Raises:
         InputError: a setting the matcher would not take, naming it.
     """
     from fairshare_cli.core.dirac.pilot import pilot_from_settings
 
+    dirac = config.dirac
+    groups = [(name, spec.vo) for name, spec in dirac.groups.items()]
     try:
-        return pilot_from_settings(settings, check, groups)
+        return pilot_from_settings(settings, dirac.pilot, groups, dirac.vo)
     except ValueError as exc:
         raise InputError(f"--pilot {exc}") from None
 

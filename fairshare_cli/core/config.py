@@ -349,6 +349,8 @@ class DiracGroupSpec(msgspec.Struct, frozen=True):
     job_share: int = 1000
     job_sharing: bool = False
     allow_background_tqs: bool = False
+    vo: str = ""
+    """``VO``: the VO (or comma-separated VOs) whose generic pilots take the group's jobs."""
 
 
 class DiracSlice(msgspec.Struct, frozen=True):
@@ -418,6 +420,8 @@ class DiracConfig(msgspec.Struct, frozen=True):
     cpu_segments: tuple[int, ...] = DIRAC_CPU_SEGMENTS
     job_description: DiracJobDescription = msgspec.field(default_factory=DiracJobDescription)
     pilot: DiracPilotCheck = msgspec.field(default_factory=DiracPilotCheck)
+    vo: str = ""
+    """The services' ``/DIRAC/VirtualOrganization`` (``""``: not set)."""
     notes: tuple[str, ...] = ()
     """Where DIRAC reads a value differently from what it says (``fs config check`` warns)."""
 

@@ -190,8 +190,8 @@ def test_no_queue_matches(run: Callable[..., Any], args: list[str]) -> None:
             ["cputime=3600"],
             "fs: error: --pilot cputime=3600: expected KEY=VALUE with KEY one of CPUTime, Site, "
             "GridCE, Platform, JobType, Tag, RequiredTag, NumberOfProcessors, WholeNode, "
-            "MaxRAM, Owner, OwnerGroup, ReleaseVersion, DIRACVersion, ReleaseProject (did you "
-            "mean CPUTime?)",
+            "MaxRAM, Owner, OwnerGroup, ReleaseVersion, DIRACVersion, ReleaseProject, "
+            "VirtualOrganization (did you mean CPUTime?)",
             id="key-case",
         ),
     ],

@@ -89,6 +89,8 @@ VALUES = {
     "Group": '""',
     "Version": '["v9r1p22"]',
     "Project": '"LHCb"',
+    "VO": '"lhcb"',
+    "VirtualOrganization": '"lhcb"',
 }
 FLAGS = (
     "NEGOTIATOR_USE_SLOT_WEIGHTS",

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from fairshare_cli.core.config import DiracPilotCheck
 from fairshare_cli.core.dirac.collation import folded, unstorable
 from fairshare_cli.core.dirac.first_try import first_try_probabilities
+from fairshare_cli.core.dirac.pilot_vo import generic_groups
 from fairshare_cli.core.dirac.stored import stored_float32
 from fairshare_cli.core.dirac.taskqueues import TaskQueueDefinition, TaskQueueRow
 from fairshare_cli.core.names import shown
@@ -25,23 +26,11 @@ from fairshare_cli.core.names import shown
 PILOT_KEYS = (
     "CPUTime", "Site", "GridCE", "Platform", "JobType", "Tag", "RequiredTag",
     "NumberOfProcessors", "WholeNode", "MaxRAM", "Owner", "OwnerGroup",
-    "ReleaseVersion", "DIRACVersion", "ReleaseProject",
+    "ReleaseVersion", "DIRACVersion", "ReleaseProject", "VirtualOrganization",
 )  # fmt: skip
 
-#: The keys the matcher reads for its version check only (never compared in MariaDB).
-VERSION_KEYS = ("ReleaseVersion", "DIRACVersion", "ReleaseProject")
-
-#: Why a pilot without ``OwnerGroup`` is refused when ``[dirac.groups]`` lists no group: DIRAC
-#: 9.1.22's ``Matcher._checkCredentials`` gives it an empty list of groups, from which
-#: ``TaskQueueDB.__generateTQMatchSQL`` builds a query MariaDB cannot parse (an empty bracket,
-#: or an empty condition with ``Owner``); the matcher's error goes back to the pilot as the
-#: short text ``MatcherHandler.export_requestJob`` gives for any matcher failure.
-NO_GROUPS_FOR_GENERIC_PILOT = (
-    "gives no OwnerGroup and [dirac.groups] lists no group: DIRAC's matcher gives "
-    "such a (generic) pilot its VO's groups, here none, the task queue query it then builds "
-    "fails, and the pilot gets only 'Error requesting job' (DIRAC's MatcherHandler); list the "
-    "groups in [dirac.groups] or name the pilot's with --pilot OwnerGroup=NAME,..."
-)
+#: The keys the matcher reads before it asks MariaDB (never compared there).
+UNCOMPARED_KEYS = ("ReleaseVersion", "DIRACVersion", "ReleaseProject", "VirtualOrganization")
 
 #: What DIRAC's matcher answers a pilot whose version check fails (``DErrno.EWMSPLTVER``).
 VERSION_REFUSAL = "Pilot version does not match"
@@ -70,6 +59,8 @@ class Pilot:
     owner: str | None = None
     owner_groups: tuple[str, ...] | None = None
     """``()``: an ``OwnerGroup`` that names no group, which matches no queue."""
+    vo_groups: tuple[str, ...] | None = None
+    """Without ``OwnerGroup``, the groups the matcher gives the pilot (None: not known)."""
     notes: tuple[str, ...] = ()
     """Why the matcher reads a setting as it does, where that takes queues away."""
 
@@ -82,7 +73,8 @@ def is_any(value: str) -> bool:
 def pilot_from_settings(
     settings: Sequence[str],
     check: DiracPilotCheck | None = None,
-    groups: Sequence[str] | None = None,
+    groups: Sequence[tuple[str, str]] | None = None,
+    services_vo: str = "",
 ) -> Pilot:
     """A :class:`Pilot` from ``KEY=VALUE`` texts (lists comma-separated).
 
@@ -92,17 +84,19 @@ def pilot_from_settings(
     ``_processResourceDescription`` splits a text (at commas, each piece stripped of blanks
     and quotes); ``RequiredTag`` counts only with a ``Tag``, as there. What the matcher
     reads otherwise than a reader might expect is said in :attr:`Pilot.notes`. Before all
-    that, in the matcher's order: with ``groups`` (the groups ``[dirac.groups]`` lists),
-    a pilot without ``OwnerGroup`` when there are none (:data:`NO_GROUPS_FOR_GENERIC_PILOT`,
-    ``_checkCredentials``); with ``check`` (``[dirac.pilot]``), its version
-    (:func:`check_pilot_version`).
+    that, in the matcher's order: with ``groups`` (``(name, vo)`` of each group
+    ``[dirac.groups]`` lists) and ``services_vo`` (``[dirac] vo``), the groups of a pilot
+    without ``OwnerGroup`` (``_checkCredentials``:
+    :func:`~fairshare_cli.core.dirac.pilot_vo.generic_groups`, which may refuse it); with
+    ``check`` (``[dirac.pilot]``), its version (:func:`check_pilot_version`).
 
     Raises:
         ValueError: naming the setting and what was expected.
     """
     given = _given(settings)
-    if groups is not None and not groups and "OwnerGroup" not in given:
-        raise ValueError(NO_GROUPS_FOR_GENERIC_PILOT)
+    vo_groups = None
+    if groups is not None and "OwnerGroup" not in given:
+        vo_groups = generic_groups(groups, services_vo, given.get("VirtualOrganization"))
     if check is not None:
         check_pilot_version(given, check)
     if "Site" not in given:
@@ -135,6 +129,7 @@ def pilot_from_settings(
         max_ram=_whole(given, "MaxRAM") if "MaxRAM" in given else None,
         owner=given.get("Owner"),
         owner_groups=_listed(given.get("OwnerGroup")),
+        vo_groups=vo_groups,
         notes=_notes(given),
     )
 
@@ -152,7 +147,7 @@ def _given(settings: Sequence[str]) -> dict[str, str]:
             raise ValueError(f"{shown(text)}: expected KEY=VALUE with KEY one of {known}{hint}")
         if key in given:
             raise ValueError(f"{shown(text)}: {key} is given twice")
-        for name in value.split(",") if key not in VERSION_KEYS else ():
+        for name in value.split(",") if key not in UNCOMPARED_KEYS else ():
             if unstorable(name) is not None:
                 raise ValueError(
                     f"{shown(text)}: {name!r} is not latin1 text; MariaDB refuses to compare "
@@ -279,9 +274,10 @@ def _pilot_tags(given: dict[str, str]) -> tuple[str, ...]:
 def generic_pilot(pilot: Pilot, groups: Sequence[str]) -> Pilot:
     """The pilot as DIRAC's matcher hands it to ``__generateTQMatchSQL``: one without an
     ``OwnerGroup`` is given its VO's groups (``Matcher._checkCredentials`` for a generic
-    pilot: ``Registry.getGroupsForVO``, every group of ``/Registry/Groups`` in a DIRAC of one
-    VO, as ``fs`` models it), so it matches no queue of a group the Registry does not list,
-    and with an ``Owner`` every queue of a JobSharing group.
+    pilot: ``Registry.getGroupsForVO``, :attr:`Pilot.vo_groups` when known, else every
+    group of ``/Registry/Groups``, as in a DIRAC of one VO), so it matches no queue of a
+    group the Registry does not list (or of another VO), and with an ``Owner`` every queue of
+    a JobSharing group.
 
     Args:
         pilot: the pilot as described.
@@ -289,7 +285,8 @@ def generic_pilot(pilot: Pilot, groups: Sequence[str]) -> Pilot:
     """
     if pilot.owner_groups is not None:
         return pilot
-    return replace(pilot, owner_groups=tuple(groups))
+    given = pilot.vo_groups if pilot.vo_groups is not None else tuple(groups)
+    return replace(pilot, owner_groups=given)
 
 
 def outside_generic_pilot(groups: Sequence[str], listed: Sequence[str]) -> list[str]:

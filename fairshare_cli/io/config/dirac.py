@@ -41,6 +41,7 @@ def _valid_cpu_segments(segments: Sequence[int]) -> bool:
 
 _DIRAC_KEYS = (
     "groups", "correction", "job_priority_weighting", "cpu_segments", "job_description", "pilot",
+    "vo",
 )  # fmt: skip
 
 
@@ -53,7 +54,10 @@ def _groups(r: Reader, file: str, notes: list[str]) -> dict[str, DiracGroupSpec]
     groups: dict[str, DiracGroupSpec] = {}
     for name, body in g0.table.items():
         g = Reader(
-            body, f"dirac.groups.{name}", file, ("job_share", "job_sharing", "allow_background_tqs")
+            body,
+            f"dirac.groups.{name}",
+            file,
+            ("job_share", "job_sharing", "allow_background_tqs", "vo"),
         )
         share, note = _job_share(g, name)
         if note:
@@ -63,6 +67,7 @@ def _groups(r: Reader, file: str, notes: list[str]) -> dict[str, DiracGroupSpec]
             job_share=share,
             job_sharing=g.get("job_sharing", g.boolean, False),
             allow_background_tqs=g.get("allow_background_tqs", g.boolean, False),
+            vo=g.get("vo", g.string, ""),
         )
     return groups
 
@@ -124,6 +129,7 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
         cpu_segments=tuple(segments),
         job_description=_job_description(r, file, notes),
         pilot=_pilot_check(r, file),
+        vo=r.get("vo", r.string, ""),
         notes=tuple(notes),
     )
 
