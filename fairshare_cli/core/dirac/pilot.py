@@ -135,7 +135,7 @@ def pilot_from_settings(
 
 
 def _given(settings: Sequence[str]) -> dict[str, str]:
-    """Each ``KEY=VALUE`` setting by its key, checked for its syntax and latin1 names."""
+    """Each ``KEY=VALUE`` setting by its key, checked for its syntax and its names."""
     given: dict[str, str] = {}
     for text in settings:
         key, eq, value = text.partition("=")
@@ -150,9 +150,8 @@ def _given(settings: Sequence[str]) -> dict[str, str]:
         for name in value.split(",") if key not in UNCOMPARED_KEYS else ():
             if unstorable(name) is not None:
                 raise ValueError(
-                    f"{shown(text)}: {name!r} is not latin1 text; MariaDB refuses to compare "
-                    "it with TaskQueueDB's latin1 columns (Illegal mix of collations), so "
-                    "DIRAC's matcher fails"
+                    f"{shown(text)}: {name!r} holds a lone surrogate, which UTF-8 cannot "
+                    "carry to MariaDB, so DIRAC's matcher fails"
                 )
         given[key] = value
     return given
@@ -301,7 +300,7 @@ def matches(
 ) -> bool:
     """Whether ``__generateTQMatchSQL`` selects the queue for the pilot.
 
-    Names compare as MariaDB's ``latin1_swedish_ci`` compares them (``folded``). A list
+    Names compare as MariaDB's ``utf8mb4_general_ci`` compares them (``folded``). A list
     condition (``Site``, ``GridCE``, ``Platform``, ``JobType``) holds for a queue naming
     none or one of the pilot's, and is no condition when empty or one of it is ``ANY``;
     the pilot's site must not be among the queue's banned sites (with several, one not
