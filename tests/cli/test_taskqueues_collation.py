@@ -308,7 +308,7 @@ def test_a_requirement_name_with_a_control_character_is_refused(
 ) -> None:
     """``fs taskqueues --jobs-file jobs.json`` printed a site ``"x\\nLCG.B.ch"`` as a line
     break inside its row (the part after it a row of its own) and a tag ``"\\e[2JGPU"`` with
-    its escape; latin1 holds both, so TaskQueueDB's check let them by. Names in a table are
+    its escape; utf8mb4 holds both, so TaskQueueDB's check let them by. Names in a table are
     one printable line: refused (exit 2), shown escaped. A space inside a name is printable
     and kept, as DIRAC keeps it (``List.fromChar`` strips only the ends)."""
     result = taskqueues([job(1), bad])

@@ -10,7 +10,7 @@ no row or with a row equal to one of the pilot's values, no condition for an emp
 ``ANY``; the pilot's site not among the queue's banned sites, ORed over its sites; no pilot
 tag: queues without tags; else every queue tag among the pilot's; every required tag among
 the queue's; ``MaxRAM >= MinRAM`` where the queue has a RAM row; with Owner and OwnerGroup, a
-JobSharing group's queues whatever their owner), values compared under latin1_swedish_ci.
+JobSharing group's queues whatever their owner), values compared under utf8mb4_general_ci.
 ``Matcher._checkMask`` refuses a pilot without a ``Site`` before any of this.
 The chances are those of ``ORDER BY RAND() / Priority``: for two queues P1 >= P2, the first
 comes first with ``1 - P2 / (2 P1)``.
