@@ -249,6 +249,46 @@ def test_queues_beside_all_keep_what_insert_job_set(
     assert "its other 3 queues keep what insertJob's recalculation set" in result.stderr
 
 
+def test_a_job_sharing_spelling_of_the_group_sets_every_queue_at_insert_time(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> None:
+    """The Registry lists 'User' (JobSharing, 100) and 'user' (3333), one group under the
+    collation. ``insertJob`` recalculates with the job's spelling, whose properties the
+    Registry reads by exact name. By hand (insert time: the default 1000, uncorrected):
+
+    1. all makes TQ1 in 'user' (priority 0, 1e-5): owners {all}: TQ1 = 1000.
+    2. alice makes TQ2 in 'user' (1e-5): owners {all, alice}: 500 each.
+    3. all makes TQ3 in 'user' (1): all has 2 queues, only all's: 500 over T = 1.00001.
+    4. jorg makes TQ4 in 'User' (1e-5): JobSharing, so ``OwnerGroup='User'`` takes all four
+       queues as one entity with 1000: T = 1.00003; TQ1, TQ2, TQ4 = 1000 x 1e-5 / 1.00003 =
+       0.0100, TQ3 = 999.97.
+    Then the agent: ``DISTINCT(OwnerGroup)`` gives 'user' (alice's queue comes first in the
+    TQOwner index), 3333 over {alice, all, jorg} = 1111, all has 2 queues, only all's: TQ1 =
+    1111 x 1e-5 / 1.00001 = 0.0111, TQ3 = 1110.99; TQ2 and TQ4 keep 0.0100. fs gave them
+    333.333 each (step 4 split over the owners, as 'user' without JobSharing would). DIRAC
+    9.1.22 on MariaDB gives 0.0111, 0.01, 1110.99, 0.01."""
+    config = write_config(
+        "[dirac.groups.User]\njob_share = 100\njob_sharing = true\n"
+        "[dirac.groups.user]\njob_share = 3333\n"
+    )
+    jobs = [
+        {**job(1, "all", cpu_time=200000), "user_priority": 0},
+        {**job(2, "alice", cpu_time=360, tags=["GPU"]), "user_priority": 0},
+        job(3, "all", tags=["MultiProcessor"]),
+        {**job(4, "jorg", "User", cpu_time=200000, platforms=["el8"]), "user_priority": 0},
+    ]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(jobs), encoding="utf-8")
+    base = ("--config", str(config), "--state", str(tmp_path / "s.json"), "--now", NOW)
+    result = run("taskqueues", *base, "--jobs-file", str(path), "--json")
+    assert rows(result) == [
+        ("all", "user", 1, 0.0111),
+        ("alice", "user", 1, 0.01),
+        ("all", "user", 1, 1110.99),
+        ("jorg", "User", 1, 0.01),
+    ]
+
+
 @pytest.mark.parametrize(
     ("owner", "second_cpu"),
     [
