@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from fairshare_cli.cli.context import Env
+    from fairshare_cli.core.config import Config
     from fairshare_cli.core.dirac.correction import HistoryCorrector
     from fairshare_cli.core.dirac.jobs import ReplayHook
     from fairshare_cli.core.dirac.pilot import Pilot
@@ -47,8 +48,11 @@ if TYPE_CHECKING:
     help="Show only the queues a pilot of this description matches, with the chance it takes "
     "its job from each (DIRAC's resource description: CPUTime and Site (required), "
     "GridCE, Platform, JobType, Tag, RequiredTag, NumberOfProcessors, WholeNode, MaxRAM, Owner, "
-    "OwnerGroup; lists comma-separated; repeatable). Without OwnerGroup it is a generic "
-    "pilot, given the groups [dirac.groups] lists, as DIRAC's matcher gives its VO's.",
+    "OwnerGroup, ReleaseVersion or DIRACVersion (required unless [dirac.pilot] check_version "
+    "= false), ReleaseProject, VirtualOrganization; lists comma-separated; repeatable). "
+    "Without OwnerGroup it is a generic pilot, given its VO's groups as DIRAC's matcher gives "
+    "them: every group [dirac.groups] lists, or, where groups name a vo and [dirac] vo is "
+    "unset, those of the pilot's VirtualOrganization.",
 )
 @wide_option
 @output_options
@@ -66,7 +70,7 @@ def taskqueues(
     Examples:
       fs taskqueues --config sample_configs/pool.toml --jobs-file sample_configs/dirac-jobs.json
       fs taskqueues --json
-      fs taskqueues --pilot CPUTime=86400 --pilot Site=LCG.CERN.cern --pilot Tag=GPU
+      fs taskqueues --pilot CPUTime=86400 --pilot Site=LCG.CERN.cern --pilot ReleaseVersion=v9
     Waiting (idle) jobs with a dirac_group form task queues; each row shows the queue's
     priority as DIRAC stores it, its share of all priority, the share correction applied to
     its entity, and the chance a pilot matching every queue tries it first. With --pilot,
@@ -88,10 +92,9 @@ def taskqueues(
         taskqueue_records,
     )
 
-    pilot = read_pilot(pilot_settings) if pilot_settings else None
     env = load_env(opts)
     dirac = env.config.dirac
-    refuse_groupless_generic_pilot(pilot, dirac.groups)
+    pilot = read_pilot(pilot_settings, env.config) if pilot_settings else None
     weighting = dirac.job_priority_weighting
     kept, replay_with = insert_time_replay(dirac.groups, weighting)  # type: ignore[arg-type]
     with gc_paused():
@@ -183,30 +186,6 @@ NO_HISTORY = (
 )
 
 
-#: Why a pilot without ``OwnerGroup`` is refused when ``[dirac.groups]`` lists no group: DIRAC
-#: 9.1.22's ``Matcher._checkCredentials`` gives it an empty list of groups, from which
-#: ``TaskQueueDB.__generateTQMatchSQL`` builds a query MariaDB cannot parse (an empty bracket,
-#: or an empty condition with ``Owner``); the matcher's error goes back to the pilot as the
-#: short text ``MatcherHandler.export_requestJob`` gives for any matcher failure.
-NO_GROUPS_FOR_GENERIC_PILOT = (
-    "--pilot gives no OwnerGroup and [dirac.groups] lists no group: DIRAC's matcher gives "
-    "such a (generic) pilot its VO's groups, here none, the task queue query it then builds "
-    "fails, and the pilot gets only 'Error requesting job' (DIRAC's MatcherHandler); list the "
-    "groups in [dirac.groups] or name the pilot's with --pilot OwnerGroup=NAME,..."
-)
-
-
-def refuse_groupless_generic_pilot(pilot: Pilot | None, groups: Mapping[str, GroupPolicy]) -> None:
-    """Refuse a pilot without ``OwnerGroup`` when ``[dirac.groups]`` lists no group (DIRAC's
-    matcher fails on it: :data:`NO_GROUPS_FOR_GENERIC_PILOT`), before any job is read.
-
-    Raises:
-        InputError: saying why and what to give instead.
-    """
-    if pilot is not None and pilot.owner_groups is None and not groups:
-        raise InputError(NO_GROUPS_FOR_GENERIC_PILOT)
-
-
 def rows_for_pilot(
     rows: list[TaskQueueRow],
     pilot: Pilot,
@@ -219,9 +198,10 @@ def rows_for_pilot(
     Registry reads it, by its exact name (an unlisted group has none)."""
     from fairshare_cli.core.dirac.pilot import generic_pilot, pilot_rows
 
-    if pilot.owner_groups is None:
-        warn_generic_pilot(unlisted, list(groups))
+    generic = pilot.owner_groups is None
     pilot = generic_pilot(pilot, list(groups))
+    if generic:
+        warn_generic_pilot(unlisted, list(pilot.owner_groups or ()))
     return pilot_rows(rows, pilot, lambda g: g in groups and groups[g].job_sharing)
 
 
@@ -242,16 +222,21 @@ def warn_generic_pilot(unlisted: list[str], listed: list[str]) -> None:
     )
 
 
-def read_pilot(settings: tuple[str, ...]) -> Pilot:
-    """The ``--pilot`` description.
+def read_pilot(settings: tuple[str, ...], config: Config) -> Pilot:
+    """The ``--pilot`` description, refused where DIRAC's matcher refuses it, in its order:
+    the groups of a generic pilot (``[dirac.groups]``' and ``[dirac] vo``), then its
+    version (``[dirac.pilot]``), then the rest
+    (:func:`~fairshare_cli.core.dirac.pilot.pilot_from_settings`).
 
     Raises:
         InputError: a setting the matcher would not take, naming it.
     """
     from fairshare_cli.core.dirac.pilot import pilot_from_settings
 
+    dirac = config.dirac
+    groups = [(name, spec.vo) for name, spec in dirac.groups.items()]
     try:
-        return pilot_from_settings(settings)
+        return pilot_from_settings(settings, dirac.pilot, groups, dirac.vo)
     except ValueError as exc:
         raise InputError(f"--pilot {exc}") from None
 

@@ -349,6 +349,8 @@ class DiracGroupSpec(msgspec.Struct, frozen=True):
     job_share: int = 1000
     job_sharing: bool = False
     allow_background_tqs: bool = False
+    vo: str = ""
+    """``VO``: the VO (or comma-separated VOs) whose generic pilots take the group's jobs."""
 
 
 class DiracSlice(msgspec.Struct, frozen=True):
@@ -396,6 +398,16 @@ class DiracJobDescription(msgspec.Struct, frozen=True):
     max_priority: int = 10
 
 
+class DiracPilotCheck(msgspec.Struct, frozen=True):
+    """``[dirac.pilot]`` (``/Operations/Pilot``): how DIRAC's matcher checks a pilot's
+    DIRAC version before it matches it (``Matcher._checkPilotVersion``), DIRAC's defaults
+    when unset: a version required, any version taken, any project."""
+
+    check_version: bool = True
+    versions: tuple[str, ...] = ()
+    project: str = ""
+
+
 class DiracConfig(msgspec.Struct, frozen=True):
     """``[dirac]``.
 
@@ -407,6 +419,9 @@ class DiracConfig(msgspec.Struct, frozen=True):
     job_priority_weighting: str = "average"
     cpu_segments: tuple[int, ...] = DIRAC_CPU_SEGMENTS
     job_description: DiracJobDescription = msgspec.field(default_factory=DiracJobDescription)
+    pilot: DiracPilotCheck = msgspec.field(default_factory=DiracPilotCheck)
+    vo: str = ""
+    """The services' ``/DIRAC/VirtualOrganization`` (``""``: not set)."""
     notes: tuple[str, ...] = ()
     """Where DIRAC reads a value differently from what it says (``fs config check`` warns)."""
 

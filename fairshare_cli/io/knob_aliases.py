@@ -108,7 +108,12 @@ KNOBS: dict[str, dict[str, str]] = {
     },
     "qos.*": {"Priority": "priority", "UsageFactor": "usage_factor"},
     "accounts.*": {"Parent": "parent", "Fairshare": "shares", "Priority": "priority"},
-    "dirac.groups.*": {"JobShare": "job_share", "AllowBackgroundTQs": "allow_background_tqs"},
+    "dirac": {"VirtualOrganization": "vo"},
+    "dirac.groups.*": {
+        "JobShare": "job_share",
+        "AllowBackgroundTQs": "allow_background_tqs",
+        "VO": "vo",
+    },
     "dirac.correction": {"EnableSharesCorrection": "enabled"},
     "dirac.correction.instances": {
         "Group": "group",
@@ -127,6 +132,7 @@ KNOBS: dict[str, dict[str, str]] = {
         "MinPriority": "min_priority",
         "MaxPriority": "max_priority",
     },
+    "dirac.pilot": {"CheckVersion": "check_version", "Version": "versions", "Project": "project"},
 }
 
 #: Per table: knobs named by a prefix and a name the admin chooses -> the config key whose

@@ -29,6 +29,8 @@ job_share = 1000
 [dirac.groups.prod]
 job_share = 1000
 job_sharing = true
+[dirac.pilot]  # (the pilots here give no DIRAC version: the matcher's check is off)
+check_version = false
 """
 CERN = "LCG.CERN.cern"
 
@@ -188,7 +190,8 @@ def test_no_queue_matches(run: Callable[..., Any], args: list[str]) -> None:
             ["cputime=3600"],
             "fs: error: --pilot cputime=3600: expected KEY=VALUE with KEY one of CPUTime, Site, "
             "GridCE, Platform, JobType, Tag, RequiredTag, NumberOfProcessors, WholeNode, "
-            "MaxRAM, Owner, OwnerGroup (did you mean CPUTime?)",
+            "MaxRAM, Owner, OwnerGroup, ReleaseVersion, DIRACVersion, ReleaseProject, "
+            "VirtualOrganization (did you mean CPUTime?)",
             id="key-case",
         ),
     ],
@@ -294,7 +297,7 @@ def test_a_generic_pilot_without_listed_groups_is_refused(
     result = run(
         "taskqueues", "--config", cfg, "--state", str(tmp_path / "s.json"), "--now", NOW,
         "--jobs-file", str(path), "--pilot", "CPUTime=86400", "--pilot", f"Site={CERN}",
-        "--pilot", "OwnerGroup=user", *owner, "--json",
+        "--pilot", "OwnerGroup=user", *owner, "--pilot", "ReleaseVersion=v9.1.22", "--json",
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr  # (the pilot names its group: no list needed)
     expected = {1, 5} if owner else {1, 2, 5}  # (bob's TQ 2 goes with Owner=alice)
@@ -356,3 +359,119 @@ def test_an_owner_with_several_groups_takes_the_first_groups_whatever_else(
     result = run("taskqueues", *common, "--pilot", "OwnerGroup=prod,user")
     rows = json.loads(result.stdout)
     assert [(r["tq_id"], r["priority"], r["p_first"]) for r in rows] == [(2, 1000.0, 1.0)]
+
+
+#: ``CONFIG`` with the matcher's version check as DIRAC has it by default (or as ``extra`` sets).
+def _checked_config(extra: str = "") -> str:
+    return CONFIG.split("[dirac.pilot]")[0] + extra
+
+
+REFUSED = "DIRAC's matcher refuses it ('Pilot version does not match')"
+
+
+@pytest.mark.parametrize(
+    ("extra", "pilot", "message"),
+    [
+        pytest.param(  # (Matcher._checkPilotVersion: neither key, CheckVersion on by default)
+            "",
+            ["CPUTime=3600", f"Site={CERN}"],
+            "gives no ReleaseVersion or DIRACVersion: with [dirac.pilot] check_version "
+            f"(Operations/Pilot/CheckVersion, on by default) {REFUSED}; e.g. --pilot "
+            "ReleaseVersion=v9.1.22, or check_version = false",
+            id="no-version",
+        ),
+        pytest.param(  # (the version is checked before the site: _getResourceDict's order)
+            "",
+            ["CPUTime=3600"],
+            "gives no ReleaseVersion or DIRACVersion: with [dirac.pilot] check_version "
+            f"(Operations/Pilot/CheckVersion, on by default) {REFUSED}; e.g. --pilot "
+            "ReleaseVersion=v9.1.22, or check_version = false",
+            id="no-version-before-no-site",
+        ),
+        pytest.param(  # (convertToPy3VersionNumber: v9r1p22 is 9.1.22, v9.1.21 is 9.1.21)
+            '[dirac.pilot]\nversions = ["v9r1p22"]\n',
+            ["CPUTime=3600", f"Site={CERN}", "DIRACVersion=v9.1.21"],
+            f"version v9.1.21 is not among [dirac.pilot] versions (9.1.22): {REFUSED}",
+            id="version-not-listed",
+        ),
+        pytest.param(  # (ReleaseVersion is read first; DIRACVersion only without it)
+            '[dirac.pilot]\nversions = ["v9r1p22"]\n',
+            ["CPUTime=3600", f"Site={CERN}", "ReleaseVersion=v9r1", "DIRACVersion=v9.1.22"],
+            f"version v9r1 is not among [dirac.pilot] versions (9.1.22): {REFUSED}",
+            id="release-version-first",
+        ),
+        pytest.param(  # (Pilot/Project compared as Python compares texts)
+            '[dirac.pilot]\nproject = "LHCb"\n',
+            ["CPUTime=3600", f"Site={CERN}", "ReleaseVersion=v9.1.22", "ReleaseProject=lhcb"],
+            f"ReleaseProject=lhcb, and [dirac.pilot] project is LHCb: {REFUSED}",
+            id="other-project",
+        ),
+        pytest.param(
+            '[dirac.pilot]\nproject = "LHCb"\n',
+            ["CPUTime=3600", f"Site={CERN}", "DIRACVersion=v9.1.22"],
+            f"gives no ReleaseProject, and [dirac.pilot] project is LHCb: {REFUSED}",
+            id="no-project",
+        ),
+    ],
+)
+def test_a_pilot_whose_version_the_matcher_refuses(
+    run: Callable[..., Any],
+    write_config: Callable[..., Path],
+    tmp_path: Path,
+    extra: str,
+    pilot: list[str],
+    message: str,
+) -> None:
+    """DIRAC 9.1.22's matcher checks a pilot's version before it matches it
+    (``Matcher._checkPilotVersion``, ``/Operations/Pilot``): with ``CheckVersion`` on (its
+    default) a pilot must give ``ReleaseVersion`` or ``DIRACVersion``, one of ``Version``
+    when that lists any, and the ``Project`` when one is set; else it gets no job, only
+    'Pilot version does not match'. ``fs`` showed such a pilot's draw; now one line, exit 2."""
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(JOBS), encoding="utf-8")
+    cfg = str(write_config(_checked_config(extra)))
+    options = [text for setting in pilot for text in ("--pilot", setting)]
+    result = run(
+        "taskqueues", "--config", cfg, "--state", str(tmp_path / "s.json"), "--now", NOW,
+        "--jobs-file", str(path), *options,
+    )  # fmt: skip
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: --pilot {message}\n"
+
+
+@pytest.mark.parametrize(
+    ("extra", "version"),
+    [
+        pytest.param("", "DIRACVersion=anything", id="any-version"),
+        pytest.param(
+            '[dirac.pilot]\nversions = ["v9r1p22", "v9.2.0"]\n',
+            "ReleaseVersion=v9.1.22",
+            id="listed-as-another-spelling",
+        ),
+        pytest.param("[dirac.pilot]\ncheck_version = false\n", None, id="check-off"),
+    ],
+)
+def test_a_pilot_whose_version_the_matcher_takes(
+    run: Callable[..., Any],
+    write_config: Callable[..., Path],
+    tmp_path: Path,
+    extra: str,
+    version: str | None,
+) -> None:
+    """A version DIRAC's matcher takes changes no match: as in the first test, a CERN
+    pilot for an hour takes TQ 1 (125) and TQ 2 (500), TQ 2 first with 1 - 125/(2·500)."""
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(JOBS), encoding="utf-8")
+    cfg = str(write_config(_checked_config(extra)))
+    given = ["--pilot", version] if version is not None else []
+    result = run(
+        "taskqueues", "--config", cfg, "--state", str(tmp_path / "s.json"), "--now", NOW,
+        "--jobs-file", str(path), "--pilot", "CPUTime=3600", "--pilot", f"Site={CERN}",
+        *given, "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert [(r["tq_id"], r["priority"], round(r["p_first"], 6)) for r in rows] == [
+        (1, 125.0, 0.125),
+        (2, 500.0, 0.875),
+    ]

@@ -265,8 +265,8 @@ def test_owner_case_and_negative_priorities(
 def test_group_case_and_requirement_case(
     run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
 ) -> None:
-    """``OwnerGroup`` and the ``tq_TQTo*`` values are compared without case too (latin1
-    columns, ``latin1_swedish_ci``). alice in 'user' makes queue 1; alice in 'User' at
+    """``OwnerGroup`` and the ``tq_TQTo*`` values are compared without case too (utf8mb4
+    columns, ``utf8mb4_general_ci``). alice in 'user' makes queue 1; alice in 'User' at
     site 'LCG.CERN.cern' makes queue 2, which her job at 'lcg.cern.CERN' in 'USER' joins;
     bob in 'USER' makes queue 3; carol is in 'prod'. ``SELECT DISTINCT(OwnerGroup)`` sees
     one group, spelled as queue 1 (first in the TQOwner index: alice, 3600 s, id 1): 'user',

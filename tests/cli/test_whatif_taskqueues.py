@@ -137,7 +137,7 @@ def test_a_pilot_note_is_said_once(tmp_path: Path, run: Callable[..., Any]) -> N
         "whatif", "--set", "dirac.groups.lhcb_prod.job_share=600", "taskqueues",
         "--jobs-file", str(_jobs(tmp_path)), "--config", str(config), "--now", NOW,
         "--pilot", "CPUTime=500000", "--pilot", "Site=LCG.CERN.cern",
-        "--pilot", "NumberOfProcessors=2.0",
+        "--pilot", "NumberOfProcessors=2.0", "--pilot", "ReleaseVersion=v9.1.22",
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ""
@@ -161,6 +161,7 @@ def test_an_empty_owner_note_is_said_once(tmp_path: Path, run: Callable[..., Any
         "whatif", "--set", "dirac.groups.lhcb_prod.job_share=600", "taskqueues",
         "--jobs-file", str(_jobs(tmp_path)), "--config", str(config), "--now", NOW,
         "--pilot", "CPUTime=500000", "--pilot", "Site=LCG.CERN.cern", "--pilot", "Owner=",
+        "--pilot", "ReleaseVersion=v9.1.22",
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ""

@@ -87,6 +87,10 @@ VALUES = {
     "TRESBillingWeights": '"CPU=1.0"',
     "Parent": '"root"',
     "Group": '""',
+    "Version": '["v9r1p22"]',
+    "Project": '"LHCb"',
+    "VO": '"lhcb"',
+    "VirtualOrganization": '"lhcb"',
 }
 FLAGS = (
     "NEGOTIATOR_USE_SLOT_WEIGHTS",
@@ -103,6 +107,7 @@ FLAGS = (
     "PriorityFavorSmall",
     "EnableSharesCorrection",
     "AllowBackgroundTQs",
+    "CheckVersion",
 )
 
 

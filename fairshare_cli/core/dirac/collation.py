@@ -1,80 +1,99 @@
-"""How MariaDB holds and compares TaskQueueDB's names: ``latin1``, ``latin1_swedish_ci``.
+"""How MariaDB holds and compares TaskQueueDB's names: ``utf8mb4``, ``utf8mb4_general_ci``.
 
-DIRAC's DB layer (``Core/Utilities/MySQL._createTables``) creates every TaskQueueDB table
-with ``DEFAULT CHARSET=latin1``, whose default collation is ``latin1_swedish_ci``; the
-connection itself speaks UTF-8. Two consequences for the names a task queue is made of
-(``Owner``, ``OwnerGroup`` and the ``tq_TQTo*`` values):
+DIRAC 9.1's DB layer (``Core/Utilities/MySQL._createTables``) creates every TaskQueueDB
+table with ``DEFAULT CHARSET=utf8mb4`` (DIRAC 8 and the 9.0 previews: ``latin1``), whose
+default collation on MariaDB 10.11 is ``utf8mb4_general_ci``. For the names a task queue
+is made of (``Owner``, ``OwnerGroup`` and the ``tq_TQTo*`` values):
 
-* A name must be latin1 text. MariaDB's latin1 is Windows cp1252 with its five undefined
-  bytes (0x81, 0x8D, 0x8F, 0x90, 0x9D) read as the C1 controls of the same number, so
-  ``jörg`` and ``€`` fit and ``李`` or an emoji do not. Comparing such a literal with a
-  latin1 column (``__findSmallestTaskQueue``'s ``Owner = "李"``) is MariaDB's error 1267,
-  "Illegal mix of collations", so ``insertJob`` fails and the job gets no task queue.
-* Names compare by weight, one byte a character: letters without case, most accented
-  letters as their base letter (``é`` = ``E``, ``ü`` = ``Y``), the Swedish ``Å``, ``Ä``/``Æ``
-  and ``Ö`` as the ASCII ``[``, ``\\`` and ``]`` they replaced in 7-bit Swedish, and ``Ø``,
-  ``Þ``, ``ß``, ``ÿ`` and every other character as themselves. Names hold no blanks (the
-  name rule), so the collation's trailing-space padding never matters.
+* Any Unicode text fits, but a lone surrogate (``"\\ud800"`` in a JSON file), which UTF-8
+  cannot carry to the server, so DIRAC's query fails.
+* Names compare by weight, one a character: letters without case and without their
+  accents (``é`` = ``E``, ``ö`` = ``O``, ``Å`` = ``A``, so ``jörg`` is ``JORG``), ``ß`` as
+  ``S``, ``Æ``, ``Ø``, ``Đ``, ``Ł``, ``Þ`` and the like as their capital, the Cyrillic
+  ``й`` as ``Й`` (not ``И``); every character beyond U+FFFF (an emoji) as U+FFFD, so all
+  such characters are one. The weights below follow Python's case and decomposition data,
+  which MariaDB's older tables follow but where a capital came later into Unicode: checked
+  on MariaDB 10.11 for every character up to U+05FF and U+1E00 to U+1FFF; in other scripts
+  a letter whose capital Unicode added late may compare otherwise. Names hold no blanks
+  (the name rule), so the collation's trailing-space padding never matters.
 """
 
 from __future__ import annotations
 
-#: The five bytes cp1252 leaves undefined and MariaDB's latin1 reads as C1 controls.
-_C1_BYTES = "\x81\x8d\x8f\x90\x9d"
+import unicodedata
+
+#: Characters MariaDB weighs as themselves where Python's data gives another letter (their
+#: capital, or their base letter, came later into Unicode than MariaDB's tables).
+_OWN_RANGES = (
+    (0x180, 0x180), (0x19A, 0x19A), (0x19E, 0x19E), (0x23C, 0x23C), (0x23F, 0x240),
+    (0x242, 0x242), (0x247, 0x247), (0x249, 0x249), (0x24B, 0x24B), (0x24D, 0x24D),
+    (0x24F, 0x252), (0x25C, 0x25C), (0x261, 0x261), (0x265, 0x266), (0x26A, 0x26C),
+    (0x271, 0x271), (0x27D, 0x27D), (0x282, 0x282), (0x287, 0x287), (0x289, 0x289),
+    (0x28C, 0x28C), (0x29D, 0x29E), (0x344, 0x344), (0x371, 0x371), (0x373, 0x373),
+    (0x377, 0x377), (0x37B, 0x37D), (0x385, 0x385), (0x3D7, 0x3D7), (0x3D9, 0x3D9),
+    (0x3F3, 0x3F3), (0x3F5, 0x3F5), (0x3F8, 0x3F8), (0x3FB, 0x3FB), (0x419, 0x419),
+    (0x48B, 0x48B), (0x4C6, 0x4C6), (0x4CA, 0x4CA), (0x4CE, 0x4CF), (0x4F7, 0x4F7),
+    (0x4FB, 0x4FB), (0x4FD, 0x4FD), (0x4FF, 0x4FF), (0x1EFB, 0x1EFB), (0x1EFD, 0x1EFD),
+    (0x1EFF, 0x1EFF), (0x1FC1, 0x1FC1), (0x1FCD, 0x1FCF), (0x1FDD, 0x1FDF), (0x1FED, 0x1FED),
+)  # fmt: skip
+
+#: The Cyrillic Supplement's small letters (odd code points) MariaDB keeps as they are.
+_OWN_ODD = (0x501, 0x52F)
+
+#: Characters that weigh as another by MariaDB's rule, not Python's.
+_SPECIAL = {"ß": "S", "ϲ": "Σ", "й": "Й"}
+
+#: The weight of every character beyond U+FFFF.
+_BEYOND_BMP = "\ufffd"
+
+_cache: dict[str, str] = {}
 
 
-def _weights() -> bytes:
-    """The ``latin1_swedish_ci`` weight of each latin1 byte."""
-    table = bytearray(range(256))
-    for code in range(ord("a"), ord("z") + 1):
-        table[code] = code - 32  # (letters weigh as their capital)
-    same = {
-        "A": "ÀÁÂÃàáâã", "C": "Çç", "D": "Ðð", "E": "ÈÉÊËèéêë", "I": "ÌÍÎÏìíîï",
-        "N": "Ññ", "O": "ÒÓÔÕòóôõ", "U": "ÙÚÛùúû", "Y": "ÜÝüý",
-        "[": "Åå", "\\": "ÄÆäæ", "]": "Öö", "Ø": "ø", "Þ": "þ",
-    }  # fmt: skip
-    for weight, letters in same.items():
-        for letter in letters:
-            table[ord(letter)] = ord(weight)
-    return bytes(table)
-
-
-_WEIGHTS = _weights()
-
-
-def _latin1(name: str) -> bytes:
-    """``name`` in MariaDB's latin1 (UnicodeEncodeError when it has no such bytes)."""
-    try:
-        return name.encode("cp1252")
-    except UnicodeEncodeError:
-        if not any(c in _C1_BYTES for c in name):
-            raise
-        return bytes(ord(c) if c in _C1_BYTES else c.encode("cp1252")[0] for c in name)
+def _weight(char: str) -> str:
+    """One character's ``utf8mb4_general_ci`` weight, as a character."""
+    code = ord(char)
+    if code > 0xFFFF:
+        return _BEYOND_BMP
+    if char in _SPECIAL:
+        return _SPECIAL[char]
+    if any(lo <= code <= hi for lo, hi in _OWN_RANGES):
+        return char
+    if _OWN_ODD[0] <= code <= _OWN_ODD[1] and code % 2:
+        return char
+    base = char
+    parts = unicodedata.decomposition(char).split()
+    if len(parts) > 1 and not parts[0].startswith("<"):  # (a letter and its marks)
+        base = unicodedata.normalize("NFD", char)[0]
+    upper = base.upper()
+    return upper if len(upper) == 1 else base
 
 
 def unstorable(name: str) -> str | None:
-    """The first character of ``name`` that MariaDB's latin1 cannot hold, or None."""
+    """The first character of ``name`` that cannot reach MariaDB (a lone surrogate), or
+    None."""
     if name.isascii():
         return None
-    try:
-        _latin1(name)
-    except UnicodeEncodeError as exc:
-        return name[exc.start]
+    for char in name:
+        if 0xD800 <= ord(char) <= 0xDFFF:
+            return char
     return None
 
 
 def folded(name: str) -> str:
-    """``name`` as ``latin1_swedish_ci`` compares and sorts it: equal texts compare equal.
+    """``name`` as ``utf8mb4_general_ci`` compares and sorts it: equal texts compare equal,
+    and texts sort as their weights do.
 
-    A name latin1 cannot hold (which never reaches the database) is returned as it is.
-    ASCII text weighs as its capitals (the table's only change below 0x80), found at once.
+    ASCII text weighs as its capitals, found at once.
     """
     if name.isascii():
         return name.upper()
-    try:
-        return _latin1(name).translate(_WEIGHTS).decode("latin-1")
-    except UnicodeEncodeError:
-        return name
+    out = []
+    for char in name:
+        weight = _cache.get(char)
+        if weight is None:
+            weight = _cache[char] = _weight(char)
+        out.append(weight)
+    return "".join(out)
 
 
 def folded_set(names: tuple[str, ...]) -> tuple[str, ...]:

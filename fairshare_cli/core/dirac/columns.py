@@ -23,9 +23,10 @@ RAM_COLUMN_MAX = 2**32 - 1
 
 def fit_value_tables(definition: TaskQueueDefinition) -> None:
     """Refuse names the ``tq_TQTo*`` tables cannot hold: longer than their ``Value`` column,
-    not latin1, or two the collation compares equal (one key ``(TQId, Value)``); and names
-    with a control character (a line break, a tab, a terminal escape), which ``fs
-    taskqueues``' table cannot show on one line: ``"a\nb"`` as a site forged a row.
+    ones that cannot reach MariaDB, or two the collation compares equal (one key ``(TQId,
+    Value)``); and names with a control character (a line break, a tab, a terminal
+    escape), which ``fs taskqueues``' table cannot show on one line: ``"a\nb"`` as a site
+    forged a row.
 
     Raises:
         ValueError: naming the requirement.
@@ -47,7 +48,7 @@ def fit_value_tables(definition: TaskQueueDefinition) -> None:
 
 
 def fits_column(key: str, value: str, length: int) -> None:
-    """Refuse a ``value`` longer than its TaskQueueDB column, or one its latin1 cannot hold.
+    """Refuse a ``value`` longer than its TaskQueueDB column, or one UTF-8 cannot carry.
 
     Raises:
         ValueError: naming ``key``.
@@ -55,9 +56,9 @@ def fits_column(key: str, value: str, length: int) -> None:
     char = unstorable(value)
     if char is not None:
         raise ValueError(
-            f"{key}: {shown(value)!r} has {char!r} (U+{ord(char):04X}), which TaskQueueDB's "
-            "latin1 columns cannot hold; MariaDB refuses the comparison (Illegal mix of "
-            "collations) and DIRAC cannot queue the job"
+            f"{key}: {shown(value)!r} has {char!r} (U+{ord(char):04X}), a lone surrogate, "
+            "which UTF-8 cannot carry to MariaDB; DIRAC's query fails and it cannot queue "
+            "the job"
         )
     if len(value) > length:
         raise ValueError(

@@ -86,16 +86,8 @@ class InsertTimePriorities:
         queues = [
             TaskQueue(i + 1, definitions[i], tuple(sorted(levels[i].items()))) for i in indices
         ]
-        members, names = group_owners(queues, list(range(len(queues))))
-        share = float(DEFAULT_GROUP_SHARE) / len(members)
-        mine = folded(made.owner)
-        if names[mine] == made.owner and len(members[mine]) > 1:
-            owners = [mine]  # the number of owners did not change: only this owner's queues
-        else:
-            owners = list(members)
         policy = self.groups.get(made.group) or UnlistedGroup()
-        for owner in owners:
-            entity = [queues[i] for i in members[owner]]
+        for entity, share in self._entities(queues, made, policy.job_sharing):
             prios = entity_priorities(
                 entity,
                 [job_weight(q, self.weighting) for q in entity],
@@ -104,3 +96,23 @@ class InsertTimePriorities:
             )
             for queue, prio in zip(entity, prios, strict=True):
                 self.kept[queue.tq_id] = prio
+
+    @staticmethod
+    def _entities(
+        queues: list[TaskQueue], made: TaskQueueDefinition, job_sharing: bool
+    ) -> list[tuple[list[TaskQueue], float]]:
+        """The entities ``recalculateTQSharesForEntity(owner, group)`` sets, each with its
+        share. The group is the job's spelling, whose properties the Registry reads: with
+        JobSharing, every queue of the group (``OwnerGroup=%s`` takes every spelling under
+        the collation) is one entity with the whole share, even where another spelling of
+        the group has no JobSharing; otherwise the share is split over the owners."""
+        if job_sharing:
+            return [(queues, float(DEFAULT_GROUP_SHARE))]
+        members, names = group_owners(queues, list(range(len(queues))))
+        share = float(DEFAULT_GROUP_SHARE) / len(members)
+        mine = folded(made.owner)
+        if names[mine] == made.owner and len(members[mine]) > 1:
+            owners = [mine]  # the number of owners did not change: only this owner's queues
+        else:
+            owners = list(members)
+        return [([queues[i] for i in members[owner]], share) for owner in owners]

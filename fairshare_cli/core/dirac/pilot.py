@@ -14,8 +14,10 @@ import string
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from fairshare_cli.core.config import DiracPilotCheck
 from fairshare_cli.core.dirac.collation import folded, unstorable
 from fairshare_cli.core.dirac.first_try import first_try_probabilities
+from fairshare_cli.core.dirac.pilot_vo import generic_groups
 from fairshare_cli.core.dirac.stored import stored_float32
 from fairshare_cli.core.dirac.taskqueues import TaskQueueDefinition, TaskQueueRow
 from fairshare_cli.core.names import shown
@@ -24,12 +26,20 @@ from fairshare_cli.core.names import shown
 PILOT_KEYS = (
     "CPUTime", "Site", "GridCE", "Platform", "JobType", "Tag", "RequiredTag",
     "NumberOfProcessors", "WholeNode", "MaxRAM", "Owner", "OwnerGroup",
+    "ReleaseVersion", "DIRACVersion", "ReleaseProject", "VirtualOrganization",
 )  # fmt: skip
+
+#: The keys the matcher reads before it asks MariaDB (never compared there).
+UNCOMPARED_KEYS = ("ReleaseVersion", "DIRACVersion", "ReleaseProject", "VirtualOrganization")
+
+#: What DIRAC's matcher answers a pilot whose version check fails (``DErrno.EWMSPLTVER``).
+VERSION_REFUSAL = "Pilot version does not match"
 
 #: ``NumberOfProcessors`` up to this gives the tags ``1Processors`` ... ``NProcessors``.
 MAX_PROCESSOR_TAGS = 1024
 
 _WHOLE = re.compile(r"-?[0-9]+")
+_RELEASE = re.compile(r"^v?(\d+)[r.](\d+)(?:[p.](\d+))?(?:(?:-pre|a)?(\d+))?$")
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
 
 
@@ -49,6 +59,8 @@ class Pilot:
     owner: str | None = None
     owner_groups: tuple[str, ...] | None = None
     """``()``: an ``OwnerGroup`` that names no group, which matches no queue."""
+    vo_groups: tuple[str, ...] | None = None
+    """Without ``OwnerGroup``, the groups the matcher gives the pilot (None: not known)."""
     notes: tuple[str, ...] = ()
     """Why the matcher reads a setting as it does, where that takes queues away."""
 
@@ -58,7 +70,12 @@ def is_any(value: str) -> bool:
     return value.lower().translate(_PUNCTUATION) == "any"
 
 
-def pilot_from_settings(settings: Sequence[str]) -> Pilot:
+def pilot_from_settings(
+    settings: Sequence[str],
+    check: DiracPilotCheck | None = None,
+    groups: Sequence[tuple[str, str]] | None = None,
+    services_vo: str = "",
+) -> Pilot:
     """A :class:`Pilot` from ``KEY=VALUE`` texts (lists comma-separated).
 
     ``Site`` and ``CPUTime`` are required: the matcher refuses a pilot without a site
@@ -66,12 +83,22 @@ def pilot_from_settings(settings: Sequence[str]) -> Pilot:
     (``_checkMatchDefinition``). ``Tag`` and ``RequiredTag`` are split as
     ``_processResourceDescription`` splits a text (at commas, each piece stripped of blanks
     and quotes); ``RequiredTag`` counts only with a ``Tag``, as there. What the matcher
-    reads otherwise than a reader might expect is said in :attr:`Pilot.notes`.
+    reads otherwise than a reader might expect is said in :attr:`Pilot.notes`. Before all
+    that, in the matcher's order: with ``groups`` (``(name, vo)`` of each group
+    ``[dirac.groups]`` lists) and ``services_vo`` (``[dirac] vo``), the groups of a pilot
+    without ``OwnerGroup`` (``_checkCredentials``:
+    :func:`~fairshare_cli.core.dirac.pilot_vo.generic_groups`, which may refuse it); with
+    ``check`` (``[dirac.pilot]``), its version (:func:`check_pilot_version`).
 
     Raises:
         ValueError: naming the setting and what was expected.
     """
     given = _given(settings)
+    vo_groups = None
+    if groups is not None and "OwnerGroup" not in given:
+        vo_groups = generic_groups(groups, services_vo, given.get("VirtualOrganization"))
+    if check is not None:
+        check_pilot_version(given, check)
     if "Site" not in given:
         raise ValueError(
             "Site is missing: DIRAC's matcher refuses a pilot that names no site ('Missing "
@@ -102,12 +129,13 @@ def pilot_from_settings(settings: Sequence[str]) -> Pilot:
         max_ram=_whole(given, "MaxRAM") if "MaxRAM" in given else None,
         owner=given.get("Owner"),
         owner_groups=_listed(given.get("OwnerGroup")),
+        vo_groups=vo_groups,
         notes=_notes(given),
     )
 
 
 def _given(settings: Sequence[str]) -> dict[str, str]:
-    """Each ``KEY=VALUE`` setting by its key, checked for its syntax and latin1 names."""
+    """Each ``KEY=VALUE`` setting by its key, checked for its syntax and its names."""
     given: dict[str, str] = {}
     for text in settings:
         key, eq, value = text.partition("=")
@@ -119,15 +147,59 @@ def _given(settings: Sequence[str]) -> dict[str, str]:
             raise ValueError(f"{shown(text)}: expected KEY=VALUE with KEY one of {known}{hint}")
         if key in given:
             raise ValueError(f"{shown(text)}: {key} is given twice")
-        for name in value.split(","):
+        for name in value.split(",") if key not in UNCOMPARED_KEYS else ():
             if unstorable(name) is not None:
                 raise ValueError(
-                    f"{shown(text)}: {name!r} is not latin1 text; MariaDB refuses to compare "
-                    "it with TaskQueueDB's latin1 columns (Illegal mix of collations), so "
-                    "DIRAC's matcher fails"
+                    f"{shown(text)}: {name!r} holds a lone surrogate, which UTF-8 cannot "
+                    "carry to MariaDB, so DIRAC's matcher fails"
                 )
         given[key] = value
     return given
+
+
+def release_number(version: str) -> str:
+    """A DIRAC release name as the matcher compares it (``convertToPy3VersionNumber``):
+    ``v9r1p22`` and ``v9.1.22`` are ``9.1.22``, ``v9r1`` is ``9.1.0``, ``v9.1.0a3`` and
+    ``v9r1-pre3`` are ``9.1.0a3``; any other text is itself."""
+    m = _RELEASE.match(version)
+    if m is None:
+        return version
+    major, minor, patch, pre = m.groups()
+    return f"{major}.{minor}.{patch or '0'}" + (f"a{pre}" if pre else "")
+
+
+def check_pilot_version(given: dict[str, str], check: DiracPilotCheck) -> None:
+    """Refuse a pilot DIRAC's matcher refuses for its version (``_checkPilotVersion``,
+    with ``/Operations/Pilot``'s ``CheckVersion``, ``Version`` and ``Project``): with the
+    check on, one that gives neither ``ReleaseVersion`` nor ``DIRACVersion`` (the first
+    counts when both are given), one whose version is not among ``versions`` (when some
+    are listed; both sides as :func:`release_number`), and, with a ``project``, one that
+    gives no ``ReleaseProject`` or another. The pilot gets no job, only
+    :data:`VERSION_REFUSAL`.
+
+    Raises:
+        ValueError: saying which and what to give.
+    """
+    if not check.check_version:
+        return
+    refused = f"DIRAC's matcher refuses it ('{VERSION_REFUSAL}')"
+    version = given.get("ReleaseVersion", given.get("DIRACVersion"))
+    if version is None:
+        raise ValueError(
+            "gives no ReleaseVersion or DIRACVersion: with [dirac.pilot] check_version "
+            f"(Operations/Pilot/CheckVersion, on by default) {refused}; e.g. --pilot "
+            "ReleaseVersion=v9.1.22, or check_version = false"
+        )
+    valid = [release_number(v) for v in check.versions]
+    if valid and release_number(version) not in valid:
+        raise ValueError(
+            f"version {shown(version)} is not among [dirac.pilot] versions "
+            f"({', '.join(valid)}): {refused}"
+        )
+    project = given.get("ReleaseProject")
+    if check.project and project != check.project:
+        what = "gives no ReleaseProject" if project is None else f"ReleaseProject={shown(project)}"
+        raise ValueError(f"{what}, and [dirac.pilot] project is {shown(check.project)}: {refused}")
 
 
 def _notes(given: dict[str, str]) -> tuple[str, ...]:
@@ -201,9 +273,10 @@ def _pilot_tags(given: dict[str, str]) -> tuple[str, ...]:
 def generic_pilot(pilot: Pilot, groups: Sequence[str]) -> Pilot:
     """The pilot as DIRAC's matcher hands it to ``__generateTQMatchSQL``: one without an
     ``OwnerGroup`` is given its VO's groups (``Matcher._checkCredentials`` for a generic
-    pilot: ``Registry.getGroupsForVO``, every group of ``/Registry/Groups`` in a DIRAC of one
-    VO, as ``fs`` models it), so it matches no queue of a group the Registry does not list,
-    and with an ``Owner`` every queue of a JobSharing group.
+    pilot: ``Registry.getGroupsForVO``, :attr:`Pilot.vo_groups` when known, else every
+    group of ``/Registry/Groups``, as in a DIRAC of one VO), so it matches no queue of a
+    group the Registry does not list (or of another VO), and with an ``Owner`` every queue of
+    a JobSharing group.
 
     Args:
         pilot: the pilot as described.
@@ -211,7 +284,8 @@ def generic_pilot(pilot: Pilot, groups: Sequence[str]) -> Pilot:
     """
     if pilot.owner_groups is not None:
         return pilot
-    return replace(pilot, owner_groups=tuple(groups))
+    given = pilot.vo_groups if pilot.vo_groups is not None else tuple(groups)
+    return replace(pilot, owner_groups=given)
 
 
 def outside_generic_pilot(groups: Sequence[str], listed: Sequence[str]) -> list[str]:
@@ -226,7 +300,7 @@ def matches(
 ) -> bool:
     """Whether ``__generateTQMatchSQL`` selects the queue for the pilot.
 
-    Names compare as MariaDB's ``latin1_swedish_ci`` compares them (``folded``). A list
+    Names compare as MariaDB's ``utf8mb4_general_ci`` compares them (``folded``). A list
     condition (``Site``, ``GridCE``, ``Platform``, ``JobType``) holds for a queue naming
     none or one of the pilot's, and is no condition when empty or one of it is ``ANY``;
     the pilot's site must not be among the queue's banned sites (with several, one not

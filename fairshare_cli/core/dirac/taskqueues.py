@@ -118,7 +118,7 @@ class TaskQueueDefinition:
         """The definition as ``__findSmallestTaskQueue`` compares it in MariaDB.
 
         ``Owner``, ``OwnerGroup`` and the ``tq_TQTo*`` values are compared under the
-        tables' ``latin1_swedish_ci`` (:mod:`~fairshare_cli.core.dirac.collation`), so a job
+        tables' ``utf8mb4_general_ci`` (:mod:`~fairshare_cli.core.dirac.collation`), so a job
         of ``Jörg`` in ``LHCb_User`` lands in the queue ``jorg`` made in ``lhcb_user`` (the
         queue keeps its first spelling).
         """

@@ -12,6 +12,7 @@ from fairshare_cli.core.config import (
     DiracCorrectionInstance,
     DiracGroupSpec,
     DiracJobDescription,
+    DiracPilotCheck,
     DiracSlice,
 )
 from fairshare_cli.core.dirac.description import defaults_and_bounds
@@ -38,21 +39,14 @@ def _valid_cpu_segments(segments: Sequence[int]) -> bool:
     return valid_cpu_segments(segments)
 
 
-def read_dirac(top: Reader, file: str) -> DiracConfig:
-    """``[dirac]``: groups, share correction and the code-versus-docs switches.
+_DIRAC_KEYS = (
+    "groups", "correction", "job_priority_weighting", "cpu_segments", "job_description", "pilot",
+    "vo",
+)  # fmt: skip
 
-    ``job_share`` is read as DIRAC reads JobShare (:func:`read_job_share`), with a note in
-    ``notes`` where that differs from a positive integer. DIRAC reads every corrector option
-    as an integer and silently falls back to the default on anything else; here a
-    non-integer is an error instead.
-    """
-    notes: list[str] = []
-    r = Reader(
-        top.table.get("dirac", {}),
-        "dirac",
-        file,
-        ("groups", "correction", "job_priority_weighting", "cpu_segments", "job_description"),
-    )
+
+def _groups(r: Reader, file: str, notes: list[str]) -> dict[str, DiracGroupSpec]:
+    """``[dirac.groups]``, each ``job_share`` as DIRAC reads it (a note where that differs)."""
     groups_raw = r.table.get("groups", {})
     names = frozenset(groups_raw) if isinstance(groups_raw, Mapping) else frozenset()
     g0 = Reader(groups_raw, "dirac.groups", file, names)
@@ -60,7 +54,10 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
     groups: dict[str, DiracGroupSpec] = {}
     for name, body in g0.table.items():
         g = Reader(
-            body, f"dirac.groups.{name}", file, ("job_share", "job_sharing", "allow_background_tqs")
+            body,
+            f"dirac.groups.{name}",
+            file,
+            ("job_share", "job_sharing", "allow_background_tqs", "vo"),
         )
         share, note = _job_share(g, name)
         if note:
@@ -70,7 +67,22 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
             job_share=share,
             job_sharing=g.get("job_sharing", g.boolean, False),
             allow_background_tqs=g.get("allow_background_tqs", g.boolean, False),
+            vo=g.get("vo", g.string, ""),
         )
+    return groups
+
+
+def read_dirac(top: Reader, file: str) -> DiracConfig:
+    """``[dirac]``: groups, share correction and the code-versus-docs switches.
+
+    ``job_share`` is read as DIRAC reads JobShare (:func:`read_job_share`), with a note in
+    ``notes`` where that differs from a positive integer. DIRAC reads every corrector option
+    as an integer and silently falls back to the default on anything else; here a
+    non-integer is an error instead.
+    """
+    notes: list[str] = []
+    r = Reader(top.table.get("dirac", {}), "dirac", file, _DIRAC_KEYS)
+    groups = _groups(r, file, notes)
     weighting = r.get("job_priority_weighting", choice(r, ("average", "sum")), "average")
     segments = r.get("cpu_segments", int_list(r), DIRAC_CPU_SEGMENTS)
     if r.has("cpu_segments") and not _valid_cpu_segments(segments):
@@ -116,6 +128,8 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
         job_priority_weighting=weighting,
         cpu_segments=tuple(segments),
         job_description=_job_description(r, file, notes),
+        pilot=_pilot_check(r, file),
+        vo=r.get("vo", r.string, ""),
         notes=tuple(notes),
     )
 
@@ -195,3 +209,16 @@ def _job_description(r: Reader, file: str, notes: list[str]) -> DiracJobDescript
                 f"default before a job's own {option})"
             )
     return d
+
+
+def _pilot_check(r: Reader, file: str) -> DiracPilotCheck:
+    """``[dirac.pilot]``: ``check_version`` (a boolean), ``versions`` (a list of texts)
+    and ``project`` (a text), DIRAC's defaults when unset."""
+    pr = Reader(
+        r.table.get("pilot", {}), "dirac.pilot", file, ("check_version", "versions", "project")
+    )
+    return DiracPilotCheck(
+        check_version=pr.get("check_version", pr.boolean, True),
+        versions=pr.get("versions", pr.string_list, ()),
+        project=pr.get("project", pr.string, ""),
+    )

@@ -45,11 +45,12 @@ from fairshare_cli.io.importers.cfg_syntax import (
     cfg_list,
     merge_cfg,
 )
+from fairshare_cli.io.importers.dirac_pilot import pilot_check
 
 CORRECTOR_TYPES = ("WMSHistory", "MonitoringHistory")
 """The ``<Type>Corrector`` classes DIRAC ships (both read the same options)."""
 
-GROUP_KEYS = ("JobShare", "Properties", "AllowBackgroundTQs")
+GROUP_KEYS = ("JobShare", "Properties", "AllowBackgroundTQs", "VO")
 SCHEDULING_KEYS = ("taskQueueCPUTimeIntervals", "EnableSharesCorrection", "ShareCorrections")
 SLICE_DEFAULTS = (("TimeSpan", 604800), ("Weight", 1), ("MaxCorrection", 3))
 """``BaseHistoryCorrector._fillSlices``: slice options and their defaults."""
@@ -139,6 +140,7 @@ def read_dirac_cfg(
         line = sched.line_of("taskQueueCPUTimeIntervals")
         reading.came(("cpu_segments",), line, "JobScheduling/taskQueueCPUTimeIntervals")
     dirac: dict[str, Any] = {"cpu_segments": segments or list(DIRAC_CPU_SEGMENTS)}
+    dirac.update({"vo": vo} if vo else {})  # (the services' /DIRAC/VirtualOrganization)
     dirac["groups"] = groups
     enabled = cfg_bool(sched.text("EnableSharesCorrection"), False)
     instances = _instances(sched, set(groups), reading)
@@ -152,6 +154,9 @@ def read_dirac_cfg(
     _refused_defaults(jd_section, description, setup is not None, reading)
     if description:
         dirac["job_description"] = description
+    pilot, others = pilot_check(ops.section("Pilot") or CfgSection(), reading.came)
+    reading.ignored.extend(f"Operations/Pilot/{name}" for name in others)
+    dirac.update(pilot)
     if vo is None:
         _group_vo_descriptions(root, setup, description, reading)
     slices = sum(len(i["slices"]) for i in instances)
@@ -186,10 +191,9 @@ def _check_vo(root: CfgSection, source: str, vo: str, setup: str | None) -> None
 
 #: The ``[dirac.groups.<g>]`` keys and the group options they are read from.
 _GROUP_OPTIONS = (
-    ("job_share", "JobShare"),
-    ("job_sharing", "Properties"),
+    ("job_share", "JobShare"), ("job_sharing", "Properties"),
     ("allow_background_tqs", "AllowBackgroundTQs"),
-)
+)  # fmt: skip
 
 
 def _groups(root: CfgSection, reading: _Reading) -> dict[str, dict[str, Any]]:
@@ -205,9 +209,8 @@ def _groups(root: CfgSection, reading: _Reading) -> dict[str, dict[str, Any]]:
         assert group is not None
         if (problem := name_problem(name, submitter=True)) is not None:
             raise reading.fail(group.line, f"a group name in Registry/Groups: {problem}")
-        for key in group.entries:
-            if key not in GROUP_KEYS:
-                reading.ignored.append(f"Registry/Groups/*/{key}")
+        others = [key for key in group.entries if key not in GROUP_KEYS]
+        reading.ignored.extend(f"Registry/Groups/*/{key}" for key in others)
         text = group.text("JobShare")
         share, note = read_job_share(DEFAULT_GROUP_SHARE if text is None else text)
         reading.held(group.line_of("JobShare"), f"Registry/Groups/{name}/JobShare", share)
@@ -220,6 +223,9 @@ def _groups(root: CfgSection, reading: _Reading) -> dict[str, dict[str, Any]]:
             "job_sharing": "JobSharing" in cfg_list(group.text("Properties"), []),
             "allow_background_tqs": cfg_bool(group.text("AllowBackgroundTQs"), False),
         }
+        if vo := (group.text("VO") or "").strip():  # (getGroupsForVO reads it as a list)
+            out[name]["vo"] = vo
+            reading.came(("groups", name, "vo"), group.line_of("VO"), "VO")
     return out
 
 
@@ -239,7 +245,7 @@ def _operations(
             reading.ignored.append(f"Operations/{vo}/{name}")
     merged = _merged(ops, paths)
     for name in merged.entries:
-        if name not in ("JobScheduling", "JobDescription"):
+        if name not in ("JobScheduling", "JobDescription", "Pilot"):
             reading.ignored.append(f"Operations/*/{name}")
     return merged
 

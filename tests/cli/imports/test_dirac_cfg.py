@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -89,3 +90,63 @@ def test_a_json_dump_is_refused_in_a_short_line(
     shown, _, hint = result.stderr.partition("; it looks like ")
     assert len(shown) < 300
     assert f"fs import {dump.split()[0].replace('_', '-')}" in hint
+
+
+TWO_VOS = """Registry
+{
+  Groups
+  {
+    lhcb_user
+    {
+      JobShare = 1000
+      VO = lhcb
+    }
+    biomed_user
+    {
+      JobShare = 500
+      VO = biomed
+    }
+  }
+}
+Operations
+{
+  lhcb
+  {
+  }
+}
+"""
+
+
+def test_the_vos_come_over_for_the_generic_pilots_groups(
+    run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """``/Registry/Groups/<g>/VO`` is each group's ``vo``, and the services' VO
+    (``/DIRAC/VirtualOrganization``, here none, or ``--vo``) ``[dirac] vo``: without it
+    DIRAC's matcher gives a generic biomed pilot biomed_user alone (``getGroupsForVO``), so
+    it takes carl's queue (biomed_user's 500) and not alice's (lhcb_user's 1000); with
+    ``--vo lhcb`` every group, both queues. fs read the VOs as unknown options (ignored)."""
+    cfg = tmp_path / "dirac.cfg"
+    cfg.write_text(TWO_VOS, encoding="utf-8")
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(
+        '[{"id": "1.0", "owner": "alice", "dirac_group": "lhcb_user"},'
+        ' {"id": "2.0", "owner": "carl", "dirac_group": "biomed_user"}]',
+        encoding="utf-8",
+    )
+    pilot = ["--pilot", "CPUTime=86400", "--pilot", "Site=LCG.X.org"]
+    pilot += ["--pilot", "DIRACVersion=v9", "--pilot", "VirtualOrganization=biomed"]
+    for vo, expected in (([], [(2, 500.0)]), (["--vo", "lhcb"], [(1, 1000.0), (2, 500.0)])):
+        result = run("import", "dirac-cfg", str(cfg), *vo)
+        assert result.exit_code == 0, result.stderr
+        assert "Registry/Groups/*/VO" not in result.stderr
+        assert ('vo = "lhcb"\n' in result.stdout.split("[dirac.groups")[0]) == bool(vo)
+        assert 'vo = "biomed"' in result.stdout.split("[dirac.groups.biomed_user]")[1]
+        config = tmp_path / "pool.toml"
+        config.write_text(result.stdout, encoding="utf-8")
+        result = run(
+            "taskqueues", "--config", str(config), "--state", str(tmp_path / "s.json"),
+            "--now", "2026-11-21T12:00:00Z", "--jobs-file", str(jobs), *pilot, "--json",
+        )  # fmt: skip
+        assert result.exit_code == 0, result.stderr
+        rows = [(row["tq_id"], row["priority"]) for row in json.loads(result.stdout)]
+        assert rows == expected
