@@ -48,8 +48,8 @@ if TYPE_CHECKING:
     help="Show only the queues a pilot of this description matches, with the chance it takes "
     "its job from each (DIRAC's resource description: CPUTime and Site (required), "
     "GridCE, Platform, JobType, Tag, RequiredTag, NumberOfProcessors, WholeNode, MaxRAM, Owner, "
-    "OwnerGroup, ReleaseVersion or DIRACVersion (required unless [dirac.pilot] check_version "
-    "= false), ReleaseProject, VirtualOrganization; lists comma-separated; repeatable). "
+    "OwnerGroup, ReleaseVersion or DIRACVersion (checked as [dirac.pilot] says; none given: "
+    "a note), ReleaseProject, VirtualOrganization; lists comma-separated; repeatable). "
     "Without OwnerGroup it is a generic pilot, given its VO's groups as DIRAC's matcher gives "
     "them: every group [dirac.groups] lists, or, where groups name a vo and [dirac] vo is "
     "unset, those of the pilot's VirtualOrganization.",

@@ -372,22 +372,6 @@ REFUSED = "DIRAC's matcher refuses it ('Pilot version does not match')"
 @pytest.mark.parametrize(
     ("extra", "pilot", "message"),
     [
-        pytest.param(  # (Matcher._checkPilotVersion: neither key, CheckVersion on by default)
-            "",
-            ["CPUTime=3600", f"Site={CERN}"],
-            "gives no ReleaseVersion or DIRACVersion: with [dirac.pilot] check_version "
-            f"(Operations/Pilot/CheckVersion, on by default) {REFUSED}; e.g. --pilot "
-            "ReleaseVersion=v9.1.22, or check_version = false",
-            id="no-version",
-        ),
-        pytest.param(  # (the version is checked before the site: _getResourceDict's order)
-            "",
-            ["CPUTime=3600"],
-            "gives no ReleaseVersion or DIRACVersion: with [dirac.pilot] check_version "
-            f"(Operations/Pilot/CheckVersion, on by default) {REFUSED}; e.g. --pilot "
-            "ReleaseVersion=v9.1.22, or check_version = false",
-            id="no-version-before-no-site",
-        ),
         pytest.param(  # (convertToPy3VersionNumber: v9r1p22 is 9.1.22, v9.1.21 is 9.1.21)
             '[dirac.pilot]\nversions = ["v9r1p22"]\n',
             ["CPUTime=3600", f"Site={CERN}", "DIRACVersion=v9.1.21"],
@@ -426,7 +410,8 @@ def test_a_pilot_whose_version_the_matcher_refuses(
     (``Matcher._checkPilotVersion``, ``/Operations/Pilot``): with ``CheckVersion`` on (its
     default) a pilot must give ``ReleaseVersion`` or ``DIRACVersion``, one of ``Version``
     when that lists any, and the ``Project`` when one is set; else it gets no job, only
-    'Pilot version does not match'. ``fs`` showed such a pilot's draw; now one line, exit 2."""
+    'Pilot version does not match'. ``fs`` showed such a pilot's draw; now one line, exit 2.
+    (A description with no version at all is shown, with a note: the next test.)"""
     path = tmp_path / "jobs.json"
     path.write_text(json.dumps(JOBS), encoding="utf-8")
     cfg = str(write_config(_checked_config(extra)))
@@ -449,6 +434,7 @@ def test_a_pilot_whose_version_the_matcher_refuses(
             id="listed-as-another-spelling",
         ),
         pytest.param("[dirac.pilot]\ncheck_version = false\n", None, id="check-off"),
+        pytest.param("", None, id="none-given-noted"),
     ],
 )
 def test_a_pilot_whose_version_the_matcher_takes(
@@ -459,7 +445,10 @@ def test_a_pilot_whose_version_the_matcher_takes(
     version: str | None,
 ) -> None:
     """A version DIRAC's matcher takes changes no match: as in the first test, a CERN
-    pilot for an hour takes TQ 1 (125) and TQ 2 (500), TQ 2 first with 1 - 125/(2·500)."""
+    pilot for an hour takes TQ 1 (125) and TQ 2 (500), TQ 2 first with 1 - 125/(2·500).
+    A description that gives no version, which no real pilot sends and which the matcher
+    refuses with the check on, is shown as a pilot of an accepted release, with a note
+    (TaskQueueDB's match takes no version: an admin's preview need not name one)."""
     path = tmp_path / "jobs.json"
     path.write_text(json.dumps(JOBS), encoding="utf-8")
     cfg = str(write_config(_checked_config(extra)))
@@ -475,3 +464,5 @@ def test_a_pilot_whose_version_the_matcher_takes(
         (1, 125.0, 0.125),
         (2, 500.0, 0.875),
     ]
+    noted = "fs: note: --pilot gives no ReleaseVersion or DIRACVersion, for which DIRAC's"
+    assert (noted in result.stderr) == (version is None and "check_version" not in extra)

@@ -88,7 +88,8 @@ def pilot_from_settings(
     ``[dirac.groups]`` lists) and ``services_vo`` (``[dirac] vo``), the groups of a pilot
     without ``OwnerGroup`` (``_checkCredentials``:
     :func:`~fairshare_cli.core.dirac.pilot_vo.generic_groups`, which may refuse it); with
-    ``check`` (``[dirac.pilot]``), its version (:func:`check_pilot_version`).
+    ``check`` (``[dirac.pilot]``), its version (:func:`check_pilot_version`; none given:
+    a note).
 
     Raises:
         ValueError: naming the setting and what was expected.
@@ -97,8 +98,7 @@ def pilot_from_settings(
     vo_groups = None
     if groups is not None and "OwnerGroup" not in given:
         vo_groups = generic_groups(groups, services_vo, given.get("VirtualOrganization"))
-    if check is not None:
-        check_pilot_version(given, check)
+    version_note = None if check is None else check_pilot_version(given, check)
     if "Site" not in given:
         raise ValueError(
             "Site is missing: DIRAC's matcher refuses a pilot that names no site ('Missing "
@@ -130,7 +130,7 @@ def pilot_from_settings(
         owner=given.get("Owner"),
         owner_groups=_listed(given.get("OwnerGroup")),
         vo_groups=vo_groups,
-        notes=_notes(given),
+        notes=_notes(given) + ((version_note,) if version_note else ()),
     )
 
 
@@ -168,27 +168,29 @@ def release_number(version: str) -> str:
     return f"{major}.{minor}.{patch or '0'}" + (f"a{pre}" if pre else "")
 
 
-def check_pilot_version(given: dict[str, str], check: DiracPilotCheck) -> None:
+def check_pilot_version(given: dict[str, str], check: DiracPilotCheck) -> str | None:
     """Refuse a pilot DIRAC's matcher refuses for its version (``_checkPilotVersion``,
-    with ``/Operations/Pilot``'s ``CheckVersion``, ``Version`` and ``Project``): with the
-    check on, one that gives neither ``ReleaseVersion`` nor ``DIRACVersion`` (the first
-    counts when both are given), one whose version is not among ``versions`` (when some
-    are listed; both sides as :func:`release_number`), and, with a ``project``, one that
-    gives no ``ReleaseProject`` or another. The pilot gets no job, only
-    :data:`VERSION_REFUSAL`.
+    with ``/Operations/Pilot``'s ``CheckVersion``, ``Version`` and ``Project``), with the
+    check on: one whose version (``ReleaseVersion``, else ``DIRACVersion``) is not among
+    ``versions`` (when some are listed; both sides as :func:`release_number`), and, with a
+    ``project``, one that gives no ``ReleaseProject`` or another. The pilot gets no job,
+    only :data:`VERSION_REFUSAL`. A description that gives no version at all, which no
+    real pilot sends, is taken as a pilot of an accepted release (the queues it matches,
+    as TaskQueueDB matches them), with the note returned.
 
     Raises:
         ValueError: saying which and what to give.
     """
     if not check.check_version:
-        return
+        return None
     refused = f"DIRAC's matcher refuses it ('{VERSION_REFUSAL}')"
     version = given.get("ReleaseVersion", given.get("DIRACVersion"))
     if version is None:
-        raise ValueError(
-            "gives no ReleaseVersion or DIRACVersion: with [dirac.pilot] check_version "
-            f"(Operations/Pilot/CheckVersion, on by default) {refused}; e.g. --pilot "
-            "ReleaseVersion=v9.1.22, or check_version = false"
+        return (
+            "gives no ReleaseVersion or DIRACVersion, for which DIRAC's matcher refuses a pilot "
+            f"('{VERSION_REFUSAL}') while [dirac.pilot] check_version is on (Operations/Pilot/"
+            "CheckVersion, on by default): shown as a pilot of an accepted release would match "
+            "(e.g. --pilot ReleaseVersion=v9.1.22)"
         )
     valid = [release_number(v) for v in check.versions]
     if valid and release_number(version) not in valid:
@@ -200,6 +202,7 @@ def check_pilot_version(given: dict[str, str], check: DiracPilotCheck) -> None:
     if check.project and project != check.project:
         what = "gives no ReleaseProject" if project is None else f"ReleaseProject={shown(project)}"
         raise ValueError(f"{what}, and [dirac.pilot] project is {shown(check.project)}: {refused}")
+    return None
 
 
 def _notes(given: dict[str, str]) -> tuple[str, ...]:
