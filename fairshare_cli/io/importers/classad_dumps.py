@@ -20,8 +20,9 @@ from typing import IO, Any
 
 from fairshare_cli.errors import InputError, UnreadableInput
 from fairshare_cli.io.importers.common import cut_capture, refuse_bom
-from fairshare_cli.io.inputs import BINARY, Readable, cannot_read, iter_json_objects, refuse_device
-from fairshare_cli.io.json_numbers import shown_number
+from fairshare_cli.io.inputs import cannot_read, refuse_device
+from fairshare_cli.io.json_numbers import RefusedNumber, shown_number
+from fairshare_cli.io.json_stream import BINARY, Readable, iter_json_objects
 
 #: A parsed ClassAd: attribute name -> literal value or :class:`Expr`.
 Ad = dict[str, Any]
@@ -268,8 +269,45 @@ def iter_json_ads(fh: Readable, label: str, convert: bool = True) -> Iterator[tu
         InputError: ``FILE:LINE: ...`` for text that is not a JSON array of objects,
             a truncated array included.
     """
-    for line, obj in iter_json_objects(fh, label, junk_error):
+    for line, obj in iter_json_objects(fh, label, junk_error, _JSON_NUMBERS):
         yield line, ({k: _json_value(v) for k, v in obj.items()} if convert else obj)
+
+
+def _json_int(text: str) -> int:
+    """A ``-json`` integer (the decoder's ``parse_int``), refused beyond 64 bits as a
+    ``-long`` one is: HTCondor's ClassAd lexer reads both (``src/classad/lexer.cpp``), so
+    such a number is refused wherever it stands, in an attribute fs reads or in one it
+    passes over (as NaN is).
+
+    Raises:
+        RefusedNumber: it is beyond 64 bits.
+    """
+    if len(text) < 19:  # (every integer of 18 digits fits)
+        return int(text)
+    try:
+        return parse_long_value(text)  # type: ignore[no-any-return]
+    except BeyondRange as exc:
+        raise RefusedNumber(text, f"{exc}; expected a number HTCondor prints") from None
+
+
+def _json_real(text: str) -> float:
+    """A ``-json`` real (the decoder's ``parse_float``), refused beyond a double as
+    :func:`_json_int` refuses an integer beyond 64 bits.
+
+    Raises:
+        RefusedNumber: it is beyond a double (``1e400``).
+    """
+    if (real := float(text)) in (_INF, -_INF):
+        raise RefusedNumber(
+            text,
+            f"{shown_number(text)}: beyond a double, which HTCondor reads as infinite; "
+            "expected a number HTCondor prints",
+        )
+    return real
+
+
+#: The ``-json`` reader's numbers, read as ``-long``'s are.
+_JSON_NUMBERS = (_json_int, _json_real)
 
 
 def open_dump(path: str) -> IO[str]:
