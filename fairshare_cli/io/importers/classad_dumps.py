@@ -14,7 +14,7 @@ it starts on, and every malformed line is an :class:`InputError` naming ``FILE:L
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -269,7 +269,8 @@ def iter_json_ads(fh: Readable, label: str, convert: bool = True) -> Iterator[tu
         InputError: ``FILE:LINE: ...`` for text that is not a JSON array of objects,
             a truncated array included.
     """
-    for line, obj in iter_json_objects(fh, label, junk_error, _JSON_NUMBERS):
+    numbers = (_Numbers(_json_int).__getitem__, _Numbers(_json_real).__getitem__)
+    for line, obj in iter_json_objects(fh, label, junk_error, numbers):
         yield line, ({k: _json_value(v) for k, v in obj.items()} if convert else obj)
 
 
@@ -306,8 +307,28 @@ def _json_real(text: str) -> float:
     return real
 
 
-#: The ``-json`` reader's numbers, read as ``-long``'s are.
-_JSON_NUMBERS = (_json_int, _json_real)
+class _Numbers(dict[str, Any]):
+    """A ``-json`` reader's numbers by their text, each read once by ``read``
+    (:func:`_json_int`, :func:`_json_real`): its lookup is the decoder's hook, so that a
+    number seen before (most of a dump's: 0, 1, 0.0, 1024, the same dates) costs a lookup
+    in C rather than a call of Python code. The checks as hooks cost 23 % more CPU reading
+    224 MB of ``condor_q -json`` (3.08 -> 3.76 s, median of 5) and 33 % more reading 200 MB
+    of ``condor_history -json`` (1.95 -> 2.59 s); with the lookup, 4 % (3.21 s) and 19 %
+    (2.33 s). Cleared when it holds :data:`_NUMBERS_HELD` numbers: memory stays flat."""
+
+    def __init__(self, read: Callable[[str], Any]) -> None:
+        super().__init__()
+        self.read = read
+
+    def __missing__(self, text: str) -> Any:
+        if len(self) >= _NUMBERS_HELD:
+            self.clear()
+        value = self[text] = self.read(text)
+        return value
+
+
+#: How many numbers a :class:`_Numbers` holds at most (a few MB).
+_NUMBERS_HELD = 1 << 16
 
 
 def open_dump(path: str) -> IO[str]:
