@@ -6,7 +6,6 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.core.names import cluster_proc
 
 
 class JobBatch(Struct, frozen=True, gc=False):
@@ -59,13 +58,19 @@ class IdBatch(JobBatch, frozen=True, gc=False):
 
 
 def matched_offsets(batch: JobBatch, ids: list[str]) -> list[int]:
-    """Offsets in a batch of the matched ids of its cluster (by proc number, no scan)."""
-    _, first = cluster_proc(batch.job.id)
+    """Offsets in a batch of the matched ids of its cluster (by proc number, no scan),
+    the proc read as the batch numbers its jobs (:meth:`JobBatch.job_id`): after the
+    first dot, whatever the cluster (``abc.1``, ``-1.2``: jobs a workload's ``"count"``
+    makes of any id; a numeric-only reading took each for the batch's first job)."""
+    _, first = batch._cluster_first()
     out = []
     for job_id in ids:
-        proc = cluster_proc(job_id)[1]
-        if first <= proc < first + batch.count and batch.job_id(proc - first) == job_id:
-            out.append(proc - first)
+        proc = job_id.partition(".")[2]
+        if not proc.isdigit():
+            continue
+        at = int(proc) - first
+        if 0 <= at < batch.count and batch.job_id(at) == job_id:
+            out.append(at)
     return sorted(out)
 
 

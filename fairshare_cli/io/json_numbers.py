@@ -31,6 +31,14 @@ class NonFiniteNumber(ValueError):
         )
 
 
+class RefusedNumber(ValueError):
+    """A JSON number a reader's check refused (its text as written, and why)."""
+
+    def __init__(self, text: str, why: str) -> None:
+        super().__init__(why)
+        self.text, self.why = text, why
+
+
 def shown_number(text: str) -> str:
     """A number's text as a message shows it: whole, or its head and length if long."""
     return text if len(text) <= 24 else f"{text[:12]}... ({len(text)} characters)"

@@ -10,10 +10,11 @@ file of a newer format is refused, never written.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
-from fairshare_cli.errors import StateError
+from fairshare_cli.errors import RuntimeFailure, StateError
 from fairshare_cli.io.atomic import disk_failure
 from fairshare_cli.io.usage_marks import new_generation
 
@@ -87,13 +88,36 @@ def check_format(conn: sqlite3.Connection, path: Path, writable: bool = True) ->
                 conn.execute("INSERT INTO meta VALUES ('generation', ?)", (new_generation(),))
         return False
     except sqlite3.DatabaseError as exc:
-        failure = disk_failure(exc, f"usage history {path}")  # (full, failing: exit 1)
-        if failure is not None:
+        failure = disk_failure(exc, f"usage history {path}") or _cannot_open(exc, path)
+        if failure is not None:  # (full, failing, no new file allowed: exit 1)
             raise failure from None
         raise StateError(
             f"usage history {path} is not a usable SQLite file ({exc}); move it aside to "
             "start a new history"
         ) from None
+
+
+def _cannot_open(exc: sqlite3.DatabaseError, path: Path) -> RuntimeFailure | None:
+    """SQLite's ``SQLITE_CANTOPEN`` once the file is open, as one line of exit 1: it could
+    not make its journal beside the file (a disk out of inodes, a folder that refuses a new
+    file), which is no fault of the file's; None for another error."""
+    code = getattr(exc, "sqlite_errorcode", None)  # (Python 3.11+; else the message)
+    cannot_open = code & 0xFF == 14 if isinstance(code, int) else "unable to open" in str(exc)
+    if not cannot_open:
+        return None
+    try:
+        room = os.statvfs(Path(path).parent)
+    except OSError:
+        room = None
+    why = (
+        "the folder refuses a new file"
+        if room is None or (room.f_favail and room.f_bavail)
+        else "the disk has no room for a new file"
+    )
+    return RuntimeFailure(
+        f"cannot write usage history {path}: SQLite cannot make its journal beside it "
+        f"({exc}: {why}); nothing was written (the state and the history are unchanged)"
+    )
 
 
 def _not_ours(path: Path, found: str) -> str:

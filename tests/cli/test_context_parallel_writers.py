@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -101,3 +102,47 @@ def test_config_merges_at_once_keep_every_fragment(tmp_path: Path) -> None:
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert check.returncode == 0, check.stderr
+
+
+def test_ctrl_c_while_waiting_for_the_lock_is_one_line_and_130(tmp_path: Path) -> None:
+    """``fs setfactor alice 5`` while another process holds ``<state>.lock``: it says it
+    waits; Ctrl-C then ends it with the interrupt's one line and 130 (as a shell's commands
+    exit on SIGINT), the state byte for byte as it was and no file beside it."""
+    common = _pool(tmp_path)
+    state = tmp_path / "pool" / "sample-state.json"
+    before = state.read_bytes()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_LOCK, f"{state}.lock"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "NO_COLOR": "1"}
+    waiter = subprocess.Popen(
+        [sys.executable, "-m", "fairshare_cli", "setfactor", "alice", "5", *common],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert waiter.stderr is not None
+    note = waiter.stderr.readline()  # (it waits: the lock is held)
+    waiter.send_signal(signal.SIGINT)
+    out, rest = waiter.communicate(timeout=60)
+    holder.communicate("", timeout=60)
+    assert note == f"fs: note: waiting for {state}.lock: another fs is changing the state\n"
+    assert (waiter.returncode, out, rest) == (130, "", "fs: error: interrupted (Ctrl-C)\n")
+    assert state.read_bytes() == before
+    files = sorted(p.name for p in state.parent.iterdir() if p.name.startswith(state.name))
+    assert files == [state.name, f"{state.name}.lock"]
+
+
+#: A process that holds the lock file named by its argument until its stdin closes.
+_HOLD_LOCK = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.read()
+"""

@@ -349,12 +349,21 @@ def test_bad_history(
 DUMP_CASES: list[tuple[str, str | bytes, str]] = [
     ("sacct", b"JobID|User|Account|Start|End|AllocCPUS\n7|\xff|hep|x|y|1\n", "UTF-8"),
     ("condor-history", b'[{"Owner": "caf\xe9"}]', "UTF-8"),
-    ("condor-history", '[{"Owner": "a", "JobStartDate": ' + "9" * 5000 + "}]", "JSON"),
+    # an integer beyond 64 bits, which HTCondor's ClassAd lexer reads as 0
+    (
+        "condor-history",
+        '[{"Owner": "a", "JobStartDate": ' + "9" * 5000 + "}]",
+        ":1: 999999999999... (5000 characters): beyond a 64-bit integer",
+    ),
     ("condor-history", "[" * 100000 + "]" * 100000, "JSON"),
     # NaN or 1e400 for a whole-number attribute: "cannot convert float NaN to integer"; NaN
-    # is no JSON HTCondor writes: refused where it stands
+    # and 1e400 are no JSON HTCondor writes: refused where they stand
     ("condor-q", '[{"ClusterId": 1, "ProcId": 0, "Owner": "a", "JobPrio": NaN}]', ":1: NaN: "),
-    ("condor-q", '[{"ClusterId": 1, "ProcId": 0, "Owner": "a", "RequestCpus": 1e400}]', "= inf"),
+    (
+        "condor-q",
+        '[{"ClusterId": 1, "ProcId": 0, "Owner": "a", "RequestCpus": 1e400}]',
+        ":1: 1e400: beyond a double, which HTCondor reads as infinite",
+    ),
     # an escaped lone surrogate: a traceback printing the machines on a strict UTF-8 stdout
     (
         "condor-status",

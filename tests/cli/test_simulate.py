@@ -527,3 +527,30 @@ def test_a_queue_of_held_jobs_is_said_to_wait(
     assert result.stderr == (
         "fs: note: 3 held jobs never start in this simulation ('fs release' lets a job run)\n"
     )
+
+
+@pytest.mark.parametrize("clusters", [("abc", "-1"), ("a.7", "b")])
+def test_a_count_of_any_id_runs_as_a_numeric_one(
+    clusters: tuple[str, str],
+    tmp_path: Path,
+    write_config: Callable[[str], Path],
+    run: Callable[..., Any],
+) -> None:
+    """``fs simulate --workload w.json`` whose ``"count": 4`` objects have ids ``abc`` and
+    ``-1`` (jobs ``abc.0`` ... ``abc.3``, as ``fs sprio`` lists them) ended with a
+    KeyError traceback ('abc.1') once the first cycle matched a second job of a batch: the
+    simulator found each matched job's place in its batch by HTCondor's numeric id and took
+    every such job for the first. Now it runs as the workload of ids ``1.0`` and ``2.0``
+    does (test_two_users_share_four_slots: two slots each for two hours, then none)."""
+    config = ["--config", str(write_config(CONFIG)), "--now", NOW]
+    config += ["--until", "2:00:00", "--cycle", "3600", "--json"]
+    outputs = []
+    for ids in (("1.0", "2.0"), clusters):
+        work = tmp_path / "w.json"
+        work.write_text(json.dumps([dict(o, id=i) for o, i in zip(WORKLOAD, ids, strict=True)]))
+        result = run("simulate", "--workload", str(work), *config)
+        assert result.exit_code == 0, result.stderr
+        outputs.append(result.stdout)
+    assert outputs[1] == outputs[0]
+    rows = json.loads(outputs[1])
+    assert [r["slots"] for r in rows if r["kind"] == "pool"] == [4.0, 4.0, 0.0]

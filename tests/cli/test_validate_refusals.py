@@ -158,7 +158,7 @@ IMPORT_CASES: list[tuple[str, str, str, str]] = [
         "condor-history",
         "c.json",
         json.dumps([{"Owner": "alice", "JobStartDate": 1795250000, "RequestCpus": 10**30}]),
-        "64 bits",
+        "beyond a 64-bit integer, which HTCondor reads as 0",  # (-long's words, as -json's)
     ),
     (
         "condor-history",

@@ -3,7 +3,8 @@ while ``fs import history`` writes a new store: exit 1, one line, and no file le
 the state (SQLite's journal of the new store was left when its commit failed).
 
 The faults are real: ``tests/fixtures/fault_shim.c``, loaded with ``LD_PRELOAD``, makes the
-Nth ``fsync``/``fdatasync`` (or ``write``) of a regular file fail with EIO or ENOSPC.
+Nth ``fsync``/``fdatasync`` (or ``write``) of a regular file fail with EIO or ENOSPC, or the
+making of a file whose name ends so (SQLite's journal).
 """
 
 from __future__ import annotations
@@ -58,3 +59,32 @@ def test_a_failing_fsync_leaves_no_file_beside_a_new_state(shim: Path, tmp_path:
         lines = result.stderr.splitlines()
         assert len(lines) == 1 and lines[0].startswith("fs: error: cannot write "), lines
         assert left == [], (after, left)
+
+
+@pytest.mark.parametrize("rebuild", [[], ["--rebuild"]], ids=["new-store", "rebuild"])
+def test_a_journal_that_cannot_be_made_is_no_damaged_store(
+    shim: Path, tmp_path: Path, rebuild: list[str]
+) -> None:
+    """``fs import history history.csv --state state.json`` (and ``--rebuild``, over the
+    sample state) on a disk out of inodes, where SQLite opened the new store but cannot make
+    its journal beside it (SQLITE_CANTOPEN): it said the store "is not a usable SQLite file
+    (unable to open database file); move it aside to start a new history", exit 2, where
+    there was no file to move. Now exit 1, the disk named, the folder as it was."""
+    if rebuild:
+        shutil.copy(REPO / "sample_configs" / "sample-state.json", tmp_path / "state.json")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    env = {**os.environ, "LD_PRELOAD": str(shim), "FAULT_OP": "create", "FAULT_SUFFIX": "-journal",
+           "FAULT_ERRNO": "28", "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-m", "fairshare_cli", "import", "history", str(HISTORY), *rebuild,
+         "--config", str(POOL), "--state", str(tmp_path / "state.json"), "--now", NOW],
+        env=env, capture_output=True, text=True, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert (result.returncode, result.stdout) == (1, ""), result.stderr
+    assert result.stderr == (
+        f"fs: error: cannot write usage history {tmp_path / 'state.history.sqlite'}: SQLite "
+        "cannot make its journal beside it (unable to open database file: the folder refuses "
+        "a new file); nothing was written (the state and the history are unchanged)\n"
+    )
+    after = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name != "state.json.lock"}
+    assert after == before

@@ -34,8 +34,9 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
     with mutate_state(opts, dry_run) as env:
         groups = frozenset(g.lower() for g in env.config.groups)
         skipped: list[str] = []
+        ignored: set[str] = set()
         with open_dump(file) as fh:
-            queued = list(read_queue(fh, file, groups, skipped))
+            queued = list(read_queue(fh, file, groups, skipped, ignored))
         jobs = [q.job for q in queued]
         check_jobs(jobs, env.config, file)
         source = f"state file {env.state_path}: jobs"
@@ -63,6 +64,17 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
         f"{prefix}Imported {len(jobs)} jobs from {file} ({counts['idle']} idle, "
         f"{counts['running']} running, {counts['held']} held) into {env.state_path}; "
         f"{len(placement.new)} new claim(s)"
-        + (f"; ignored {len(skipped)} removed/completed: {', '.join(skipped)}" if skipped else ""),
+        + (f"; ignored {len(skipped)} removed/completed: {', '.join(skipped)}" if skipped else "")
+        + _left_out(ignored),
         err=True,
     )
+
+
+def _left_out(ignored: set[str]) -> str:
+    """What the summary says of the attributes Requirements or Rank name and fs left out
+    (expressions, ``real("INF")`` among them), as ``fs import condor-status`` says of a
+    slot's: HTCondor evaluates them, fs's expressions read them as undefined."""
+    if not ignored:
+        return ""
+    names = ", ".join(f"{a} (expression)" for a in sorted(ignored))
+    return f"; ignored {len(ignored)} attribute(s) that Requirements or Rank name: {names}"

@@ -14,14 +14,15 @@ it starts on, and every malformed line is an :class:`InputError` naming ``FILE:L
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
 from fairshare_cli.errors import InputError, UnreadableInput
 from fairshare_cli.io.importers.common import cut_capture, refuse_bom
-from fairshare_cli.io.inputs import BINARY, Readable, cannot_read, iter_json_objects, refuse_device
-from fairshare_cli.io.json_numbers import shown_number
+from fairshare_cli.io.inputs import cannot_read, refuse_device
+from fairshare_cli.io.json_numbers import RefusedNumber, shown_number
+from fairshare_cli.io.json_stream import BINARY, Readable, iter_json_objects
 
 #: A parsed ClassAd: attribute name -> literal value or :class:`Expr`.
 Ad = dict[str, Any]
@@ -268,8 +269,66 @@ def iter_json_ads(fh: Readable, label: str, convert: bool = True) -> Iterator[tu
         InputError: ``FILE:LINE: ...`` for text that is not a JSON array of objects,
             a truncated array included.
     """
-    for line, obj in iter_json_objects(fh, label, junk_error):
+    numbers = (_Numbers(_json_int).__getitem__, _Numbers(_json_real).__getitem__)
+    for line, obj in iter_json_objects(fh, label, junk_error, numbers):
         yield line, ({k: _json_value(v) for k, v in obj.items()} if convert else obj)
+
+
+def _json_int(text: str) -> int:
+    """A ``-json`` integer (the decoder's ``parse_int``), refused beyond 64 bits as a
+    ``-long`` one is: HTCondor's ClassAd lexer reads both (``src/classad/lexer.cpp``), so
+    such a number is refused wherever it stands, in an attribute fs reads or in one it
+    passes over (as NaN is).
+
+    Raises:
+        RefusedNumber: it is beyond 64 bits.
+    """
+    if len(text) < 19:  # (every integer of 18 digits fits)
+        return int(text)
+    try:
+        return parse_long_value(text)  # type: ignore[no-any-return]
+    except BeyondRange as exc:
+        raise RefusedNumber(text, f"{exc}; expected a number HTCondor prints") from None
+
+
+def _json_real(text: str) -> float:
+    """A ``-json`` real (the decoder's ``parse_float``), refused beyond a double as
+    :func:`_json_int` refuses an integer beyond 64 bits.
+
+    Raises:
+        RefusedNumber: it is beyond a double (``1e400``).
+    """
+    if (real := float(text)) in (_INF, -_INF):
+        raise RefusedNumber(
+            text,
+            f"{shown_number(text)}: beyond a double, which HTCondor reads as infinite; "
+            "expected a number HTCondor prints",
+        )
+    return real
+
+
+class _Numbers(dict[str, Any]):
+    """A ``-json`` reader's numbers by their text, each read once by ``read``
+    (:func:`_json_int`, :func:`_json_real`): its lookup is the decoder's hook, so that a
+    number seen before (most of a dump's: 0, 1, 0.0, 1024, the same dates) costs a lookup
+    in C rather than a call of Python code. The checks as hooks cost 23 % more CPU reading
+    224 MB of ``condor_q -json`` (3.08 -> 3.76 s, median of 5) and 33 % more reading 200 MB
+    of ``condor_history -json`` (1.95 -> 2.59 s); with the lookup, 4 % (3.21 s) and 19 %
+    (2.33 s). Cleared when it holds :data:`_NUMBERS_HELD` numbers: memory stays flat."""
+
+    def __init__(self, read: Callable[[str], Any]) -> None:
+        super().__init__()
+        self.read = read
+
+    def __missing__(self, text: str) -> Any:
+        if len(self) >= _NUMBERS_HELD:
+            self.clear()
+        value = self[text] = self.read(text)
+        return value
+
+
+#: How many numbers a :class:`_Numbers` holds at most (a few MB).
+_NUMBERS_HELD = 1 << 16
 
 
 def open_dump(path: str) -> IO[str]:

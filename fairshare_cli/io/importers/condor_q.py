@@ -74,8 +74,11 @@ def _text(value: Any) -> str | None:
     return str(value)
 
 
-def referenced(ad: Ad, *texts: str | None) -> dict[str, Any]:
-    """The job's literal attributes that its expressions name (``MY.X`` or plain ``X``)."""
+def referenced(ad: Ad, *texts: str | None, ignored: set[str] | None = None) -> dict[str, Any]:
+    """The job's literal attributes that its expressions name (``MY.X`` or plain ``X``);
+    the names of those that are expressions (``real("INF")`` too: HTCondor writes a real
+    that is not finite so) go to ``ignored``: fs keeps no expression there, so its
+    Requirements and Rank read them as undefined."""
     keys = {k.lower(): k for k in ad}
     out: dict[str, Any] = {}
     for text in texts:
@@ -89,6 +92,8 @@ def referenced(ad: Ad, *texts: str | None) -> dict[str, Any]:
             value = ad[key]
             if isinstance(value, (str, int, float, bool)) and not isinstance(value, Expr):
                 out[key] = value
+            elif isinstance(value, Expr) and ignored is not None:
+                ignored.add(key)
     return out
 
 
@@ -122,8 +127,11 @@ def _job_name(ad: Ad) -> str:
     return f"job {ad.get('ClusterId')}.{ad.get('ProcId')}"
 
 
-def job_from_ad(ad: Ad, where: str, groups: frozenset[str]) -> Job | None:
-    """The job object of one job ad; None for a removed or completed job.
+def job_from_ad(
+    ad: Ad, where: str, groups: frozenset[str], ignored: set[str] | None = None
+) -> Job | None:
+    """The job object of one job ad; None for a removed or completed job. The attributes
+    its Requirements and Rank name that are expressions go to ``ignored``.
 
     Raises:
         InputError: naming ``where`` for an ad without ClusterId/ProcId or Owner, or with a
@@ -162,7 +170,7 @@ def job_from_ad(ad: Ad, where: str, groups: frozenset[str]) -> Job | None:
         "request_memory": _int(ad, "RequestMemory", where, 0),
         "requirements": requirements,
         "rank": rank,
-        "attributes": referenced(ad, requirements, rank),
+        "attributes": referenced(ad, requirements, rank, ignored=ignored),
     }
     limits = ad.get("ConcurrencyLimits")  # a string, or an expression to evaluate per slot
     if isinstance(limits, Expr):
@@ -178,11 +186,16 @@ def job_from_ad(ad: Ad, where: str, groups: frozenset[str]) -> Job | None:
 
 
 def read_queue(
-    fh: IO[str], label: str, groups: frozenset[str], skipped: list[str] | None = None
+    fh: IO[str],
+    label: str,
+    groups: frozenset[str],
+    skipped: list[str] | None = None,
+    ignored: set[str] | None = None,
 ) -> Iterator[QueuedJob]:
     """Jobs of ``condor_q -json`` or ``-long`` output, in the dump's order.
 
-    The ids of removed and completed jobs (``-all``) go to ``skipped``.
+    The ids of removed and completed jobs (``-all``) go to ``skipped``; the names of the
+    attributes left out of the jobs' (:func:`referenced`) to ``ignored``.
 
     Raises:
         InputError: ``FILE:LINE`` of a malformed line or job ad, or no job ad at all (an
@@ -191,7 +204,7 @@ def read_queue(
     ads = 0
     for line, ad in iter_ads(fh, label, wanted="condor_q -json or -long output"):
         ads += 1
-        job = job_from_ad(ad, f"{label}:{line}", groups)
+        job = job_from_ad(ad, f"{label}:{line}", groups, ignored)
         if job is not None:
             yield QueuedJob(job, line)
         elif skipped is not None:

@@ -129,3 +129,34 @@ def test_a_backslash_in_a_long_dump_is_read_as_condor_q_prints_it(
     assert cycle.exit_code == 0, cycle.stderr
     matches = json.loads(cycle.stdout)["matches"]
     assert [(m["submitter"], m["slot"]) for m in matches] == [("AD\\\\ann@htc.test", "slot1@m.1")]
+
+
+def test_an_expression_that_requirements_name_is_said_to_be_left_out(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs import condor-q q.json`` of a job whose Requirements ``TARGET.Memory <
+    MY.MaxMem`` name ``MaxMem = real("INF")`` (how HTCondor writes an infinite real) and
+    whose Rank names ``Weight = real("NaN")``: HTCondor evaluates them (4096 < infinity
+    holds: the job matches a slot), fs keeps no expression in a job's attributes, so its
+    Requirements read MaxMem as undefined (no match). It left them out without a word,
+    where ``fs import condor-status`` lists a slot's; now its summary names them. The
+    literal it names (``RequestDisk``) is kept as before."""
+    pool = write_pool(tmp_path)
+    ad = {
+        "ClusterId": 1, "ProcId": 0, "Owner": "alice", "JobStatus": 1, "QDate": 1795258800,
+        "RequestDisk": 1000, "MaxMem": '/Expr(real("INF"))/', "Weight": '/Expr(real("NaN"))/',
+        "Requirements": "/Expr(TARGET.Memory < MY.MaxMem && TARGET.Disk >= RequestDisk)/",
+        "Rank": "/Expr(MY.Weight)/",
+    }  # fmt: skip
+    dump = tmp_path / "q.json"
+    dump.write_text(json.dumps([ad]), encoding="utf-8")
+    args = ["--config", str(pool["config"]), "--state", str(pool["state"]), "--now", NOW]
+    result = run("import", "condor-q", str(dump), *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == (
+        f"Imported 1 jobs from {dump} (1 idle, 0 running, 0 held) into {pool['state']}; "
+        "0 new claim(s); ignored 2 attribute(s) that Requirements or Rank name: "
+        "MaxMem (expression), Weight (expression)\n"
+    )
+    (job,) = json.loads(pool["state"].read_text(encoding="utf-8"))["jobs"][1:]
+    assert job["attributes"] == {"RequestDisk": 1000}

@@ -98,3 +98,85 @@ def test_condor_userprio_negative_zero_is_read(tmp_path: Path, run: Callable[...
     args = ["--config", str(pool["config"]), "--state", str(pool["state"]), "--now", NOW]
     result = run("import", "condor-userprio", str(dump), *args, "--dry-run")
     assert result.exit_code == 0, result.stderr
+
+
+#: What the ``-json`` reader says of a number beyond range (after ``FILE:LINE: NUMBER``),
+#: in the words of ``-long``'s, whose lexer HTCondor's JSON parser shares.
+BEYOND_DOUBLE = (
+    ": beyond a double, which HTCondor reads as infinite; expected a number HTCondor prints"
+)
+BEYOND_64 = (
+    ": beyond a 64-bit integer, which HTCondor reads as 0; expected a number HTCondor prints"
+)
+
+
+@pytest.mark.parametrize(
+    ("number", "says"),
+    [
+        pytest.param("1e400", BEYOND_DOUBLE, id="1e400"),
+        pytest.param("-1E+400", BEYOND_DOUBLE, id="-1E+400"),
+        pytest.param("9223372036854775808", BEYOND_64, id="2**63"),
+    ],
+)
+def test_condor_q_json_beyond_range_in_an_attribute_not_read(
+    refuse_dump: Refuse, number: str, says: str
+) -> None:
+    """``fs import condor-q DUMP`` with job 1.0's ``ImageSize`` (line 31), an attribute fs
+    does not read, 1e400 or 2**63: imported without a word, where ``-long``'s
+    ``ImageSize = 1e400`` and a NaN anywhere were refused. HTCondor reads such a JSON
+    number with the ClassAd lexer that reads ``-long`` (``src/classad/lexer.cpp``):
+    infinite, or 0."""
+    dump = _edited(HTCONDOR / "condor_q.json", '"ImageSize": 45', f'"ImageSize": {number}')
+    refuse_dump("condor-q", dump, f":31: {number}{says}")
+
+
+def test_condor_q_json_largest_integer_is_read(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``ImageSize = 9223372036854775807`` (2**63 - 1, a ClassAd integer) and ``-0`` pass."""
+    pool = write_pool(tmp_path)
+    dump = tmp_path / "q.json"
+    text = _edited(
+        HTCONDOR / "condor_q.json", '"ImageSize": 45', '"ImageSize": 9223372036854775807'
+    )
+    dump.write_text(text.replace('"NumCkpts": 0', '"NumCkpts": -0', 1), encoding="utf-8")
+    args = ["--config", str(pool["config"]), "--state", str(pool["state"]), "--now", NOW]
+    result = run("import", "condor-q", str(dump), *args, "--dry-run")
+    assert "beyond" not in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "number", "says"),
+    [
+        # UpdatesLost of slot1@x01 (line 38): an attribute the import drops
+        pytest.param('"UpdatesLost": 0', '"UpdatesLost": 1e400', 38, "1e400", BEYOND_DOUBLE, id="ignored"),
+        # DetectedCpus of slot1@y01 (line 702), kept in [[machines]] attributes: it said
+        # "machines[1].attributes.DetectedCpus: expected a finite number, got inf"
+        pytest.param('"DetectedCpus": 2', '"DetectedCpus": 1e400', 702, "1e400", BEYOND_DOUBLE, id="kept"),
+        pytest.param(
+            '"DetectedCpus": 2', '"DetectedCpus": -99999999999999999999', 702,
+            "-99999999999999999999", BEYOND_64, id="kept-64",
+        ),
+    ],
+)  # fmt: skip
+def test_condor_status_json_beyond_range(
+    refuse_dump: Refuse, old: str, new: str, line: int, number: str, says: str
+) -> None:
+    """``fs import condor-status DUMP``: a number beyond range is refused at its line in the
+    same words, whether the import drops the attribute or keeps it for ClassAd
+    evaluation."""
+    dump = _edited(HTCONDOR / "condor_status.json", old, new)
+    refuse_dump("condor-status", dump, f":{line}: {number}{says}")
+
+
+def test_condor_history_json_beyond_range(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs import condor-history DUMP`` (the condor_q capture's ads) refuses 1e400 in
+    ``ImageSize`` (line 31) before it reads the ad; the state is not written."""
+    pool = write_pool(tmp_path)
+    dump = tmp_path / "h.json"
+    text = _edited(HTCONDOR / "condor_q.json", '"ImageSize": 45', '"ImageSize": 1e400')
+    dump.write_text(text, encoding="utf-8")
+    before = pool["state"].read_bytes()
+    args = ["--config", str(pool["config"]), "--state", str(pool["state"]), "--now", NOW]
+    result = run("import", "condor-history", str(dump), *args)
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr == f"fs: error: {dump}:31: 1e400{BEYOND_DOUBLE}\n"
+    assert pool["state"].read_bytes() == before

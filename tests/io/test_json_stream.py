@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.inputs import CHUNK, iter_json_objects
+from fairshare_cli.io.json_stream import CHUNK, iter_json_objects
 from tests.cli.conftest import common, write_pool
 
 #: A line far longer than a chunk, after a character no JSON value starts with.
