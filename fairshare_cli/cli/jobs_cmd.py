@@ -131,6 +131,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     The submit time is --now unless given with --set submit_time=...
     """
     from fairshare_cli.core.operations.queue import add_jobs, new_jobs, numbered, read_queue
+    from fairshare_cli.io.importers.sniff import jobs_file_refusals
 
     if jobs_file is not None:
         refuse_options_beside_file(click.get_current_context())  # (--set too)
@@ -138,7 +139,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     if owner is not None:  # --owner '' is refused, not taken for $USER
         check_job_option("owner", owner, "--owner")
 
-    with mutate_state(opts, dry_run, queue_only=True) as env:
+    with jobs_file_refusals(jobs_file), mutate_state(opts, dry_run, queue_only=True) as env:
         queue = read_queue(env.state, str(env.state_path))
         if jobs_file is not None:
             objs = read_objects(Path(jobs_file))

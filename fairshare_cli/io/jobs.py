@@ -94,7 +94,9 @@ def read_jobs(
         InputError: the file cannot be read, is not a JSON list, a job is malformed, two
             jobs share an id or two running jobs a slot.
     """
-    with gc_paused(), spooled(path) as readable:  # (stdin or a pipe: a copy, read twice)
+    from fairshare_cli.io.importers.sniff import jobs_file_refusals
+
+    with jobs_file_refusals(path), gc_paused(), spooled(path) as readable:  # (stdin: a copy)
         sink = new_sink()
         try:
             _read_pieces(readable, sink, source, record)

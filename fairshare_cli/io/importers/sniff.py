@@ -10,8 +10,12 @@ with none is no guess at all. A line starting ``$ `` (a pasted shell prompt) is 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from fairshare_cli.errors import InputError
 
 #: How much of a file is looked at.
 HEAD = 65536
@@ -35,6 +39,7 @@ class Guess:
 
 
 _CONDOR_JOBS = ("condor-q", "condor-history")
+JOBS_FILE = Guess("a jobs file", (), "give it to fs submit --file, or as --jobs-file or --workload")
 _M = re.M
 
 #: Each mark (a pattern, its flags) and what it tells; the first that the head of a file
@@ -103,11 +108,7 @@ _TABLE: list[tuple[str, int, Guess]] = [
         re.I,
         Guess("a usage history", ("history",)),
     ),
-    (
-        r'\A\s*\[\s*\{[^\]]*"owner"\s*:',
-        0,
-        Guess("a jobs file", (), "give it to fs submit --file, or as --jobs-file or --workload"),
-    ),
+    (r'\A\s*\[\s*\{[^\]]*"owner"\s*:', 0, JOBS_FILE),
     (r"^\[\[axis\]\]", _M, Guess("a sweep spec", (), "give it to fs sweep")),
 ]
 _MARKS = [(re.compile(pattern, flags), guess) for pattern, flags, guess in _TABLE]
@@ -146,3 +147,18 @@ def wrong_file_hint(kind: str, file: str | None, message: str) -> str:
     if any(f"fs import {k}" in message for k in guess.kinds):  # (said already)
         return message
     return f"{message}; {guess.hint()}"
+
+
+@contextmanager
+def jobs_file_refusals(file: str | None) -> Iterator[None]:
+    """A refusal naming the jobs file ``file`` (``fs submit --file``, ``--jobs-file``,
+    ``--workload``) raised inside, with what the file looks like added when that is not a
+    jobs file: a usage history, a state or a dump handed over in its place is told where it
+    goes, not only that it is not JSON or has an unknown job field ('accountant')."""
+    try:
+        yield
+    except InputError as exc:
+        guess = None if file is None or file not in str(exc) else guess_file(file)
+        if guess is None or guess is JOBS_FILE:
+            raise
+        raise type(exc)(f"{exc}; {guess.hint()}") from None
