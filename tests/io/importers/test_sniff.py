@@ -82,3 +82,48 @@ def test_a_jobs_file_whose_job_is_bad_gets_no_guess(
     assert res.stderr == (
         f"fs: error: {jobs}: job 0: unknown job field 'acount' (did you mean 'account'?)\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        # before: "...; fix it or move it aside to start afresh", which moved the config away
+        pytest.param(["--config", "pool.toml", "--state", "pool.toml"],
+                     f"state file pool.toml is not valid JSON (line 1); {CONFIG}", id="config-as-state"),
+        pytest.param(["--config", "pool.toml", "--state", "history.csv"],
+                     f"state file history.csv is not valid JSON (line 1); {HISTORY}", id="history-as-state"),
+        pytest.param(["--config", "sample-state.json"], "config file sample-state.json is not valid "
+                     f"TOML: Invalid statement (at line 1, column 1); {STATE}", id="state-as-config"),
+        pytest.param(["--config", "sweep.toml"], "sweep.toml: unknown key 'config'; known keys: pool, "
+                     "accountant, negotiator, machines, groups, priority, partitions, qos, accounts, "
+                     f"dirac; {SPEC}", id="spec-as-config"),
+    ],
+)  # fmt: skip
+def test_a_config_or_state_that_is_another_file_says_where_it_goes(
+    options: list[str], said: str, tmp_path: Path, run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """``fs userprio --config pool.toml --state pool.toml`` (and the others swapped): the
+    file is named for what it is, and left as it was."""
+    for name in ("pool.toml", "history.csv", "sample-state.json", "sweep.toml"):
+        shutil.copy(SAMPLE / name, tmp_path / name)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    monkeypatch.chdir(tmp_path)
+    res = run("userprio", *options, "--now", NOW)
+    refused(res)
+    assert res.stderr == f"fs: error: {said}\n"
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name in before} == before
+
+
+def test_a_broken_state_is_still_told_to_be_mended(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """A state cut short is a state: the advice to mend it or move it aside stays."""
+    state = tmp_path / "state.json"
+    state.write_text('{"format": "fairshare-cli state", "x": ', encoding="utf-8")
+    res = run(
+        "userprio", "--config", str(SAMPLE / "pool.toml"), "--state", str(state), "--now", NOW
+    )
+    refused(res)
+    assert res.stderr == (
+        f"fs: error: state file {state} is not valid JSON (line 1); fix it or move it aside to "
+        "start afresh\n"
+    )
