@@ -82,7 +82,11 @@ def _prefix(dry_run: bool) -> str:
     "D-H:M:S or INFINITE (0 is INFINITE).",
 )
 @click.option("--nice", type=CInt(), help="Slurm nice value.")
-@click.option("--accounting-group", metavar="GROUP", help="HTCondor accounting group.")
+@click.option(
+    "--accounting-group",
+    metavar="GROUP",
+    help="HTCondor AccountingGroup, the group then the user (group_physics.bob).",
+)
 @click.option("--dirac-group", metavar="GROUP", help="DIRAC group.")
 @click.option("--job-prio", type=CInt(), help="HTCondor JobPrio.")
 @click.option(
@@ -127,6 +131,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     The submit time is --now unless given with --set submit_time=...
     """
     from fairshare_cli.core.operations.queue import add_jobs, new_jobs, numbered, read_queue
+    from fairshare_cli.io.importers.sniff import jobs_file_refusals
 
     if jobs_file is not None:
         refuse_options_beside_file(click.get_current_context())  # (--set too)
@@ -134,7 +139,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     if owner is not None:  # --owner '' is refused, not taken for $USER
         check_job_option("owner", owner, "--owner")
 
-    with mutate_state(opts, dry_run, queue_only=True) as env:
+    with jobs_file_refusals(jobs_file), mutate_state(opts, dry_run, queue_only=True) as env:
         queue = read_queue(env.state, str(env.state_path))
         if jobs_file is not None:
             objs = read_objects(Path(jobs_file))
@@ -184,6 +189,7 @@ def _warn_queued(jobs: list[Job], held: Mapping[str, str], config: Config) -> No
     _warn_held(held)
     _warn_no_partition(jobs, config)
     _warn_unlisted_groups(jobs, config.dirac.groups)
+    _warn_group_without_user(jobs, config)
 
 
 def _warn_held(reasons: Mapping[str, str]) -> None:
@@ -233,6 +239,36 @@ def _warn_unlisted_groups(jobs: list[Job], groups: Mapping[str, Any]) -> None:
     for group, n in sorted(counts.items()):
         extra = did_you_mean(group, sorted(groups))
         warn_unlisted_group(group, f"{n} job{'s' * (n != 1)} submitted", extra)
+
+
+def _warn_group_without_user(jobs: list[Job], config: Config) -> None:
+    """On stderr, the jobs whose ``accounting_group`` is a configured group with no user
+    after it (``--accounting-group group_chemistry``, as a submit file's ``accounting_group``
+    is written): the job's ``AccountingGroup`` is ``GROUP.USER``, and the negotiator
+    (``GroupEntry::GetAssignedGroup``) takes the text before its last dot as the group, so
+    such a job is charged in the parent group (``<none>`` for a top-level one) as a user
+    named after the group."""
+    from fairshare_cli.core.htcondor.accountant import GroupTree
+    from fairshare_cli.core.htcondor.pool import submitter_of
+
+    known = {name.lower() for name in config.groups}
+    tree, name = GroupTree(config.groups), submitter_of(config)
+    found: dict[str, list[Job]] = {}
+    for job in jobs:
+        if job.accounting_group and job.accounting_group.lower() in known:
+            found.setdefault(job.accounting_group, []).append(job)
+    for group, each in found.items():
+        ids = [job.id for job in each]
+        which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
+        submitter = name(each[0])
+        fix = f"{group}.{each[0].owner.partition('@')[0]}"
+        click.echo(
+            f"fs: warning: {which}: accounting group {group} is a group with no user, so"
+            f" HTCondor charges submitter {submitter} in {tree.group_of(submitter)}; an"
+            f" AccountingGroup is GROUP.USER (a submit file's accounting_group = {group}"
+            f" makes {fix}): make it {fix}",
+            err=True,
+        )
 
 
 def submit_summary(ids: list[str], verbose: bool) -> str:

@@ -126,6 +126,19 @@ def no_such_command(name: str, names: list[str], what: str = "command") -> str:
     return f"No such {what} {name!r}." + (f" Did you mean {quoted}?" if close else "")
 
 
+def usage_text(exc: click.UsageError) -> str:
+    """Click's message of a usage error, worded as click 8.4 on words it whatever the click:
+    8.1 (Debian 12's) refuses an unknown option as "No such option: --x (Possible options:
+    --a, --b)" where 8.4 says "No such option '--x'. (Did you mean one of: '--a', '--b'?)"."""
+    if isinstance(exc, click.NoSuchOption) and exc.message == f"No such option: {exc.option_name}":
+        close = ", ".join(repr(name) for name in sorted(exc.possibilities or ()))
+        text = f"No such option {exc.option_name!r}."
+        if len(exc.possibilities or ()) > 1:
+            return f"{text} (Did you mean one of: {close}?)"
+        return f"{text} Did you mean {close}?" if close else text
+    return exc.format_message()
+
+
 def command_words(ctx: click.Context) -> list[str]:
     """The words a group's context holds once click has parsed its own options: the
     subcommand's name (click 8.2 on keeps it in ``_protected_args``, 8.1 in
@@ -188,7 +201,7 @@ class LazyGroup(ListedGroup):
             # (click leaves a missing option value without its context: found from the names)
             where = exc.ctx.command_path if exc.ctx is not None else _path_of(ctx, words)
             # (click lays out the choices of a missing argument on lines of their own)
-            text = exc.format_message().replace(":\n\t", ": ").replace(",\n\t", ", ")
+            text = usage_text(exc).replace(":\n\t", ": ").replace(",\n\t", ", ")
             message = one_line(text)
             view = getattr(exc, "view_help", None)  # (fs whatif ... VIEW: the view's options)
             also = f"; the view's options: '{view} --help'" if view else ""
@@ -221,7 +234,7 @@ class LazyGroup(ListedGroup):
         except click.UsageError as exc:  # fs --bogus: the same one line as anywhere else
             if type(exc).__name__ == "NoArgsIsHelpError":  # bare 'fs' shows the help
                 raise
-            message = " ".join(exc.format_message().split())
+            message = " ".join(usage_text(exc).split())
             raise FsError(f"{message} (see '{ctx.command_path} --help')", exc.exit_code) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

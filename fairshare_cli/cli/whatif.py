@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -27,7 +27,13 @@ OUTPUT = "fairshare_cli.whatif_output"
 VIEWS = ("userprio", "sprio", "sshare", "quota", "negotiate", "taskqueues", "simulate")
 
 
-class ViewChoice(click.Choice[str]):
+if TYPE_CHECKING:
+    _StrChoice = click.Choice[str]
+else:  # click 8.1 (Debian 12) has a Choice that is not generic: subscripting it raises
+    _StrChoice = click.Choice
+
+
+class ViewChoice(_StrChoice):
     """The view: a mistyped one is refused naming the views it is close to (the list when
     none is), and an option in its place (``fs whatif --config FILE sshare``, which click
     reads as the view '--config') is told to follow the view, as that view's option."""

@@ -192,9 +192,14 @@ def parse_stanza(obj: Any, where: str) -> Job:
             kw[key] = _checked(parse, key, value, f"{where}.{key}")
     for req in ("id", "owner"):  # (after the unknown fields: 'Owner' is named as one)
         if kw.get(req) is None:
-            raise InputError(f"{where}: missing required field '{req}'")
+            how = _NO_ID if req == "id" else ""
+            raise InputError(f"{where}: missing required field '{req}'{how}")
     _status(kw.get("status", "idle"), f"{where}.status")
     return Job(**kw)
+
+
+#: What a job object with no id is told to give.
+_NO_ID = ' (a job id, "1" or "12.0"; fs submit --file numbers the jobs that have none)'
 
 
 def _status(status: str, label: str) -> str:

@@ -94,6 +94,18 @@ def read_jobs(
         InputError: the file cannot be read, is not a JSON list, a job is malformed, two
             jobs share an id or two running jobs a slot.
     """
+    try:
+        return _read_jobs(path, new_sink, label, source, record)
+    except InputError as exc:  # (a history or a state given as a jobs file: where it goes)
+        from fairshare_cli.io.importers.sniff import JOBS_FILE, other_file
+
+        raise other_file(exc, path, JOBS_FILE) from None
+
+
+def _read_jobs(
+    path: str, new_sink: Callable[[], Sink], label: str, source: str, record: type
+) -> Sink:
+    """:func:`read_jobs`, its refusals as they come."""
     with gc_paused(), spooled(path) as readable:  # (stdin or a pipe: a copy, read twice)
         sink = new_sink()
         try:

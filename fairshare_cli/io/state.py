@@ -41,6 +41,9 @@ from fairshare_cli.io.json_numbers import FINITE, NonFiniteNumber
 #: benchmark's 197 KB state: json 7.4-9 ms, msgspec 1.4-1.9 ms).
 MSGSPEC_FROM = 384 * 1024
 
+#: What a state file that cannot be read as one is told.
+AFRESH = "fix it or move it aside to start afresh"
+
 #: Upgrades from schema version N to N + 1, by N. Empty while there is only version 1.
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
@@ -66,12 +69,17 @@ def load_state(path: Path) -> State:
     # msgspec reads a big state fastest; a small one the standard library reads before
     # msgspec is even imported (unless something else loaded it already).
     big = len(data) >= MSGSPEC_FROM or "msgspec" in sys.modules
-    doc = _doc(data, path, big)
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT_MARK:
-        raise StateError(
-            f'state file {path} is not a fairshare-cli state file (no "format": '
-            f'"{FORMAT_MARK}"); refusing to use or overwrite it'
-        )
+    try:
+        doc = _doc(data, path, big)
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT_MARK:
+            raise StateError(
+                f'state file {path} is not a fairshare-cli state file (no "format": '
+                f'"{FORMAT_MARK}"); refusing to use or overwrite it'
+            )
+    except StateError as exc:  # (a pool config given as --state: not "move it aside")
+        from fairshare_cli.io.importers.sniff import STATE_FILE, other_file
+
+        raise other_file(exc, str(path), STATE_FILE, AFRESH) from None
     version = doc.get("schema_version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise StateError(f"state file {path} has no valid schema_version")
@@ -133,9 +141,7 @@ def _doc(data: bytes, path: Path, big: bool) -> Any:
         ) from None
     except (ValueError, RecursionError) as exc:
         # JSONDecodeError, UnicodeDecodeError, an integer too long to convert, too deep.
-        raise StateError(
-            f"state file {path} {_not_json(exc)}; fix it or move it aside to start afresh"
-        ) from None
+        raise StateError(f"state file {path} {_not_json(exc)}; {AFRESH}") from None
     return doc
 
 

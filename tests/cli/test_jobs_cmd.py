@@ -335,3 +335,42 @@ def test_admin_priority_is_held_to_what_scontrol_takes(
         )
     top = run("prio", "7", "4294967293", "--slurm", *args)
     assert (top.exit_code, top.stdout) == (0, "Set admin priority of 7 to 4294967293\n")
+
+
+@pytest.mark.parametrize(
+    ("group", "count", "said"),
+    [
+        # GroupEntry::GetAssignedGroup: "group_chemistry@example.org" loses "@example.org";
+        # "group_chemistry" has no "." so the submitter is no group's: <none>
+        pytest.param("group_chemistry", "1", "job 1: accounting group group_chemistry is a group "
+                     "with no user, so HTCondor charges submitter group_chemistry@example.org in "
+                     "<none>; an AccountingGroup is GROUP.USER (a submit file's accounting_group "
+                     "= group_chemistry makes group_chemistry.carol): make it "
+                     "group_chemistry.carol", id="top-level"),
+        # "group_physics.hep": the text before the last "." is the group: group_physics
+        pytest.param("group_physics.hep", "2", "2 jobs (1.0 ...): accounting group "
+                     "group_physics.hep is a group with no user, so HTCondor charges submitter "
+                     "group_physics.hep@example.org in group_physics; an AccountingGroup is "
+                     "GROUP.USER (a submit file's accounting_group = group_physics.hep makes "
+                     "group_physics.hep.carol): make it group_physics.hep.carol", id="subgroup"),
+    ],
+)  # fmt: skip
+def test_a_group_with_no_user_is_warned_of(
+    tmp_path: Path, group: str, count: str, said: str
+) -> None:
+    """``fs submit --owner carol --accounting-group group_chemistry``, written as a submit
+    file's ``accounting_group``: the job was queued without a word and its submitter
+    negotiated in <none> (or, for a subgroup, in its parent as a user named after it). It is
+    still queued, as HTCondor would take such an AccountingGroup, with a warning."""
+    line = ["submit", "--owner", "carol", "--accounting-group", group, "--count", count]
+    result = CliRunner().invoke(cli, [*line, *_sample(tmp_path)])
+    assert result.exit_code == 0
+    assert result.stderr == f"fs: warning: {said}\n"
+
+
+def test_a_group_and_user_is_not_warned_of(tmp_path: Path) -> None:
+    """``--accounting-group group_chemistry.carol`` (and a user of a subgroup) says nothing."""
+    for group in ("group_chemistry.carol", "group_chemistry.lab.carol"):
+        line = ["submit", "--owner", "carol", "--accounting-group", group]
+        result = CliRunner().invoke(cli, [*line, *_sample(tmp_path)])
+        assert (result.exit_code, result.stderr) == (0, "")

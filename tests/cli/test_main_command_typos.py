@@ -46,3 +46,25 @@ def test_an_unknown_option_before_the_command_is_still_the_option_refused(
     res = run("import", "--bogus")
     refused(res)
     assert res.stderr == "fs: error: No such option '--bogus'. (see 'cli import --help')\n"
+
+
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        pytest.param("--negotiatr", "No such option '--negotiatr'. Did you mean '--negotiator'?",
+                     id="one-close"),
+        pytest.param("--usag", "No such option '--usag'. (Did you mean one of: '--state', "
+                     "'--usage'?)", id="two-close"),
+        pytest.param("--zzzzzz", "No such option '--zzzzzz'.", id="none-close"),
+    ],
+)  # fmt: skip
+def test_a_mistyped_option_is_worded_alike_under_every_click(
+    run: Callable[..., Any], option: str, said: str
+) -> None:
+    """``fs userprio --negotiatr`` (``--usag``, ``--zzzzzz``): click 8.1, Debian 12's, worded
+    it "No such option: --negotiatr Did you mean --negotiator?" and "No such option: --usag
+    (Possible options: --state, --usage)", click 8.4 on as below; fs says it one way under
+    both (the close options are difflib's, as both clicks pick them)."""
+    res = run("userprio", option)
+    refused(res)
+    assert res.stderr == f"fs: error: {said} (see 'cli userprio --help')\n"

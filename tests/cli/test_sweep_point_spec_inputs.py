@@ -21,7 +21,8 @@ from tests.cli.test_sweep import SPEC, spec  # noqa: F401  (the fixture)
         pytest.param(
             "state",
             'state file {path} is not a fairshare-cli state file (no "format": '
-            '"fairshare-cli state"); refusing to use or overwrite it',
+            '"fairshare-cli state"); refusing to use or overwrite it; it looks like a jobs '
+            "file: give it to fs submit --file, or as --jobs-file or --workload",
             id="state",
         ),
         pytest.param(

@@ -21,6 +21,7 @@ from fairshare_cli.core.slurm.priority_table import JOB_FIELDS
 from fairshare_cli.errors import InputError
 from fairshare_cli.io import jobs as reader
 from fairshare_cli.io.jobs import load_job_batches, load_jobs
+from tests.conftest import REPO
 
 names = st.sampled_from(["alice", "hep", "batch", "a@b", "a@b@c", "", "a b", "é", "x,y", "a\x01"])
 ints = st.sampled_from([0, 1, -1, 7, 2**63 - 1, 2**63, -(2**63) - 1, True, 1.0, None, "3"])
@@ -247,3 +248,24 @@ def test_a_count_object_running_on_one_slot_is_refused_as_the_exact_parser_does(
     for taken in ([{**job, "count": 1}], [{**job, "count": 2, "slot": None}]):
         path.write_text(json.dumps(taken), encoding="utf-8")
         assert load_jobs(str(path)) == parse_jobs(taken, str(path))
+
+
+def test_a_workload_job_without_an_id_is_told_what_to_give(tmp_path: Path) -> None:
+    """``fs simulate --workload noid.json --until 1:00:00`` of ``[{"owner": "alice"}]``:
+    the refusal said only "missing required field 'id'", with no hint that fs submit
+    --file takes such a file and numbers it."""
+    from click.testing import CliRunner
+
+    from fairshare_cli.cli.main import cli
+
+    work = tmp_path / "noid.json"
+    work.write_text('[{"owner": "alice"}]', encoding="utf-8")
+    pool = str(REPO / "sample_configs" / "pool.toml")
+    line = ["simulate", "--workload", str(work), "--until", "1:00:00", "--config", pool]
+    line += ["--state", str(tmp_path / "s.json"), "--now", "2026-11-21T12:00:00Z"]
+    result = CliRunner().invoke(cli, line)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f'fs: error: {work}: job 0: missing required field \'id\' (a job id, "1" or "12.0"; '
+        "fs submit --file numbers the jobs that have none)\n"
+    )

@@ -100,10 +100,15 @@ def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> Confi
     Raises:
         ConfigError: naming the file and key, for anything invalid.
     """
-    raw = read_toml(path)
-    if overrides:
-        raw = apply_overrides(raw, overrides, str(path))
-    return build_config(raw, str(path))
+    try:
+        raw = read_toml(path)
+        if overrides:
+            raw = apply_overrides(raw, overrides, str(path))
+        return build_config(raw, str(path))
+    except ConfigError as exc:  # (a state or a sweep spec given as --config: where it goes)
+        from fairshare_cli.io.importers.sniff import POOL_CONFIG, other_file
+
+        raise other_file(exc, str(path), POOL_CONFIG) from None
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,12 @@ with none is no guess at all. A line starting ``$ `` (a pasted shell prompt) is 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from fairshare_cli.errors import FairshareError, InputError
 
 #: How much of a file is looked at.
 HEAD = 65536
@@ -35,22 +39,17 @@ class Guess:
 
 
 _CONDOR_JOBS = ("condor-q", "condor-history")
+STATE_FILE = Guess("fs's own state file", (), "give it as --state")
+POOL_CONFIG = Guess("fs's own pool config", (), "give it as --config")
+JOBS_FILE = Guess("a jobs file", (), "give it to fs submit --file, or as --jobs-file or --workload")
 _M = re.M
 
 #: Each mark (a pattern, its flags) and what it tells; the first that the head of a file
 #: shows decides, so the order matters: a state file holds job objects, a ClassAd dump an
 #: ``Owner``, a jobs file an ``"owner"``.
 _TABLE: list[tuple[str, int, Guess]] = [
-    (
-        r'"format"\s*:\s*"fairshare-cli state"',
-        0,
-        Guess("fs's own state file", (), "give it as --state"),
-    ),
-    (
-        r"^\[(pool|accountant|negotiator|priority)\]\s*$|^\[\[machines\]\]",
-        _M,
-        Guess("fs's own pool config", (), "give it as --config"),
-    ),
+    (r'"format"\s*:\s*"fairshare-cli state"', 0, STATE_FILE),
+    (r"^\[(pool|accountant|negotiator|priority)\]\s*$|^\[\[machines\]\]", _M, POOL_CONFIG),
     (r'"MyType"\s*:\s*"Job"', 0, Guess("condor_q or condor_history -json output", _CONDOR_JOBS)),
     (r'"MyType"\s*:\s*"Machine"', 0, Guess("condor_status -json output", ("condor-status",))),
     (r'^MyType = "Job"', _M, Guess("condor_q or condor_history -long output", _CONDOR_JOBS)),
@@ -103,11 +102,7 @@ _TABLE: list[tuple[str, int, Guess]] = [
         re.I,
         Guess("a usage history", ("history",)),
     ),
-    (
-        r'\A\s*\[\s*\{[^\]]*"owner"\s*:',
-        0,
-        Guess("a jobs file", (), "give it to fs submit --file, or as --jobs-file or --workload"),
-    ),
+    (r'\A\s*\[\s*\{[^\]]*"owner"\s*:', 0, JOBS_FILE),
     (r"^\[\[axis\]\]", _M, Guess("a sweep spec", (), "give it to fs sweep")),
 ]
 _MARKS = [(re.compile(pattern, flags), guess) for pattern, flags, guess in _TABLE]
@@ -146,3 +141,41 @@ def wrong_file_hint(kind: str, file: str | None, message: str) -> str:
     if any(f"fs import {k}" in message for k in guess.kinds):  # (said already)
         return message
     return f"{message}; {guess.hint()}"
+
+
+@contextmanager
+def jobs_file_refusals(file: str | None) -> Iterator[None]:
+    """A refusal naming the jobs file ``file`` (``fs submit --file``, ``--jobs-file``,
+    ``--workload``) raised inside, with what the file looks like added when that is not a
+    jobs file: a usage history, a state or a dump handed over in its place is told where it
+    goes, not only that it is not JSON or has an unknown job field ('accountant')."""
+    with other_file_refusals(file, JOBS_FILE, InputError):
+        yield
+
+
+@contextmanager
+def other_file_refusals(
+    file: str | None, own: Guess, errors: type[FairshareError]
+) -> Iterator[None]:
+    """A refusal (of the class ``errors``) raised inside, as :func:`other_file` words it."""
+    try:
+        yield
+    except errors as exc:
+        raise other_file(exc, file, own) from None
+
+
+def other_file(
+    exc: FairshareError, file: str | None, own: Guess, advice: str = ""
+) -> FairshareError:
+    """The refusal ``exc`` with what ``file`` looks like added, when the refusal names the
+    file and it looks like another file than ``own`` (what the option takes); in place of
+    ``advice`` where the refusal ends with it (the state's "fix it or move it aside to start
+    afresh", which would move a pool config given as --state out of the way). Else ``exc``
+    itself."""
+    text = str(exc)
+    guess = None if file is None or file not in text else guess_file(file)
+    if guess is None or guess is own:
+        return exc
+    if advice and text.endswith(f"; {advice}"):
+        text = text[: -len(advice) - 2]
+    return type(exc)(f"{text}; {guess.hint()}")

@@ -1,0 +1,129 @@
+"""A jobs file that is another file (``fs submit --file``, ``--jobs-file``, ``--workload``)
+is refused saying where that file goes (io/importers/sniff.py: jobs_file_refusals).
+
+Before, ``fs submit --file sample_configs/history.csv`` said only ``jobs file
+sample_configs/history.csv is not valid JSON (line 1)``, and ``fs taskqueues --jobs-file
+sample-state.json`` ``expected a JSON list of job objects, got dict``; ``fs submit --file``
+of the state file said ``job 0: unknown job field 'accountant' (did you mean 'account'?)``,
+which pointed at a job field. The imports already named the file's own import; these
+three options now do the same, with the same words.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import refused
+from tests.conftest import REPO
+
+SAMPLE = REPO / "sample_configs"
+NOW = "2026-11-21T12:00:00Z"
+HISTORY = "it looks like a usage history: fs import history reads it"
+STATE = "it looks like fs's own state file: give it as --state"
+CONFIG = "it looks like fs's own pool config: give it as --config"
+SPEC = "it looks like a sweep spec: give it to fs sweep"
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        pytest.param(["submit", "--file", "history.csv"],
+                     f"jobs file history.csv is not valid JSON (line 1); {HISTORY}", id="submit-history"),
+        pytest.param(["submit", "--file", "sample-state.json"],
+                     "sample-state.json: job 0: unknown job field 'accountant' (did you mean "
+                     f"'account'?); {STATE}", id="submit-state"),
+        pytest.param(["submit", "--file", "pool.toml"],
+                     f"jobs file pool.toml is not valid JSON (line 1); {CONFIG}", id="submit-config"),
+        pytest.param(["simulate", "--workload", "sweep.toml", "--until", "1:00:00"],
+                     "sweep.toml: not valid JSON (line 1, column 1: Expecting value); expected a "
+                     f"list of job objects; {SPEC}", id="simulate-spec"),
+        pytest.param(["negotiate", "--dry-run", "--jobs-file", "history.csv"],
+                     "history.csv: not valid JSON (line 1, column 1: Expecting value); expected "
+                     f"a list of job objects; {HISTORY}", id="negotiate-history"),
+        pytest.param(["taskqueues", "--jobs-file", "sample-state.json"],
+                     f"sample-state.json: expected a JSON list of job objects, got dict; {STATE}",
+                     id="taskqueues-state"),
+        pytest.param(["sprio", "--jobs-file", "sample-state.json"],
+                     f"sample-state.json: expected a JSON list of job objects, got dict; {STATE}",
+                     id="sprio-state"),
+    ],
+)  # fmt: skip
+def test_a_jobs_file_that_is_another_file_says_where_it_goes(
+    line: list[str], said: str, tmp_path: Path, run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """The exact lines, in a folder holding the sample pool's files (the state a copy)."""
+    for name in ("pool.toml", "history.csv", "sample-state.json", "sweep.toml"):
+        shutil.copy(SAMPLE / name, tmp_path / name)
+    state = tmp_path / "state.json"
+    shutil.copy(SAMPLE / "sample-state.json", state)
+    before = state.read_bytes()
+    monkeypatch.chdir(tmp_path)
+    res = run(*line, "--config", "pool.toml", "--state", str(state), "--now", NOW)
+    refused(res)
+    assert res.stderr == f"fs: error: {said}\n"
+    assert state.read_bytes() == before
+
+
+def test_a_jobs_file_whose_job_is_bad_gets_no_guess(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A jobs file with a bad job is a jobs file: the refusal names the job alone."""
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text('[{"id": "1", "owner": "alice", "acount": "hep"}]', encoding="utf-8")
+    common = ["--config", str(SAMPLE / "pool.toml"), "--state", str(tmp_path / "s.json")]
+    res = run("submit", "--file", str(jobs), *common, "--now", NOW)
+    refused(res)
+    assert res.stderr == (
+        f"fs: error: {jobs}: job 0: unknown job field 'acount' (did you mean 'account'?)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        # before: "...; fix it or move it aside to start afresh", which moved the config away
+        pytest.param(["--config", "pool.toml", "--state", "pool.toml"],
+                     f"state file pool.toml is not valid JSON (line 1); {CONFIG}", id="config-as-state"),
+        pytest.param(["--config", "pool.toml", "--state", "history.csv"],
+                     f"state file history.csv is not valid JSON (line 1); {HISTORY}", id="history-as-state"),
+        pytest.param(["--config", "sample-state.json"], "config file sample-state.json is not valid "
+                     f"TOML: Invalid statement (at line 1, column 1); {STATE}", id="state-as-config"),
+        pytest.param(["--config", "sweep.toml"], "sweep.toml: unknown key 'config'; known keys: pool, "
+                     "accountant, negotiator, machines, groups, priority, partitions, qos, accounts, "
+                     f"dirac; {SPEC}", id="spec-as-config"),
+    ],
+)  # fmt: skip
+def test_a_config_or_state_that_is_another_file_says_where_it_goes(
+    options: list[str], said: str, tmp_path: Path, run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """``fs userprio --config pool.toml --state pool.toml`` (and the others swapped): the
+    file is named for what it is, and left as it was."""
+    for name in ("pool.toml", "history.csv", "sample-state.json", "sweep.toml"):
+        shutil.copy(SAMPLE / name, tmp_path / name)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    monkeypatch.chdir(tmp_path)
+    res = run("userprio", *options, "--now", NOW)
+    refused(res)
+    assert res.stderr == f"fs: error: {said}\n"
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name in before} == before
+
+
+def test_a_broken_state_is_still_told_to_be_mended(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """A state cut short is a state: the advice to mend it or move it aside stays."""
+    state = tmp_path / "state.json"
+    state.write_text('{"format": "fairshare-cli state", "x": ', encoding="utf-8")
+    res = run(
+        "userprio", "--config", str(SAMPLE / "pool.toml"), "--state", str(state), "--now", NOW
+    )
+    refused(res)
+    assert res.stderr == (
+        f"fs: error: state file {state} is not valid JSON (line 1); fix it or move it aside to "
+        "start afresh\n"
+    )
