@@ -53,8 +53,8 @@ def test_an_unknown_option_before_the_command_is_still_the_option_refused(
     [
         pytest.param("--negotiatr", "No such option '--negotiatr'. Did you mean '--negotiator'?",
                      id="one-close"),
-        pytest.param("--usag", "No such option '--usag'. (Did you mean one of: '--state', "
-                     "'--usage'?)", id="two-close"),
+        pytest.param("--usag", "No such option '--usag'. (Did you mean one of: '--af', "
+                     "'--state', '--usage'?)", id="two-close"),
         pytest.param("--zzzzzz", "No such option '--zzzzzz'.", id="none-close"),
     ],
 )  # fmt: skip
