@@ -10,7 +10,7 @@ with none is no guess at all. A line starting ``$ `` (a pasted shell prompt) is 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +43,31 @@ STATE_FILE = Guess("fs's own state file", (), "give it as --state")
 POOL_CONFIG = Guess("fs's own pool config", (), "give it as --config")
 JOBS_FILE = Guess("a jobs file", (), "give it to fs submit --file, or as --jobs-file or --workload")
 _M = re.M
+
+#: A usage history's first line: a CSV header naming ``owner``, then after a comma
+#: ``start`` (a word each, in any case), or a JSON line with ``"owner"`` then ``"start"``.
+#: Told by :func:`_history_head` (a pattern with three ``[^\n]*`` took minutes on the
+#: one 64 KB line of a jobs file written by ``json.dumps``). The other marks read a line
+#: from its start with ``[ \t]*``, not ``\s*``, which tried each blank line again.
+_HISTORY_HEAD = "usage history head"
+_WORD_OWNER = re.compile(r"\bowner\b")
+_WORD_START = re.compile(r"\bstart\b")
+
+
+def _history_head(body: str) -> bool:
+    """Whether ``body`` starts as a usage history does (:data:`_HISTORY_HEAD`), in one
+    pass: the first ``owner``, the first comma after it, any ``start`` after that."""
+    line = body[: body.find("\n")] if "\n" in body else body
+    line = line.lower()
+    if line.startswith("["):  # (a JSON list: a jobs file, whose jobs name an owner)
+        return False
+    if line.startswith("{"):
+        owner = line.find('"owner"')
+        return owner >= 0 and line.find('"start"', owner) >= 0
+    found = _WORD_OWNER.search(line)
+    comma = -1 if found is None else line.find(",", found.end())
+    return comma >= 0 and _WORD_START.search(line, comma) is not None
+
 
 #: Each mark (a pattern, its flags) and what it tells; the first that the head of a file
 #: shows decides, so the order matters: a state file holds job objects, a ClassAd dump an
@@ -79,10 +104,10 @@ _TABLE: list[tuple[str, int, Guess]] = [
         _M,
         Guess("a slurm.conf", ("slurm-conf",)),
     ),
-    (r"^\s*Account[ |]+User[ |]+RawShares", _M, Guess("sshare output", ("sshare",))),
+    (r"^[ \t]*Account[ |]+User[ |]+RawShares", _M, Guess("sshare output", ("sshare",))),
     (r"\A\s*JobID[ |]", 0, Guess("sacct output", ("sacct",))),
     (
-        r"^\s*(Cluster[ |]+Account|Name[ |]+Priority)[ |]",
+        r"^[ \t]*(Cluster[ |]+Account|Name[ |]+Priority)[ |]",
         _M,
         Guess("sacctmgr output", ("sacctmgr",)),
     ),
@@ -93,27 +118,26 @@ _TABLE: list[tuple[str, int, Guess]] = [
         Guess("a condor_config file", ("condor-config",)),
     ),
     (
-        r"^\s*(DIRAC|Registry|Operations|Systems|Resources)\s*\n\s*\{",
+        r"^[ \t]*(DIRAC|Registry|Operations|Systems|Resources)[ \t]*\n(?:[ \t]*\n)*[ \t]*\{",
         _M,
         Guess("a DIRAC configuration", ("dirac-cfg",)),
     ),
-    (
-        r"\A[^\n]*\bowner\b[^\n]*,[^\n]*\bstart\b|\A\{[^\n]*\"owner\"[^\n]*\"start\"",
-        re.I,
-        Guess("a usage history", ("history",)),
-    ),
+    (_HISTORY_HEAD, 0, Guess("a usage history", ("history",))),
     (r'\A\s*\[\s*\{[^\]]*"owner"\s*:', 0, JOBS_FILE),
     (r"^\[\[axis\]\]", _M, Guess("a sweep spec", (), "give it to fs sweep")),
 ]
-_MARKS = [(re.compile(pattern, flags), guess) for pattern, flags, guess in _TABLE]
+_MARKS: list[tuple[Callable[[str], object], Guess]] = [
+    (_history_head if pattern is _HISTORY_HEAD else re.compile(pattern, flags).search, guess)
+    for pattern, flags, guess in _TABLE
+]
 
 
 def guess_text(text: str) -> Guess | None:
     """What ``text`` (the head of a file) looks like, or None when nothing tells."""
     lines = text.lstrip("\ufeff").splitlines()
     body = "\n".join(line for line in lines if not line.startswith("$ ")).lstrip("\n")
-    for pattern, guess in _MARKS:
-        if pattern.search(body):
+    for shows, guess in _MARKS:
+        if shows(body):
             return guess
     return None
 

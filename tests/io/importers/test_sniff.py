@@ -11,6 +11,7 @@ three options now do the same, with the same words.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from fairshare_cli.io.importers import sniff
+from fairshare_cli.io.importers.sniff import guess_text
 from tests.cli.conftest import refused
 from tests.conftest import REPO
 
@@ -127,3 +130,48 @@ def test_a_broken_state_is_still_told_to_be_mended(tmp_path: Path, run: Callable
         f"fs: error: state file {state} is not valid JSON (line 1); fix it or move it aside to "
         "start afresh\n"
     )
+
+
+def test_a_one_line_jobs_file_with_a_bad_job_is_refused_at_once(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs submit --file jobs.json`` of 3,000 jobs on one line (``json.dumps``' way), each
+    with an owner, the last one bad: the guess at what the file is read its 64 KB head with
+    a pattern of three ``[^\\n]*`` (owner, a comma, start), minutes of backtracking on that
+    line (``fs sprio --jobs-file`` of such a file hung as long). Now it is a jobs file, told
+    at once: the refusal names the job alone."""
+    jobs = [{"id": str(i), "owner": "alice", "status": "idle"} for i in range(3000)]
+    jobs[-1]["nice"] = "x"
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(jobs), encoding="utf-8")
+    common = ["--config", str(SAMPLE / "pool.toml"), "--state", str(tmp_path / "s.json")]
+    res = run("submit", "--file", str(path), *common, "--now", NOW)
+    refused(res)
+    assert res.stderr.startswith(f"fs: error: {path}: job 2999")
+    assert "it looks like" not in res.stderr
+
+
+@pytest.mark.parametrize(
+    ("head", "history"),
+    [
+        pytest.param("Owner,Group,Start,End,Cpus", True, id="csv-header"),
+        pytest.param("x owner y, z START", True, id="words-in-any-case"),
+        pytest.param("start,owner", False, id="no-start-after-the-comma"),
+        pytest.param("owners,start", False, id="owner-not-a-word"),
+        pytest.param('{"owner": "a", "start": 1}', True, id="json-line"),
+        pytest.param('{"start": 1, "owner": "a"}', False, id="json-start-first"),
+        pytest.param('[{"owner": "a", "start": 1}]', False, id="json-list-is-jobs"),
+    ],
+)
+def test_a_usage_history_head(head: str, history: bool) -> None:
+    """The first line a usage history starts with: a CSV header with the words owner and,
+    after a comma, start, or a JSON line with "owner" then "start" (not a JSON list)."""
+    assert (guess_text(head + "\nrest") == sniff.Guess("a usage history", ("history",))) == history
+
+
+@pytest.mark.parametrize("text", ["\n " * 32768, "\t\n" * 32768, "DIRAC\n   \n" * 6000])
+def test_blank_lines_make_no_guess(text: str) -> None:
+    """64 KB of blank lines (or of a DIRAC word without its brace) is nothing: the marks
+    that read a line from its start took a second each there (``^\\s*`` tried every blank
+    line again)."""
+    assert guess_text(text) is None
