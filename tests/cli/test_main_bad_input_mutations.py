@@ -1,6 +1,6 @@
 """Every reader of a capture or a jobs file, fed damaged copies of the real captures
 (a span cut out, a hostile token put in, the file cut short): it reads them (exit 0) or
-refuses them in one line with exit 2, and a refusal leaves the state and the config byte
+refuses them in one line with exit 2 (after any warnings on what it read), and a refusal leaves the state and the config byte
 for byte as they were; never a traceback. A small random-mutation fuzzer, as properties
 (a longer run of the same over 38,000 inputs found nothing more)."""
 
@@ -54,7 +54,9 @@ def _damaged(text: str, cut: tuple[float, int], token: str, end: float | None) -
 
 
 @pytest.mark.parametrize("reader", sorted(READERS))
-@settings(max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(  # (the same inputs at each run: the suite's verdict does not depend on the draw)
+    max_examples=15, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     cut=st.tuples(st.floats(0, 1), st.sampled_from([0, 1, 2, 8, 100])),
     token=st.sampled_from(TOKENS),
@@ -86,8 +88,10 @@ def test_a_damaged_capture_is_read_or_refused_in_one_line(
     result = run(*command, str(folder / "input"), *options)
     assert result.exit_code in (0, 2), (result.exit_code, result.stderr)
     if result.exit_code == 2:
-        lines = result.stderr.splitlines()
-        assert len(lines) == 1 and lines[0].startswith("fs: error: "), result.stderr
+        # one error line, the last; warnings on what was read before it may come first
+        *said, error = result.stderr.splitlines()
+        assert error.startswith("fs: error: "), result.stderr
+        assert all(line.startswith(("fs: warning: ", "fs: note: ")) for line in said), said
         after_files = {p.name: p.read_bytes() for p in folder.iterdir()}
         after_files.pop("state.json.lock", None)  # (the lock stays beside the state)
         assert after_files == before
