@@ -12,28 +12,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tests.cli.test_running_slurm_nodes import TWO_PARTITIONS
+
 Run = Callable[..., Any]
 NOW = "2026-11-21T12:00:00Z"
 
 #: Two one-slot machines of 4 CPUs, one in partition a (the default), one in b.
-POOL = """
-[pool]
-defaults = "current"
-[[machines]]
-name = "na"
-attributes = { Cpus = 4 }
-partitions = ["a"]
-[[machines]]
-name = "nb"
-attributes = { Cpus = 4 }
-partitions = ["b"]
-[partitions.a]
-default = true
-[partitions.b]
-[accounts.acc]
-shares = 1
-users = { u1 = 1 }
-"""
+POOL = TWO_PARTITIONS
 
 
 def _rows(stdout: str) -> dict[str, list[str]]:
