@@ -21,6 +21,7 @@ from fairshare_cli.cli.userprio_inputs import (
     UserprioInputs,
     as_dumped,
     claimed_limits,
+    negotiator_claims,
     read_inputs,
     table_entries,
 )
@@ -249,7 +250,9 @@ def userprio(
     names, inside = names_inside_groups(names, records)
     query = query_of(names, params)
     # (the accountant table's size orders the ties of a few records alone: else no claim is read)
-    entries = table_entries(env, records) if ties_keep_ad_order(len(records), query) else None
+    entries = None
+    if ties_keep_ad_order(len(records), query):
+        entries = table_entries(env, records, negotiator_claims(env))
     view = userprio_view(records, env.config, shown_at, query, jobs=jobs, group_info=group_info,
                          activity_now=env.now, table_entries=entries)  # fmt: skip
     for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():
@@ -305,9 +308,10 @@ def _long(
         wide = replace(query, all_users=True)
         view = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
     if query.negotiator_ad and not query.names:
-        entries = table_entries(env, records)
+        claims = negotiator_claims(env)
+        entries = table_entries(env, records, claims)
         numbered = numbered_ad(
-            view.listed, records, config, shown_at, entries, claimed_limits(env, jobs)
+            view.listed, records, config, shown_at, entries, claimed_limits(claims, jobs)
         )
         if af is not None:
             return render_autoformat(constrained(modular_ads(numbered)), af)
@@ -433,7 +437,6 @@ def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
             (``GetResourceName``), which fs does not hold.
     """
     from fairshare_cli.core.htcondor.accountant import qualify
-    from fairshare_cli.core.htcondor.claims import negotiator_from_json
     from fairshare_cli.core.names import shown
     from fairshare_cli.render.userprio_long import render_reslist
 
@@ -444,7 +447,7 @@ def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
             "fs does not hold)"
         )
     submitter = qualify(name, env.config.pool.uid_domain)
-    claims = env.decode("negotiator", negotiator_from_json).claims.values()
+    claims = negotiator_claims(env).values()
     held = [(c.slot, c.start_time) for c in claims if c.submitter == submitter]
     click.echo(render_reslist(held, env.now), nl=False)
     inside = [] if held else group_records(submitter, {c.submitter for c in claims})

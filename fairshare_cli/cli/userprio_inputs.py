@@ -16,6 +16,7 @@ from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio_row import GroupQuotaInfo
 
 if TYPE_CHECKING:
+    from fairshare_cli.core.htcondor.negotiator.results import Claim
     from fairshare_cli.core.jobs import Job
 
 
@@ -91,16 +92,23 @@ def _queue(raw: Any, label: str) -> list[Job]:
     return parse_jobs(raw, label)
 
 
-def claimed_limits(env: Env, jobs: Sequence[Job]) -> dict[str, float]:
+def negotiator_claims(env: Env) -> Mapping[str, Claim]:
+    """The state's claims (the negotiator section read once: the ad's entries and
+    limits, ``-getreslist``)."""
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json
+
+    return env.decode("negotiator", negotiator_from_json).claims
+
+
+def claimed_limits(claims: Mapping[str, Claim], jobs: Sequence[Job]) -> dict[str, float]:
     """The negotiator's ``ConcurrencyLimit_<name>`` counts: each claim's limits, its own
     (the slot ad's) or its running job's; a job whose limits are an expression, which the
     negotiator evaluates against the slot, is left out, with a note."""
-    from fairshare_cli.core.htcondor.claims import negotiator_from_json
     from fairshare_cli.core.htcondor.concurrency import reported_limits
 
     by_id = {job.id: job for job in jobs}
     texts, left = [], 0
-    for claim in env.decode("negotiator", negotiator_from_json).claims.values():
+    for claim in claims.values():
         job = by_id.get(claim.job_id)
         text = claim.concurrency_limits or (job.concurrency_limits if job else None)
         if text:
@@ -113,10 +121,9 @@ def claimed_limits(env: Env, jobs: Sequence[Job]) -> dict[str, float]:
     return reported_limits(texts)
 
 
-def table_entries(env: Env, records: Mapping[str, CustomerRecord]) -> int:
+def table_entries(
+    env: Env, records: Mapping[str, CustomerRecord], claims: Mapping[str, Claim]
+) -> int:
     """The entries of the negotiator's accountant table: each record (every configured
     group has one), each match (a claim's ``Resource.`` record) and ``Accountant.``."""
-    from fairshare_cli.core.htcondor.claims import negotiator_from_json
-
-    claims = env.decode("negotiator", negotiator_from_json).claims
     return len({*records, ROOT_GROUP, *env.config.groups}) + len(claims) + 1
