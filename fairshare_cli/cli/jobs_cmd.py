@@ -30,7 +30,8 @@ from fairshare_cli.cli.submit_objects import (
     sbatch_time,
 )
 from fairshare_cli.core.config import Config
-from fairshare_cli.core.jobs import Job, check_job_option
+from fairshare_cli.core.job_fields import check_job_option
+from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, SLURM_PRIORITY_MAX
 from fairshare_cli.core.operations.validate import check_jobs_against_config
 from fairshare_cli.errors import InputError, did_you_mean

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from fairshare_cli.core.jobs import check_job_option
+from fairshare_cli.core.job_fields import check_job_option
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import InputError, decoder_fault
 from fairshare_cli.io.inputs import cannot_be_read, loads, read_text, refuse_device

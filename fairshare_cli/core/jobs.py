@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import compress
 from operator import attrgetter, ne
 from types import MappingProxyType
@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from msgspec import Meta, Struct, ValidationError, convert
 from msgspec.structs import astuple, replace
 
-from fairshare_cli.core.epoch import parse_time
+from fairshare_cli.core.job_fields import JOB_STATUSES, read_job_fields
 from fairshare_cli.core.limits import (
     INT64_MAX,
     INT64_MIN,
@@ -23,12 +23,9 @@ from fairshare_cli.core.limits import (
     TIME_MAX,
     TIME_MIN,
 )
-from fairshare_cli.core.literals import Literal, check_literals, check_object
-from fairshare_cli.core.names import check_name, cluster_proc, name_problem, names_pass
-from fairshare_cli.errors import InputError, did_you_mean
-
-JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
-
+from fairshare_cli.core.literals import Literal
+from fairshare_cli.core.names import cluster_proc, names_pass
+from fairshare_cli.errors import InputError
 
 #: The ``attributes`` and ``dirac_requirements`` of a job that gives none: one read-only
 #: empty mapping shared by every such job (a million jobs need not hold two million dicts).
@@ -119,34 +116,6 @@ def split_partitions(partition: str | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(p.strip() for p in partition.split(",") if p.strip()))
 
 
-_FIELDS = set(Job.__struct_fields__)
-#: The job fields ``fs submit``'s options name otherwise (``--cpus``), and the history
-#: record's ``cpus``: the field a job object spells for each, which difflib does not find.
-_OPTION_FIELDS = {"cpus": "request_cpus", "memory": "request_memory", "nodes": "num_nodes"}
-_INT_FIELDS = {"job_prio", "request_cpus", "request_memory", "num_nodes", "nice", "site_factor",
-               "admin_priority", "pre_job_prio1", "pre_job_prio2", "post_job_prio1",
-               "post_job_prio2"}  # fmt: skip
-_TIME_FIELDS = {"submit_time", "start_time", "eligible_time", "accrue_time"}
-
-
-def _duration(value: Any, where: str) -> float:
-    from fairshare_cli.core.timestr import TimeStringError, time_str2secs
-
-    if isinstance(value, str):
-        try:
-            return time_str2secs(value)
-        except TimeStringError as exc:
-            raise InputError(f"{where}: {exc}") from None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-        raise InputError(f"{where}: expected a duration of 0 or more seconds, got {value!r}")
-    return float(value) if value <= 1e308 else math.inf  # a longer integer: unlimited
-
-
-def _time_limit(value: Any, where: str) -> float:
-    """A duration, 0 read as INFINITE: sbatch's ``--time=0`` (``arg_set_time_limit``)."""
-    return _duration(value, where) or math.inf
-
-
 def parse_job(obj: Any, where: str) -> list[Job]:
     """One job object (or ``count`` identical ones) from its JSON form.
 
@@ -174,221 +143,7 @@ def parse_stanza(obj: Any, where: str) -> Job:
     """
     if not isinstance(obj, Mapping):
         raise InputError(f"{where}: expected a job object, got {type(obj).__name__}")
-    kw: dict[str, Any] = {}
-    for key, value in obj.items():
-        quick = _quick(key, value)  # the usual values inline
-        if quick is not _SLOW:
-            kw[key] = quick
-            continue
-        if key == "count":
-            kw[key] = _count(value, f"{where}.{key}")
-            continue
-        parse = _PARSERS.get(key)
-        if parse is None:
-            extra = did_you_mean(_OPTION_FIELDS.get(key.casefold()) or key, sorted(_FIELDS))
-            extra = extra or " (fields: docs/jobs.md)"
-            raise InputError(f"{where}: unknown job field '{key}'{extra}")
-        if value is not None:
-            kw[key] = _checked(parse, key, value, f"{where}.{key}")
-    for req in ("id", "owner"):  # (after the unknown fields: 'Owner' is named as one)
-        if kw.get(req) is None:
-            how = _NO_ID if req == "id" else ""
-            raise InputError(f"{where}: missing required field '{req}'{how}")
-    _status(kw.get("status", "idle"), f"{where}.status")
-    return Job(**kw)
-
-
-#: What a job object with no id is told to give.
-_NO_ID = ' (a job id, "1" or "12.0"; fs submit --file numbers the jobs that have none)'
-
-
-def _status(status: str, label: str) -> str:
-    if status not in JOB_STATUSES:
-        raise InputError(f'{label}: expected one of {", ".join(JOB_STATUSES)}, got "{status}"')
-    return status
-
-
-#: :func:`_quick`'s answer for a value it leaves to the field's parser.
-_SLOW: Any = object()
-
-
-def _quick(key: str, value: Any) -> Any:
-    """``value`` of field ``key`` as its parser reads it, when it is a usual one (a whole
-    number in range, a time in epoch seconds, a string, a good name); else :data:`_SLOW`."""
-    kind = _FAST_KIND.get(key)
-    if kind is _WHOLE:
-        if type(value) is int and _INT_LOW[key] <= value <= _INT_HIGH[key]:
-            return value
-    elif kind is _TEXT:
-        if type(value) is str:
-            return value
-    elif kind is _TIME:
-        if type(value) in (int, float) and TIME_MIN <= value <= TIME_MAX:
-            return float(value)
-    elif (
-        kind is not None
-        and type(value) is str
-        and name_problem(value, kind is _NAME) is None  # kind _NAME or _ID
-    ):
-        return value
-    return _SLOW
-
-
-def check_job_field(key: str, value: Any, where: str) -> Any:
-    """``value`` of job field ``key`` as :func:`parse_job` reads it (None is absent).
-
-    Raises:
-        InputError: naming ``where`` and ``key``; KeyError: ``key`` is not a job field.
-    """
-    if key == "count":
-        return _count(value, f"{where}.{key}")
-    return None if value is None else _checked(_PARSERS[key], key, value, f"{where}.{key}")
-
-
-def check_job_option(key: str, value: Any, option: str) -> Any:
-    """:func:`check_job_field` for a command-line ``option`` (``--owner: expected a name``).
-
-    Raises:
-        InputError: naming ``option``; KeyError: ``key`` is not a job field.
-    """
-    parsed = _checked(_PARSERS[key], key, value, option)
-    return _status(parsed, option) if key == "status" else parsed
-
-
-def _checked(parse: Callable[[Any, str], Any], key: str, value: Any, label: str) -> Any:
-    """``value`` of field ``key`` read by ``parse`` and held to its least amount, or to
-    Slurm's range; refusals start with ``label``."""
-    parsed = parse(value, label)
-    low = _LOWEST.get(key)
-    if low is not None and parsed < low:
-        raise InputError(f"{label}: expected {low} or more, got {value!r}")
-    if key in _SLURM_RANGE and abs(parsed) > NICE_LIMIT:
-        raise InputError(f"{label}: {_SLURM_RANGE[key]} (+/- {NICE_LIMIT}), got {value!r}")
-    if key == "admin_priority" and parsed > SLURM_PRIORITY_MAX:
-        raise InputError(
-            f"{label}: expected 0 to {SLURM_PRIORITY_MAX} (scontrol update job priority=), "
-            f"got {value!r}"
-        )
-    return parsed
-
-
-def job_field_kind(key: str) -> str:
-    """How field ``key`` is read: whole, time, duration, flag, number, object, text, name,
-    partition or id (the rules of :func:`parse_job`; ``count`` is whole)."""
-    if key == "count":
-        return "whole"
-    return _KINDS[_PARSERS[key]]
-
-
-def _count(value: Any, w: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InputError(f"{w}: expected a whole number of at least 1, got {value!r}")
-    if value > MAX_JOB_COUNT:
-        raise InputError(f"{w}: expected at most {MAX_JOB_COUNT:,} jobs, got {value}")
-    return value
-
-
-def _whole(value: Any, w: str) -> int:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or (isinstance(value, float) and not value.is_integer())
-    ):
-        raise InputError(f"{w}: expected a whole number, got {value!r}")
-    if not INT64_MIN <= value <= INT64_MAX:
-        raise InputError(f"{w}: expected a whole number that fits in 64 bits, got {value!r}")
-    return int(value)
-
-
-def _finite(value: Any, w: str) -> float:
-    """A number that need not be whole (DIRAC's UserPriority; TaskQueueDB keeps ``int()``)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputError(f"{w}: expected a number, got {value!r}")
-    # The range first: math.isfinite of an integer past a float's range raises.
-    if not INT64_MIN <= value <= INT64_MAX or not math.isfinite(value):
-        raise InputError(f"{w}: expected a finite number that fits in 64 bits, got {value!r}")
-    return value
-
-
-def _flag(value: Any, w: str) -> bool:
-    if not isinstance(value, bool):
-        raise InputError(f"{w}: expected true or false, got {value!r}")
-    return value
-
-
-def _text(value: Any, w: str) -> str:
-    if not isinstance(value, str):
-        raise InputError(f"{w}: expected a string, got {value!r}")
-    return value
-
-
-def _job_id(value: Any, w: str) -> str:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        value = str(value)
-    return check_name(_text(value, w), w)
-
-
-def _name(value: Any, w: str) -> str:
-    return check_name(_text(value, w), w, submitter=True)
-
-
-def _partitions(value: Any, w: str) -> str:
-    text = _text(value, w)
-    for name in text.split(","):
-        check_name(name, w)
-    return text
-
-
-#: The least value of whole-number fields that are amounts (``--cpus -8`` is refused too).
-_LOWEST = {"request_cpus": 0, "request_memory": 0, "num_nodes": 1, "admin_priority": 0}
-#: Fields held to +/- NICE_LIMIT, and how Slurm words a value beyond it (``arg_set_nice``
-#: in src/common/slurm_opt.c; ``SiteFactor`` in src/scontrol/update_job.c).
-_SLURM_RANGE = {"nice": "Invalid --nice value, out of range",
-                "site_factor": "SiteFactor value out of range"}  # fmt: skip
-
-
-#: How each job field is read from JSON (every field of :class:`Job` has one).
-_PARSERS: dict[str, Callable[[Any, str], Any]] = {
-    **dict.fromkeys(_INT_FIELDS, _whole),
-    **dict.fromkeys(_TIME_FIELDS, parse_time),
-    "time_limit": _time_limit,
-    "run_time": _duration,
-    "nice_user": _flag,
-    "user_priority": _finite,
-    "dirac_requirements": check_object,
-    "attributes": check_literals,
-    **dict.fromkeys(
-        ("requirements", "rank", "status", "concurrency_limits", "concurrency_limits_expr"), _text
-    ),
-    **dict.fromkeys(("owner", "accounting_group", "account", "qos", "dirac_group", "slot"), _name),
-    "partition": _partitions,
-    "id": _job_id,
-}
-
-
-#: Field kinds whose usual values :func:`parse_job` takes inline (exactly as their parser).
-_WHOLE, _TEXT, _TIME, _NAME, _ID = "whole", "text", "time", "name", "id"
-_INLINE = {_whole: _WHOLE, _text: _TEXT, parse_time: _TIME, _name: _NAME, _job_id: _ID}
-_FAST_KIND = {key: _INLINE[p] for key, p in _PARSERS.items() if p in _INLINE}
-#: The least and most :func:`_checked` accepts, per whole-number field.
-_INT_LOW = {key: max(INT64_MIN, _LOWEST.get(key, INT64_MIN)) for key in _INT_FIELDS}
-_INT_HIGH = {key: NICE_LIMIT if key in _SLURM_RANGE else INT64_MAX for key in _INT_FIELDS}
-_INT_LOW.update(dict.fromkeys(_SLURM_RANGE, -NICE_LIMIT))
-_INT_HIGH["admin_priority"] = SLURM_PRIORITY_MAX
-_KINDS: dict[Callable[[Any, str], Any], str] = {
-    _whole: "whole",
-    parse_time: "time",
-    _duration: "duration",
-    _time_limit: "duration",
-    _flag: "flag",
-    _finite: "number",
-    check_object: "object",
-    check_literals: "object",
-    _text: "text",
-    _name: "name",
-    _partitions: "partition",
-    _job_id: "id",
-}
+    return Job(**read_job_fields(obj, where))
 
 
 def require_job_list(objs: Any, source: str) -> None:

@@ -3,7 +3,7 @@
 Tuned for ``benchmarks/run.py`` row ``taskqueues`` (a million jobs in 5000 queues): the
 jobs reader (:func:`~fairshare_cli.io.jobs.read_jobs`) decodes and checks each piece of
 the file into records whose task-queue fields stay raw JSON text
-(:func:`~fairshare_cli.io.jobs.raw_job_record`), and the sink here counts each job's key,
+(:func:`~fairshare_cli.io.job_records.raw_job_record`), and the sink here counts each job's key,
 those texts joined, in C. Only the distinct keys (about one per queue and priority) are
 decoded, checked as the job parser would and turned into task-queue definitions.
 
@@ -22,8 +22,6 @@ from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
-import msgspec
-
 from fairshare_cli.core.config import DiracGroupSpec, DiracJobDescription
 from fairshare_cli.core.dirac.description import DEFAULT_JOB_DESCRIPTION, priority_problem
 from fairshare_cli.core.dirac.jobs import (
@@ -37,8 +35,9 @@ from fairshare_cli.core.dirac.jobs import (
 )
 from fairshare_cli.core.dirac.taskqueues import TaskQueue, build_task_queues
 from fairshare_cli.core.jobs import parse_jobs
-from fairshare_cli.io.inputs import spooled
-from fairshare_cli.io.jobs import load_job_objects, raw_job_record, read_jobs
+from fairshare_cli.io.inputs import fast_loads, spooled
+from fairshare_cli.io.job_records import raw_job_record
+from fairshare_cli.io.jobs import load_job_objects, read_jobs
 from fairshare_cli.io.json_keys import surely_distinct
 
 __all__ = ["KEY_FIELDS", "QUEUE_RECORD", "TaskQueueKeys", "task_queues_from_file"]
@@ -120,7 +119,9 @@ class TaskQueueKeys:
         heads = {head: head.split(b"\x00") for head in dict.fromkeys(row[0] for row in rows)}
         columns = [{texts[i] for texts in heads.values()} for i in range(3)]
         columns += [{row[i] for row in rows} for i in range(1, 4)]
-        values = {text: msgspec.json.decode(text) for column in columns for text in column}
+        values = {text: fast_loads(text, _UNREAD) for column in columns for text in column}
+        if _UNREAD in values.values():  # (never: each text is msgspec's own)
+            raise ValueError("a field's text that is not JSON")
         objects = ((text, value) for text, value in values.items() if b"{" in text)
         if not all(surely_distinct(text, value) for text, value in objects):
             raise ValueError("a key given twice, maybe")  # (the object path names it)
@@ -154,6 +155,8 @@ class TaskQueueKeys:
 
 
 _KEY = attrgetter(*KEY_FIELDS)
+#: What :func:`~fairshare_cli.io.inputs.fast_loads` gives for a text it cannot read.
+_UNREAD = object()
 _JOIN = b"\x00".join
 
 

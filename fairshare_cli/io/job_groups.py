@@ -23,8 +23,10 @@ from typing import Any
 from msgspec.structs import astuple, replace
 
 from fairshare_cli.core.batches import IdBatch, JobBatch
-from fairshare_cli.core.jobs import Job, check_job_field
-from fairshare_cli.io.jobs import raw_job_record, read_jobs
+from fairshare_cli.core.job_fields import check_job_field
+from fairshare_cli.core.jobs import Job
+from fairshare_cli.io.job_records import raw_job_record
+from fairshare_cli.io.jobs import read_jobs
 
 #: The fields an HTCondor job usually writes, in the order the record looks for them (a
 #: piece with any other field is read into a record of every field: slower, the same jobs).

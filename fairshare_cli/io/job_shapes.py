@@ -30,7 +30,7 @@ from fairshare_cli.io.json_keys import surely_distinct
 class Shapes:
     """The shape record of the objects read so far, and its decoder.
 
-    A record holding raw JSON text (:func:`~fairshare_cli.io.jobs.raw_job_record`) is
+    A record holding raw JSON text (:func:`~fairshare_cli.io.job_records.raw_job_record`) is
     certified against its sink: each piece's commas beyond ``n * F - 1`` are owed to the
     raw texts (a nested object's, a list's), and a sink that counts the commas of the raw
     texts of every record it took (``raw_commas``) settles the debt at the end

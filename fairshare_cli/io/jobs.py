@@ -8,7 +8,8 @@ cannot carry (names, statuses) are checked over each piece's columns
 jobs are never held as Python dicts: each piece's records go to a sink (the batches of
 :func:`load_job_batches`, the list of :func:`load_jobs`, the task-queue keys of
 ``fs taskqueues``, the rows of ``fs sprio``) and are dropped. A sink may ask for a projection
-of the record (:func:`raw_job_record`): the same fields and checks, a few kept as JSON text.
+of the record (:func:`~fairshare_cli.io.job_records.raw_job_record`): the same fields and
+checks, a few kept as JSON text.
 
 An object the decoder refuses alone (a time written as text, a number as id, a null) is read
 by the exact parser (:func:`~fairshare_cli.core.jobs.parse_stanza`). Anything else (a cut the
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import suppress
 from functools import cache
 from operator import attrgetter
@@ -32,10 +33,7 @@ import msgspec
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.job_ids import TakenIds, single_jobs
 from fairshare_cli.core.jobs import (
-    NO_FIELDS,
-    POOL_DEFAULTS,
     Job,
-    check_job_field,
     expand,
     parse_jobs,
     parse_stanza,
@@ -44,6 +42,13 @@ from fairshare_cli.core.jobs import (
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
 from fairshare_cli.io.inputs import JSONFault, read_json, refuse_device, spooled
+from fairshare_cli.io.job_records import (
+    projected,
+    raw_job_record,
+    skipped_fields,
+    text_seconds,
+    text_times_pass,
+)
 from fairshare_cli.io.job_shapes import Shapes
 from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys
 
@@ -88,7 +93,7 @@ def read_jobs(
         label: names the file in messages about its JSON.
         source: names the file in messages about a job (``{source}: job 3: ...``).
         record: the record the sink takes: :class:`~fairshare_cli.core.jobs.Job` or a
-            :func:`raw_job_record`.
+            :func:`~fairshare_cli.io.job_records.raw_job_record`.
 
     Raises:
         InputError: the file cannot be read, is not a JSON list, a job is malformed, two
@@ -117,7 +122,7 @@ def _read_jobs(
         objs = load_job_objects(readable, label)
         parse_jobs(objs, source)  # every refusal worded, in file order
         jobs = [parse_stanza(obj, f"{source}: job {i}") for i, obj in enumerate(objs)]
-        sink.add(jobs if record is Job else [_projected(job, record) for job in jobs])
+        sink.add(jobs if record is Job else [projected(job, record) for job in jobs])
         return sink
 
 
@@ -151,11 +156,11 @@ def _read_pieces(path: str, sink: JobSink, source: str, record: type) -> None:
         jobs = _one_by_one(piece, base, source) if jobs is None else jobs
         if not shapes.certified and not shapes.check(piece, tried, jobs):
             raise _Refused  # (a key given twice, maybe: the exact reader tells)
-        skip = _skipped(tried)
+        skip = skipped_fields(tried)
         rows = None if group is None else group(jobs)  # grouped: the new values to check
         checked = jobs if rows is None else rows
-        if record is not Job:
-            _check_text_times(checked, times, skip)
+        if record is not Job and not text_times_pass(checked, times, skip):
+            raise _Refused
         ids = list(map(_ID, jobs))
         if not rules_pass(checked, skip, ids):
             raise _Refused
@@ -190,7 +195,7 @@ def _one_by_one(piece: bytes, base: int, source: str) -> list[Job]:
                 text = obj[key]
                 if type(text) is str:
                     if (key, text) not in seconds:
-                        seconds[key, text] = _seconds(key, text)
+                        seconds[key, text] = text_seconds(key, text)
                     obj[key] = seconds[key, text]
     try:
         jobs: list[Job] = msgspec.convert(objs, list[Job], strict=True)
@@ -210,127 +215,8 @@ def _one_by_one(piece: bytes, base: int, source: str) -> list[Job]:
 
 
 @cache
-def raw_job_record(raw: tuple[str, ...], usual: tuple[str, ...] = (), texts: bool = True) -> type:
-    """A projection of :class:`~fairshare_cli.core.jobs.Job` for a sink that reads some
-    fields as raw JSON text (``msgspec.Raw``, absent: the text of the field's default, or
-    ``null`` for an empty mapping and for ``POOL_DEFAULTS``, which the sink fills in).
-
-    Every field has the type :class:`~fairshare_cli.core.jobs.Job` gives it, so the reader
-    refuses what it refuses, except the fields in ``raw`` (which the sink checks) and the
-    times, which may stay text: each distinct text is checked by the job parser's rule.
-    With ``usual`` (the fields most jobs write), the reader first tries a record of only
-    those, in that order, the others its class's defaults (msgspec fills in every field
-    of a record, absent or not, and looks for them in order), until a piece has another.
-    Not ``texts``: times as Job holds them, and its properties (the ``usual`` record: Job's).
-    """
-    fields: list[tuple[str, Any, Any]] = []
-    for field in msgspec.structs.fields(Job):
-        kind, default = field.type, field.default
-        if field.name in raw:
-            kind = msgspec.Raw
-            if default is not msgspec.NODEFAULT:
-                nothing = isinstance(default, Mapping) or field.name in POOL_DEFAULTS
-                default = msgspec.Raw(msgspec.json.encode(None if nothing else default))
-        elif field.name in _RECORD_TIMES and texts:
-            kind = kind | str
-        fields.append((field.name, kind, default))
-    records: list[type] = []
-    fields.sort(key=lambda f: usual.index(f[0]) if f[0] in usual else len(usual))
-    for held in (usual, tuple(Job.__struct_fields__)) if usual else (Job.__struct_fields__,):
-        record = _record(f"Job_{'_'.join(raw)}", fields, held, {} if texts else _PROPERTIES)
-        record.raw_fields = raw  # type: ignore[attr-defined]
-        record.usual = records[0] if records else None  # type: ignore[attr-defined]
-        records.append(record)
-    return records[-1]
-
-
-#: The fields a record holds as seconds that a file may write as times in text.
-_RECORD_TIMES = frozenset(("submit_time", "eligible_time", "accrue_time", "start_time"))
-_STRICT: dict[str, Any] = dict(forbid_unknown_fields=True, frozen=True, kw_only=True, gc=False)
-_PROPERTIES = {"partitions": Job.partitions, "cluster_proc": Job.cluster_proc}
-
-
-def _record(name: str, fields: list[Any], held: Any, namespace: dict[str, Any]) -> type:
-    """The ``fields`` (name, type, default) in ``held``; the others' defaults on the class."""
-    spec = [(n, t) if d is msgspec.NODEFAULT else (n, t, d) for n, t, d in fields if n in held]
-    namespace = {**{n: d for n, _, d in fields if n not in held}, **namespace}
-    return msgspec.defstruct(name, spec, namespace=namespace, **_STRICT)
-
-
-@cache
 def _decoder(record: type) -> msgspec.json.Decoder[list[Any]]:
     return msgspec.json.Decoder(list[record])  # type: ignore[valid-type]
-
-
-@cache
-def _skipped(record: type) -> frozenset[str]:
-    """The fields the checks of a record skip: those it holds raw or does not hold."""
-    held = set(record.__struct_fields__) - set(getattr(record, "raw_fields", ()))  # type: ignore[attr-defined]
-    return frozenset(Job.__struct_fields__) - held
-
-
-def _check_text_times(
-    jobs: list[Any], checked: dict[tuple[str, str], bool], skip: frozenset[str]
-) -> None:
-    """Check each distinct time written as text in a projection's records by the job
-    parser's rule (``checked``: the texts seen so far, across pieces).
-
-    Raises:
-        _Refused: a text the parser refuses.
-    """
-    for key in _RECORD_TIMES - skip:
-        texts = set(map(attrgetter(key), jobs))
-        for text in texts:
-            if type(text) is str and (key, text) not in checked:
-                if type(_seconds(key, text)) is str:
-                    raise _Refused
-                if len(checked) < 100_000:
-                    checked[key, text] = True
-
-
-def _projected(job: Job, record: type) -> Any:
-    """A record of :func:`raw_job_record` holding what ``job`` holds (the exact reader's).
-
-    Raises:
-        ValueError: a raw field holds NaN or an infinity (``{"cpu_time": NaN}``, which
-            the exact reader reads): msgspec would write it as ``null``, another value, so
-            the sink's caller must read the objects themselves.
-    """
-    values = {}
-    raw: tuple[str, ...] = record.raw_fields  # type: ignore[attr-defined]
-    for name in record.__struct_fields__:  # type: ignore[attr-defined]
-        value = getattr(job, name)
-        if name in raw:
-            plain = (
-                None if value is NO_FIELDS else dict(value) if isinstance(value, Mapping) else value
-            )
-            if _non_finite(plain):
-                raise ValueError(f"{name}: NaN or an infinity, which JSON text cannot hold")
-            value = msgspec.Raw(msgspec.json.encode(plain))
-        values[name] = value
-    return record(**values)
-
-
-def _non_finite(value: Any) -> bool:
-    """Whether ``value`` (a decoded JSON value) holds a float NaN or infinity anywhere."""
-    if type(value) is float:
-        return value != value or value in (_INF, -_INF)
-    if type(value) is list:
-        return any(map(_non_finite, value))
-    if isinstance(value, Mapping):
-        return any(map(_non_finite, value.values()))
-    return False
-
-
-_INF = float("inf")
-
-
-def _seconds(key: str, text: str) -> Any:
-    """A time or duration written as text, as the job parser reads it (else the text)."""
-    try:
-        return check_job_field(key, text, "job")
-    except InputError:
-        return text
 
 
 def _pieces(path: str) -> Iterator[bytes]:
@@ -408,7 +294,8 @@ class JobList:
 
 def load_jobs(path: str, label: str | None = None, fields: tuple[str, ...] = ()) -> list[Job]:
     """Every job of a jobs file (``-`` is stdin); ``label`` names it in messages; ``fields``:
-    the only fields the caller reads (others may hold their defaults: :func:`raw_job_record`).
+    the only fields the caller reads (others may hold their defaults:
+    :func:`~fairshare_cli.io.job_records.raw_job_record`).
 
     Raises:
         InputError: see :func:`read_jobs`.

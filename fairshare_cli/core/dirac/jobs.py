@@ -37,7 +37,8 @@ from fairshare_cli.core.dirac.taskqueues import (
     cpu_segment,
     share_groups,
 )
-from fairshare_cli.core.jobs import JOB_STATUSES, Job, parse_jobs
+from fairshare_cli.core.job_fields import JOB_STATUSES
+from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT
 from fairshare_cli.core.names import name_problem
 from fairshare_cli.errors import InputError, did_you_mean

@@ -1,4 +1,4 @@
-"""``parse_job`` takes the common field values inline (negotiate-batches benchmark): the
+"""``read_job_fields`` (through ``parse_job``) takes the common field values inline (negotiate-batches benchmark): the
 result, and the message of a refused value, must be those of each field's own parser."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.core.jobs import Job, check_job_field, job_to_json, parse_job
+from fairshare_cli.core.job_fields import JOB_FIELDS, check_job_field
+from fairshare_cli.core.jobs import Job, job_to_json, parse_job
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, TIME_MAX, TIME_MIN
 from fairshare_cli.errors import InputError
 
@@ -149,3 +150,10 @@ def test_a_node_count_left_out_stays_apart_from_one_node() -> None:
     assert [
         job.num_nodes for job in parse_job({"id": "3", "owner": "a", "num_nodes": None}, "w")
     ] == [None]
+
+
+def test_every_field_of_a_job_is_read_and_named_in_suggestions() -> None:
+    # the fields an unknown key is compared with are exactly the record's
+    assert set(Job.__struct_fields__) == JOB_FIELDS
+    with pytest.raises(InputError, match="did you mean 'request_cpus'"):
+        parse_job({"id": "1", "owner": "u", "request_cpu": 2}, "jobs file x: job 0")
