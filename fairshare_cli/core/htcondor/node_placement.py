@@ -51,6 +51,13 @@ class SlurmNodes:
             name = f"slot{slot_id}@{host}"
             self.nodes.setdefault(host, (stanza, []))[1].append(name)
             self.node_of[name.lower()] = host
+        #: machine -> its CPUs (``slots × Cpus``), read once: placing a history's running
+        #: work asks them of every node for each piece (``benchmarks/run.py --rows import``)
+        self.capacity = {
+            host: machines[stanza].node_cpus() for host, (stanza, _) in self.nodes.items()
+        }
+        #: partition -> its nodes (machine, slots) in configuration order, made when asked
+        self.of_partition: dict[str, list[tuple[str, list[str]]]] = {}
         jobs = {job.id: (job, partition) for job, partition in running}
         for slot, claim in claims.items():
             machine = self.node_of.get(slot.lower())
@@ -83,11 +90,9 @@ class SlurmNodes:
         free: its first slot no claim holds and True, or, all held, its first slot and
         False (the work runs beside the work there); None when no node of the partition
         has the CPUs free. The CPUs are taken."""
-        for machine, (stanza, slots) in self.nodes.items():
-            spec = self.machines[stanza]
-            if not in_partition(spec, partition):
-                continue
-            if spec.node_cpus() - self.used.get(machine, 0) < cpus:
+        capacity, used = self.capacity, self.used
+        for machine, slots in self._in_partition(partition):
+            if capacity[machine] - used.get(machine, 0) < cpus:
                 continue
             self._use(machine, cpus)
             free = next((s for s in slots if s not in claims), None)
@@ -99,11 +104,21 @@ class SlurmNodes:
         is held and whose CPUs hold ``cpus`` more: its first slot (the work runs beside the
         work there, with no claim); None when no such node has them. A node with a free
         slot is passed: the negotiator gives that slot out. The CPUs are taken."""
-        for machine, (stanza, slots) in self.nodes.items():
-            spec = self.machines[stanza]
-            if not in_partition(spec, partition) or any(s not in claims for s in slots):
+        for machine, slots in self._in_partition(partition):
+            if any(s not in claims for s in slots):
                 continue
-            if spec.node_cpus() - self.used.get(machine, 0) >= cpus:
+            if self.capacity[machine] - self.used.get(machine, 0) >= cpus:
                 self._use(machine, cpus)
                 return slots[0]
         return None
+
+    def _in_partition(self, partition: str) -> list[tuple[str, list[str]]]:
+        """The nodes of ``partition`` (machine, its slots), in configuration order."""
+        nodes = self.of_partition.get(partition)
+        if nodes is None:
+            nodes = self.of_partition[partition] = [
+                (machine, slots)
+                for machine, (stanza, slots) in self.nodes.items()
+                if in_partition(self.machines[stanza], partition)
+            ]
+        return nodes
