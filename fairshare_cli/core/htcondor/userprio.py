@@ -3,7 +3,8 @@
 Row selection and order follow ``user_prio.cpp`` (reference/htcondor.md §6.7): the 24-hour
 activity filter, hierarchical mode when a user inside a group is among the ads read, flat
 order by effective priority.
-HTCondor sorts with an unstable sort; equal keys here are ordered by name.
+HTCondor sorts with an unstable sort: equal keys go where it leaves them from the
+negotiator's ad order (``-allusers``; :func:`ties_keep_ad_order`), else by name.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from operator import itemgetter, not_
 from typing import TYPE_CHECKING, Any
 
 from fairshare_cli.core.config import Config
+from fairshare_cli.core.cpp_sort import cpp_sort
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.acctlog_order import table_order
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
@@ -92,10 +94,7 @@ def userprio_view(
             ad's submitters (:mod:`~fairshare_cli.core.htcondor.acctlog_order`), if known.
     """
     query = query or UserprioQuery()
-    records = dict(stored)  # as acct.all_records: a fresh record for each group not stored
-    for name in [acct.ROOT_GROUP, *config.groups]:
-        if name not in records:
-            records[name] = acct.CustomerRecord(name=name, is_group=True)
+    records = _with_group_records(stored, config)
     cutoff = _cutoff(query, now if activity_now is None else activity_now)
     rows = _view_rows(records, config, now, query, cutoff, jobs, group_info or {})
     if query.group_numbers:
@@ -112,7 +111,10 @@ def userprio_view(
     field_name, descending = sort_order(query.sort, query.show_priority, query.show_usage)
     at = None if field_name is None else UserprioRow._fields.index(field_name)
     ranks = _ad_ranks(records, config, query, table_entries, at)
-    key = sort_key(at, descending) if ranks is None else _ranked_key(at, descending, ranks)
+    introsort = ranks is not None and len(records) > _STABLE_SORT_MAX  # (hierarchical: by name)
+    key = (
+        _ranked_key(at, descending, ranks) if ranks and not introsort else sort_key(at, descending)
+    )
     unread = _unread_groups(config, query)
     if hier:
         none_last = global_surplus_policy(config) == "Regroup"
@@ -121,11 +123,15 @@ def userprio_view(
         )
     else:
         with_groups = has_group_data and not hide_groups
-        ordered, listed = (
-            _flat_order(users, groups, with_groups, query, config, at, descending)
-            if ranks is None  # (else a few rows: one plain sort)
-            else _ranked_flat_order(users, groups, with_groups, query, ranks, key)
-        )
+        if introsort:  # (every ad read is sorted, those the filter leaves out too)
+            every = _view_rows(records, config, now, query, None, jobs, group_info or {})
+            ordered, listed = _introsorted(rows, every, ranks, at, query.group_order, with_groups)
+        else:
+            ordered, listed = (
+                _flat_order(users, groups, with_groups, query, config, at, descending)
+                if ranks is None  # (else a few rows: one plain sort)
+                else _ranked_flat_order(users, groups, with_groups, query, ranks, key)
+            )
         ordered = ordered if any_real_group else without_leading_root(ordered)
     return UserprioView(
         rows=tuple(ordered),
@@ -140,6 +146,17 @@ def userprio_view(
         named=tuple(sorted(query.names)),
         unread=unread,
     )
+
+
+def _with_group_records(
+    stored: Mapping[str, CustomerRecord], config: Config
+) -> dict[str, CustomerRecord]:
+    """``stored`` with a fresh record for each group not stored (as ``acct.all_records``)."""
+    records = dict(stored)
+    for name in [acct.ROOT_GROUP, *config.groups]:
+        if name not in records:
+            records[name] = acct.CustomerRecord(name=name, is_group=True)
+    return records
 
 
 def _flat_order(
@@ -210,10 +227,9 @@ def _ad_ranks(
     at: int | None,
 ) -> dict[str, int] | None:
     """Each row's place in the negotiator's one ad (groups breadth-first, then the
-    submitters as the accountant's table iterates), where ties keep that order: rows of
-    that ad sorted by condor_userprio's own key, at most :data:`_STABLE_SORT_MAX` of them.
-    None elsewhere (ties then go by name: the collector's order is no one's, and the
-    partitions of a longer ``std::sort`` move tied rows)."""
+    submitters as the accountant's table iterates), the order ``user_prio.cpp``'s
+    ``std::sort`` starts from, when rows are sorted by condor_userprio's own key. None
+    elsewhere (ties then go by name: the collector's order is no one's)."""
     if table_entries is None or at is None or not ties_keep_ad_order(len(records), query):
         return None
     order = breadth_first(config.groups)
@@ -223,10 +239,42 @@ def _ad_ranks(
 
 
 def ties_keep_ad_order(records: int, query: UserprioQuery) -> bool:
-    """Whether rows that tie keep the negotiator's ad order (:func:`_ad_ranks`), which
-    needs the accountant table's size: the negotiator's one ad of at most
-    :data:`_STABLE_SORT_MAX` records, sorted by priority."""
-    return query.negotiator_ad and query.sort == "priority" and records <= _STABLE_SORT_MAX
+    """Whether rows that tie go in the order ``std::sort`` leaves them from the negotiator's
+    ad order (:func:`_ad_ranks`), which needs the accountant table's size: the negotiator's
+    one ad, sorted by priority. Up to :data:`_STABLE_SORT_MAX` rows they keep that order;
+    above it the flat table follows the sort's partitions (:func:`_introsorted`), while the
+    hierarchical one orders them by name."""
+    return query.negotiator_ad and query.sort == "priority"
+
+
+def _introsorted(
+    rows: list[UserprioRow],
+    every: list[UserprioRow],
+    ranks: Mapping[str, int] | None,
+    at: int | None,
+    group_order: bool,
+    with_groups: bool,
+) -> tuple[list[UserprioRow], list[UserprioRow]]:
+    """The flat table's ``rows`` (and the ``-l`` listing's, groups included) in the order
+    ``std::sort`` with ``LineRecLT`` leaves ``every`` row of the ads read (filtered or
+    not: ``user_prio.cpp`` sorts them all and filters as it prints), from the ad's order:
+    by the field at ``at`` alone, and with ``-grouporder`` a group before any other row by
+    its place (``SortGroupsFirstByIndex``)."""
+    assert ranks is not None  # (only past _STABLE_SORT_MAX ranked rows)
+    assert at is not None
+    last = len(ranks)
+    ordered = sorted(every, key=lambda r: ranks.get(r.name, last))
+    get = itemgetter(at)
+
+    def less(a: UserprioRow, b: UserprioRow) -> bool:
+        if group_order and (a.is_group or b.is_group):
+            return ranks.get(a.name, last) < ranks.get(b.name, last)
+        return bool(get(a) < get(b))
+
+    cpp_sort(ordered, less)
+    shown = {r.name: r for r in rows}
+    listed = [shown[r.name] for r in ordered if r.name in shown]
+    return (listed if with_groups else [r for r in listed if not r.is_group]), listed
 
 
 def _ranked_key(at: int | None, descending: bool, ranks: Mapping[str, int]) -> Callable[[Row], Any]:
