@@ -80,3 +80,33 @@ def test_past_16_records_ties_follow_the_sorts_partitions(
     assert result.exit_code == 0, result.stderr
     rows = [line.split()[0] for line in result.stdout.splitlines()[4:-2]]
     assert rows == [f"{u}@d" for u in "pdkcjbqiahognfmel"]
+
+
+def test_past_16_records_hierarchical_ties_follow_the_sorts_partitions(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Group g (quota 1) with 17 submitters g.u01..g.u17 made by ``setfactor 1``, each at
+    0.50. The ad numbers <none> (1), g (2), then the users u1..u17 as the accountant's
+    table iterates them (Name3..Name19): 19 ads, which ``user_prio.cpp`` sorts with
+    ``SortHierByDisplayOrder``: g's block before <none>'s (display order g's priority,
+    <none>'s ``FLT_MAX``), a group row before its users, users by priority (all tie).
+    ``__move_median_to_first`` of idx 1 (g), 9 (u8), 18 (u17): g < u8, not u8 < u17,
+    g < u17, so idx 0 (<none>) and 18 swap: pivot u17. The unguarded partition passes g
+    (less than the pivot), stops at u1 and, from the end, passes <none> (greater) to u16:
+    it swaps (2,17) (3,16) ... (9,10) and cuts at 10: u17 g u16 u15 ... u1 <none>. The
+    final insertion sort moves g to the front and no tie: g, u17 down to u1, <none>. fs
+    listed the users by name."""
+    pool = POOL + "[groups.g]\nquota = 1\n"
+    (tmp_path / "p.toml").write_text(pool, encoding="utf-8")
+    args = ["--config", str(tmp_path / "p.toml"), "--state", str(tmp_path / "s.json")]
+    args += ["--now", "2026-11-21T12:00:00Z"]
+    for k in range(1, 18):
+        assert run("setfactor", f"g.u{k:02d}@d", "1", "--create", *args).exit_code == 0
+    long = run("userprio", "-l", "-allusers", *args).stdout
+    named = {int(k[4:]): v.strip('"') for k, _, v in (ln.partition(" = ") for ln in
+             long.splitlines()) if k.startswith("Name")}  # fmt: skip
+    ad_users = [named[k] for k in range(3, 20)]
+    result = run("userprio", "-allusers", *args)
+    assert result.exit_code == 0, result.stderr
+    rows = [line.split()[0] for line in result.stdout.splitlines()[4:-2]]
+    assert rows == ["g", *(u.removeprefix("g.") for u in reversed(ad_users)), "<none>"]

@@ -80,16 +80,14 @@ def userprio_view(
     """Compute the rows of ``condor_userprio`` at ``now``.
 
     Args:
-        stored: the accountant's records as stored, by name (``AccountantState.records``,
-            or ``accountant_decode.stored_records``).
+        stored: the accountant's records as stored, by name (``AccountantState.records``).
         config: the pool config (groups, quotas, surplus policy).
         now: the time the view is for.
         query: the options: names, filters, order and columns (HTCondor's defaults if None).
         jobs: the queue, for each submitter's and group's demand.
         group_info: effective and subtree quotas and sort keys from the quota computation.
         activity_now: the time the 24-hour activity filter counts back from (default
-            ``now``); condor_userprio counts from the clock while it shows the accountant
-            as of its last update.
+            ``now``: condor_userprio counts from the clock, the accountant as last updated).
         table_entries: the entries of the negotiator's accountant table, which order its
             ad's submitters (:mod:`~fairshare_cli.core.htcondor.acctlog_order`), if known.
     """
@@ -111,16 +109,17 @@ def userprio_view(
     field_name, descending = sort_order(query.sort, query.show_priority, query.show_usage)
     at = None if field_name is None else UserprioRow._fields.index(field_name)
     ranks = _ad_ranks(records, config, query, table_entries, at)
-    introsort = ranks is not None and len(records) > _STABLE_SORT_MAX  # (hierarchical: by name)
-    key = (
-        _ranked_key(at, descending, ranks) if ranks and not introsort else sort_key(at, descending)
-    )
+    introsort = ranks is not None and len(records) > _STABLE_SORT_MAX
+    ranked = None if introsort else ranks  # (past 16 rows ties go where the sort leaves them)
+    key = sort_key(at, descending) if ranked is None else _ranked_key(at, descending, ranked)
     unread = _unread_groups(config, query)
     if hier:
         none_last = global_surplus_policy(config) == "Regroup"
         ordered = listed = hierarchical_order(
             users, groups, key, query.show_priority, query.show_usage, none_last, unread
         )
+        if introsort and len(rows) == len(records):  # (every ad shown: each in its block)
+            ordered = listed = _introsorted_blocks(ordered, ranks, at)
     else:
         with_groups = has_group_data and not hide_groups
         if introsort:  # (every ad read is sorted, those the filter leaves out too)
@@ -146,6 +145,32 @@ def userprio_view(
         named=tuple(sorted(query.names)),
         unread=unread,
     )
+
+
+def _introsorted_blocks(
+    ordered: list[UserprioRow], ranks: Mapping[str, int] | None, at: int | None
+) -> list[UserprioRow]:
+    """The hierarchical table's rows (``ordered``: each group row, then its users) in the
+    order ``std::sort`` with ``LineRecLT`` (``SortHierByDisplayOrder``) leaves them from
+    the ad's order: a row's group block first (as ``ordered`` places the blocks), the
+    group row before its users, then the users by the field at ``at`` alone."""
+    assert ranks is not None  # (only past _STABLE_SORT_MAX ranked rows)
+    assert at is not None
+    blocks: dict[str, int] = {}
+    n, group = -1, None
+    for row in ordered:  # (a user whose group row is not shown: a block of its own)
+        if row.is_group or row.group != group:
+            n, group = n + 1, (row.name if row.is_group else row.group)
+        blocks[row.name] = n
+    get, last = itemgetter(at), len(ranks)
+
+    def less(a: UserprioRow, b: UserprioRow) -> bool:
+        ka, kb = (blocks[a.name], not a.is_group), (blocks[b.name], not b.is_group)
+        return ka < kb or (ka == kb and not a.is_group and bool(get(a) < get(b)))
+
+    rows = sorted(ordered, key=lambda r: ranks.get(r.name, last))
+    cpp_sort(rows, less)
+    return rows
 
 
 def _with_group_records(
@@ -242,8 +267,8 @@ def ties_keep_ad_order(records: int, query: UserprioQuery) -> bool:
     """Whether rows that tie go in the order ``std::sort`` leaves them from the negotiator's
     ad order (:func:`_ad_ranks`), which needs the accountant table's size: the negotiator's
     one ad, sorted by priority. Up to :data:`_STABLE_SORT_MAX` rows they keep that order;
-    above it the flat table follows the sort's partitions (:func:`_introsorted`), while the
-    hierarchical one orders them by name."""
+    above it the sort's partitions move them (:func:`_introsorted`, and
+    :func:`_introsorted_blocks` when every ad is shown; else by name)."""
     return query.negotiator_ad and query.sort == "priority"
 
 
