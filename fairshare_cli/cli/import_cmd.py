@@ -355,7 +355,9 @@ def _hold_running(
         neg = env.decode("negotiator", negotiator_from_json)
         kept = {s: c for s, c in neg.claims.items() if not c.job_id.startswith(HISTORY_PREFIX)}
         if len(kept) != len(neg.claims):
-            neg = NegotiatorState(kept, neg.rr_times, neg.last_cycle, neg.group_quotas)
+            neg = NegotiatorState(
+                kept, neg.rr_times, neg.last_cycle, neg.group_quotas, neg.limits_seen
+            )
             env.state = env.state.with_section("negotiator", negotiator_to_json(neg))
     from fairshare_cli.core.htcondor.replay import record_weigher
 

@@ -64,7 +64,11 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
     accountant = uncharge_displaced(accountant, config, placement.displaced, weight_of, env.now)
     accountant = charge_claims(accountant, config, placement.claims.values(), weight_of, env.now)
     negotiator = NegotiatorState(
-        placement.claims, negotiator.rr_times, negotiator.last_cycle, negotiator.group_quotas
+        placement.claims,
+        negotiator.rr_times,
+        negotiator.last_cycle,
+        negotiator.group_quotas,
+        negotiator.limits_seen,
     )
     state = env.state.with_section("negotiator", negotiator_to_json(negotiator))
     env.state = state.with_section("accountant", acct.accountant_to_json(accountant))
@@ -165,7 +169,11 @@ def release_slots(env: Env, slots: Sequence[str], config: Config | None = None) 
         )
     kept = {s: c for s, c in negotiator.claims.items() if s not in set(slots)}
     negotiator = NegotiatorState(
-        kept, negotiator.rr_times, negotiator.last_cycle, negotiator.group_quotas
+        kept,
+        negotiator.rr_times,
+        negotiator.last_cycle,
+        negotiator.group_quotas,
+        negotiator.limits_seen,
     )
     state = env.state.with_section("negotiator", negotiator_to_json(negotiator))
     env.state = state.with_section("accountant", acct.accountant_to_json(accountant))

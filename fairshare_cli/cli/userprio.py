@@ -22,6 +22,7 @@ from fairshare_cli.cli.userprio_inputs import (
     as_dumped,
     claimed_limits,
     negotiator_claims,
+    negotiator_section,
     read_inputs,
     table_entries,
 )
@@ -308,11 +309,10 @@ def _long(
         wide = replace(query, all_users=True)
         view = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
     if query.negotiator_ad and not query.names:
-        claims = negotiator_claims(env)
-        entries = table_entries(env, records, claims)
-        numbered = numbered_ad(
-            view.listed, records, config, shown_at, entries, claimed_limits(claims, jobs)
-        )
+        neg = negotiator_section(env)
+        entries = table_entries(env, records, neg.claims)
+        limits = claimed_limits(neg.claims, jobs, neg.limits_seen)
+        numbered = numbered_ad(view.listed, records, config, shown_at, entries, limits)
         if af is not None:
             return render_autoformat(constrained(modular_ads(numbered)), af)
         return render_modular(constrained(modular_ads(numbered))) if modular else print_ad(numbered)

@@ -16,6 +16,7 @@ from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio_row import GroupQuotaInfo
 
 if TYPE_CHECKING:
+    from fairshare_cli.core.htcondor.claims import NegotiatorState
     from fairshare_cli.core.htcondor.negotiator.results import Claim
     from fairshare_cli.core.jobs import Job
 
@@ -92,17 +93,25 @@ def _queue(raw: Any, label: str) -> list[Job]:
     return parse_jobs(raw, label)
 
 
-def negotiator_claims(env: Env) -> Mapping[str, Claim]:
-    """The state's claims (the negotiator section read once: the ad's entries and
-    limits, ``-getreslist``)."""
+def negotiator_section(env: Env) -> NegotiatorState:
+    """The state's negotiator section, read once (its claims give the ad's entries and
+    limits, and ``-getreslist``; its ``limits_seen`` the limits held at 0)."""
     from fairshare_cli.core.htcondor.claims import negotiator_from_json
 
-    return env.decode("negotiator", negotiator_from_json).claims
+    return env.decode("negotiator", negotiator_from_json)
 
 
-def claimed_limits(claims: Mapping[str, Claim], jobs: Sequence[Job]) -> dict[str, float]:
+def negotiator_claims(env: Env) -> Mapping[str, Claim]:
+    """The state's claims (:func:`negotiator_section`)."""
+    return negotiator_section(env).claims
+
+
+def claimed_limits(
+    claims: Mapping[str, Claim], jobs: Sequence[Job], seen: Sequence[str] = ()
+) -> dict[str, float]:
     """The negotiator's ``ConcurrencyLimit_<name>`` counts: each claim's limits, its own
-    (the slot ad's) or its running job's; a job whose limits are an expression, which the
+    (the slot ad's) or its running job's, and at 0 each limit of ``seen`` (counted by an
+    earlier cycle) no claim holds; a job whose limits are an expression, which the
     negotiator evaluates against the slot, is left out, with a note."""
     from fairshare_cli.core.htcondor.concurrency import reported_limits
 
@@ -118,7 +127,7 @@ def claimed_limits(claims: Mapping[str, Claim], jobs: Sequence[Job]) -> dict[str
     if left:
         click.echo(f"fs: note: ConcurrencyLimit_ counts leave out {left} claim(s) whose job's "
                    "limits are an expression", err=True)  # fmt: skip
-    return reported_limits(texts)
+    return reported_limits(texts, seen)
 
 
 def table_entries(

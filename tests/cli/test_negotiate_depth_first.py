@@ -237,14 +237,35 @@ def test_a_match_counting_no_job_offers_the_request_once_more(
     assert unmatched == [("1.2", "depth_first"), ("1.4", "depth_first")]
 
 
+LOST_NOTE = (
+    "fs: note: negotiator.depth_first: a match of {who}'s request counted no job, so "
+    "HTCondor offered the request once more than it has jobs and matched a slot no job of "
+    "the request takes; fs counts that match in the cycle but lists none and charges the "
+    "accountant nothing for it, where the schedd gives the slot to another idle job of the "
+    "submitter that fits it, if any, and AddMatch charges it until a later cycle "
+    "(docs/htcondor.md)\n"
+)
+
+
+def _stderr(tmp_path: Path, run: Callable[..., Any]) -> str:
+    """``fs negotiate --dry-run``'s stderr on the pool and jobs :func:`_cycle` wrote."""
+    result = run(
+        "negotiate", "--dry-run", "--config", str(tmp_path / "pool.toml"), "--state",
+        str(tmp_path / "state.json"), "--jobs-file", str(tmp_path / "jobs.json"), "--now", NOW,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    return str(result.stderr)
+
+
 def test_a_re_offer_with_no_job_to_take_its_slot_is_noted(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
     """A consumption-policy slot of 2 CPUs (ranked first) and a static one of 4 CPUs;
     alice's 2 jobs of 1 CPU. 1.0 leaves 1 CPU (count 1, nothing skipped), 1.1 leaves
-    none (count 0): HTCondor offers the request once more and may match the static slot,
-    which the schedd, with no idle job left, lets go. fs has no job to match there: the
-    matches stay two, and ``fs negotiate`` says so on stderr."""
+    none (count 0): HTCondor offers the request once more and matches the static slot
+    (charged 4 of her limit of 6, the pool's weight), which the schedd, with no idle job
+    left, lets go. The listed matches stay two, and ``fs negotiate`` notes the match it
+    does not list."""
     pool = CONSUMPTION.replace("Cpus = 4, Memory = 4096", "Cpus = 2, Memory = 2048") + (
         '[[machines]]\nname = "s"\ncount = 1\nslots = 1\n'
         "attributes = {{ Cpus = 4, Memory = 4096 }}\n"
@@ -252,13 +273,65 @@ def test_a_re_offer_with_no_job_to_take_its_slot_is_noted(
     matches, unmatched = _cycle(tmp_path, run, pool, [_alice(1024, count=2)])
     assert matches == [("1.0", "slot1_1@c001"), ("1.1", "slot1_2@c001")]
     assert unmatched == []
-    result = run(
-        "negotiate", "--dry-run", "--config", str(tmp_path / "pool.toml"), "--state",
-        str(tmp_path / "state.json"), "--jobs-file", str(tmp_path / "jobs.json"), "--now", NOW,
-    )  # fmt: skip
-    assert result.stderr == (
-        "fs: note: negotiator.depth_first: a match of alice@example.org's request counted "
-        "no job, so HTCondor offers the request once more than it has jobs; none is left to "
-        "take a slot it may match (the schedd gives such a slot another idle job or lets it "
-        "go), which fs does not model (docs/htcondor.md)\n"
-    )
+    assert _stderr(tmp_path, run) == LOST_NOTE.format(who="alice@example.org")
+
+
+def test_a_re_offer_that_finds_no_slot_is_refused_silently(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The consumption-policy slot of 2 CPUs alone: 1.0 and 1.1 take it (counts 1 and 0),
+    and the request's re-offer finds no slot, a refusal as any other: nothing to note.
+    fs noted a match HTCondor might make."""
+    pool = CONSUMPTION.replace("Cpus = 4, Memory = 4096", "Cpus = 2, Memory = 2048")
+    matches, _ = _cycle(tmp_path, run, pool, [_alice(1024, count=2)])
+    assert matches == [("1.0", "slot1_1@c001"), ("1.1", "slot1_2@c001")]
+    assert _stderr(tmp_path, run) == ""
+
+
+GROUPS = """\
+[pool]
+uid_domain = "example.org"
+defaults = "current"
+[negotiator]
+depth_first = true
+slot_weight = "ifThenElse(Memory > 3000, 1, Cpus)"
+[[machines]]
+name = "c"
+count = 1
+slots = 1
+partitionable = true
+consumption_policy = true
+attributes = {{ Cpus = 2, Memory = 2048 }}
+[[machines]]
+name = "s"
+count = 1
+slots = 1
+attributes = {{ Cpus = 4, Memory = 4096 }}
+[groups.a]
+quota = 3
+[groups.b]
+quota = 3
+"""
+
+
+def test_a_re_offers_match_takes_its_slot_from_the_next_group(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Slot weights 2 (c001, a consumption-policy slot of 2 CPUs) and 1 (s001, 4 CPUs and
+    4096 MB: the expression's 1): a pool of 3. Groups a and b, quota 3 each
+    (oversubscription on), tie at 0/3 in ``GROUP_SORT_EXPR`` and go by name: a first,
+    alice's limit 1 x min(3, 3) = 3. ``- 100000 * Cpus - Memory`` ranks c001 first:
+    1.0 takes 1 CPU and 1024 MB (cost 2 - 1 = 1, count 1), 1.1 the rest (cost 1, count
+    0), so the request is offered a third time: s001, cost 1, used 3 <= 3, a match no job
+    of alice's takes, and s001 leaves the cycle. Group b: bob's job finds no slot. fs gave
+    bob s001."""
+    jobs = [
+        {"id": "1.0", "owner": "alice", "accounting_group": "a.alice", "request_cpus": 1,
+         "request_memory": 1024, "count": 2},
+        {"id": "2.0", "owner": "bob", "accounting_group": "b.bob", "request_cpus": 1,
+         "request_memory": 1024},
+    ]  # fmt: skip
+    matches, unmatched = _cycle(tmp_path, run, GROUPS, jobs)
+    assert matches == [("1.0", "slot1_1@c001"), ("1.1", "slot1_2@c001")]
+    assert unmatched == [("2.0", "pool_exhausted")]
+    assert _stderr(tmp_path, run) == LOST_NOTE.format(who="a.alice@example.org")

@@ -161,6 +161,35 @@ def test_long_allusers_reports_the_concurrency_limits_the_claims_hold(
         "ConcurrencyLimit_license_matlab = 4.0",
     ]
     assert lines.index("ConcurrencyLimit_db = 3.0") == lines.index("ConfigQuota1 = 0.0") - 2
+
+
+def test_long_allusers_keeps_a_limit_no_claim_holds_at_0(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The pool above, then ``fs rm 1`` (a's two jobs) and a second cycle a minute later.
+    The accountant's ``concurrencyLimits`` is a ``std::map`` that ``ClearLimits`` zeroes
+    at each cycle's ``LoadLimits`` and never shrinks (``IncrementLimit`` adds a name,
+    nothing removes one), and ``ReportLimits`` prints every entry: after the second
+    cycle db counts b's one claim, 1, and license.matlab, which no claim holds, 0.
+    fs printed db alone."""
+    (tmp_path / "p.toml").write_text(LIMITS_POOL, encoding="utf-8")
+    jobs = [
+        {"id": "1.0", "owner": "a", "count": 2, "concurrency_limits": "License.Matlab:2, DB"},
+        {"id": "2.0", "owner": "b", "concurrency_limits": "db"},
+    ]
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs), encoding="utf-8")
+    args = ["--config", str(tmp_path / "p.toml"), "--state", str(tmp_path / "s.json")]
+    first, second = ["--now", "2026-11-21T12:00:00Z"], ["--now", "2026-11-21T12:01:00Z"]
+    assert run("submit", "--file", str(tmp_path / "jobs.json"), *args, *first).exit_code == 0
+    assert run("negotiate", *args, *first).exit_code == 0
+    assert run("rm", "1", *args, *second).exit_code == 0
+    assert run("negotiate", *args, *second).exit_code == 0
+    result = run("userprio", "-l", "-allusers", *args, *second)
+    assert result.exit_code == 0, result.stderr
+    assert [line for line in result.stdout.splitlines() if line.startswith("Concurrency")] == [
+        "ConcurrencyLimit_db = 1.0",
+        "ConcurrencyLimit_license_matlab = 0.0",
+    ]
     modular = run("userprio", "-l", "-allusers", "-modular", *args).stdout
     assert "Concurrency" not in modular
 

@@ -4,7 +4,7 @@ condor_userprio 25.0 sorts its rows with ``std::sort``, which for 16 elements or
 libstdc++'s insertion sort alone: stable. The negotiator's one ad (``-allusers``) numbers
 the groups breadth-first, then the submitters as its accountant's ``HashTable`` iterates
 (``core/htcondor/acctlog_order.py``), so in a pool of at most 16 records tied rows come in
-that order, not by name.
+that order, not by name; above 16 the introsort's partitions move them from there.
 """
 
 from __future__ import annotations
@@ -54,16 +54,59 @@ def test_tied_rows_keep_the_accountant_tables_order(
     ]
 
 
-def test_past_16_records_ties_go_by_name(tmp_path: Path, run: Callable[..., Any]) -> None:
-    """17 submitters at 0.50, more than 16 rows: libstdc++'s ``std::sort`` then partitions
-    before its insertion sort, which moves tied rows, so fs lists the ties by name (and
-    reads no claim to size the accountant's table)."""
+def test_past_16_records_ties_follow_the_sorts_partitions(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """17 submitters a..q made by ``setfactor 1``, each at 0.50; the ad holds <none> too,
+    also 0.5: 18 tied rows, which ``user_prio.cpp`` sorts all (the hidden <none> among
+    them). 17 records + <none> + ``Accountant.`` = 19 entries grew the table to 31 buckets;
+    ``-l -allusers`` numbers them <none>, l e m f n g o h p a i q b j c k d (idx 0..17).
+    libstdc++'s ``std::sort`` of 18 > 16: ``__move_median_to_first`` of idx 1, 9, 16 (all
+    tie: the last branch) swaps idx 0 and 9 (p first, <none> at 9); the unguarded
+    partition around p never stops early, so it swaps (1,17) (2,16) ... (8,10) and cuts at
+    9: p d k c j b q i a <none> h o g n f m e l. Both halves are at most 16 and the final
+    insertion sort moves no tie. Without <none>: p d k c j b q i a h o g n f m e l.
+    fs listed them by name."""
     (tmp_path / "p.toml").write_text(POOL, encoding="utf-8")
     args = ["--config", str(tmp_path / "p.toml"), "--state", str(tmp_path / "s.json")]
     args += ["--now", "2026-11-21T12:00:00Z"]
-    users = [f"u{k:02d}@d" for k in range(17)]
-    for user in users:
-        assert run("setfactor", user, "1", "--create", *args).exit_code == 0
+    for user in "abcdefghijklmnopq":
+        assert run("setfactor", f"{user}@d", "1", "--create", *args).exit_code == 0
+    long = run("userprio", "-l", "-allusers", *args).stdout
+    named = {int(k[4:]): v.strip('"') for k, _, v in (ln.partition(" = ") for ln in
+             long.splitlines()) if k.startswith("Name")}  # fmt: skip
+    assert [named[k] for k in sorted(named)] == ["<none>", *(f"{u}@d" for u in "lemfngohpaiqbjckd")]
     result = run("userprio", "-allusers", *args)
     assert result.exit_code == 0, result.stderr
-    assert [line.split()[0] for line in result.stdout.splitlines()[4:-2]] == users
+    rows = [line.split()[0] for line in result.stdout.splitlines()[4:-2]]
+    assert rows == [f"{u}@d" for u in "pdkcjbqiahognfmel"]
+
+
+def test_past_16_records_hierarchical_ties_follow_the_sorts_partitions(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Group g (quota 1) with 17 submitters g.u01..g.u17 made by ``setfactor 1``, each at
+    0.50. The ad numbers <none> (1), g (2), then the users u1..u17 as the accountant's
+    table iterates them (Name3..Name19): 19 ads, which ``user_prio.cpp`` sorts with
+    ``SortHierByDisplayOrder``: g's block before <none>'s (display order g's priority,
+    <none>'s ``FLT_MAX``), a group row before its users, users by priority (all tie).
+    ``__move_median_to_first`` of idx 1 (g), 9 (u8), 18 (u17): g < u8, not u8 < u17,
+    g < u17, so idx 0 (<none>) and 18 swap: pivot u17. The unguarded partition passes g
+    (less than the pivot), stops at u1 and, from the end, passes <none> (greater) to u16:
+    it swaps (2,17) (3,16) ... (9,10) and cuts at 10: u17 g u16 u15 ... u1 <none>. The
+    final insertion sort moves g to the front and no tie: g, u17 down to u1, <none>. fs
+    listed the users by name."""
+    pool = POOL + "[groups.g]\nquota = 1\n"
+    (tmp_path / "p.toml").write_text(pool, encoding="utf-8")
+    args = ["--config", str(tmp_path / "p.toml"), "--state", str(tmp_path / "s.json")]
+    args += ["--now", "2026-11-21T12:00:00Z"]
+    for k in range(1, 18):
+        assert run("setfactor", f"g.u{k:02d}@d", "1", "--create", *args).exit_code == 0
+    long = run("userprio", "-l", "-allusers", *args).stdout
+    named = {int(k[4:]): v.strip('"') for k, _, v in (ln.partition(" = ") for ln in
+             long.splitlines()) if k.startswith("Name")}  # fmt: skip
+    ad_users = [named[k] for k in range(3, 20)]
+    result = run("userprio", "-allusers", *args)
+    assert result.exit_code == 0, result.stderr
+    rows = [line.split()[0] for line in result.stdout.splitlines()[4:-2]]
+    assert rows == ["g", *(u.removeprefix("g.") for u in reversed(ad_users)), "<none>"]

@@ -36,12 +36,15 @@ from fairshare_cli.core.state import SectionError
 @dataclass(frozen=True)
 class NegotiatorState:
     """The ``negotiator`` state section: claims by slot, group round-robin times, the last
-    cycle's time and the group quotas it negotiated with (None: no cycle stored them)."""
+    cycle's time, the group quotas it negotiated with (None: no cycle stored them) and the
+    concurrency limits its cycles counted (``limits_seen``, sorted lower-case names: the
+    accountant's map keeps a limit no claim holds any more, at 0)."""
 
     claims: Mapping[str, Claim] = field(default_factory=dict)
     rr_times: Mapping[str, float] = field(default_factory=dict)
     last_cycle: float | None = None
     group_quotas: Mapping[str, float] | None = None
+    limits_seen: tuple[str, ...] = ()
 
 
 def _is_time(value: Any) -> bool:
@@ -135,7 +138,10 @@ def negotiator_from_json(raw: Any) -> NegotiatorState:
     rr_times = {k: float(v) for k, v in rr.items()}
     if quotas is not None:
         quotas = {k: float(v) for k, v in quotas.items()}
-    return NegotiatorState(claims, rr_times, last, quotas)
+    seen = raw.get("limits_seen", [])
+    if not isinstance(seen, list) or not all(isinstance(n, str) and n for n in seen):
+        raise SectionError("negotiator.limits_seen: expected a list of concurrency limit names")
+    return NegotiatorState(claims, rr_times, last, quotas, tuple(sorted({*seen})))
 
 
 def _is_quota(value: Any) -> bool:
@@ -188,6 +194,8 @@ def negotiator_to_json(state: NegotiatorState) -> dict[str, Any]:
     }
     if state.group_quotas is not None:
         body["group_quotas"] = dict(sorted(state.group_quotas.items()))
+    if state.limits_seen:
+        body["limits_seen"] = list(state.limits_seen)
     return body
 
 

@@ -94,13 +94,15 @@ class LimitCounts:
         return False
 
 
-def reported_limits(texts: Iterable[str]) -> dict[str, float]:
+def reported_limits(texts: Iterable[str], seen: Iterable[str] = ()) -> dict[str, float]:
     """The ``ConcurrencyLimit_<name>`` attributes of the negotiator's one ad
     (``Accountant::ReportLimits``): each limit the claims hold, summed (``LoadLimits``:
-    each claimed slot's ``ConcurrencyLimits``), a dot in its name written ``_``; of two
-    names that then meet, the later in name order wins, as its ``std::map`` assigns them.
+    each claimed slot's ``ConcurrencyLimits``), and each name of ``seen`` at 0 (the
+    accountant's map keeps a limit once counted: ``ClearLimits`` zeroes it, never drops
+    it); a dot in a name is written ``_``; of two names that then meet, the later in name
+    order wins, as its ``std::map`` assigns them.
     """
-    counts: dict[str, float] = {}
+    counts: dict[str, float] = dict.fromkeys(seen, 0.0)
     for text in texts:
         for name, inc in parse_limits(text):
             counts[name] = counts.get(name, 0.0) + inc

@@ -3,7 +3,8 @@
 Row selection and order follow ``user_prio.cpp`` (reference/htcondor.md §6.7): the 24-hour
 activity filter, hierarchical mode when a user inside a group is among the ads read, flat
 order by effective priority.
-HTCondor sorts with an unstable sort; equal keys here are ordered by name.
+HTCondor sorts with an unstable sort: equal keys go where it leaves them from the
+negotiator's ad order (``-allusers``; :func:`ties_keep_ad_order`), else by name.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from operator import itemgetter, not_
 from typing import TYPE_CHECKING, Any
 
 from fairshare_cli.core.config import Config
+from fairshare_cli.core.cpp_sort import cpp_sort
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.acctlog_order import table_order
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
@@ -78,24 +80,19 @@ def userprio_view(
     """Compute the rows of ``condor_userprio`` at ``now``.
 
     Args:
-        stored: the accountant's records as stored, by name (``AccountantState.records``,
-            or ``accountant_decode.stored_records``).
+        stored: the accountant's records as stored, by name (``AccountantState.records``).
         config: the pool config (groups, quotas, surplus policy).
         now: the time the view is for.
         query: the options: names, filters, order and columns (HTCondor's defaults if None).
         jobs: the queue, for each submitter's and group's demand.
         group_info: effective and subtree quotas and sort keys from the quota computation.
         activity_now: the time the 24-hour activity filter counts back from (default
-            ``now``); condor_userprio counts from the clock while it shows the accountant
-            as of its last update.
+            ``now``: condor_userprio counts from the clock, the accountant as last updated).
         table_entries: the entries of the negotiator's accountant table, which order its
             ad's submitters (:mod:`~fairshare_cli.core.htcondor.acctlog_order`), if known.
     """
     query = query or UserprioQuery()
-    records = dict(stored)  # as acct.all_records: a fresh record for each group not stored
-    for name in [acct.ROOT_GROUP, *config.groups]:
-        if name not in records:
-            records[name] = acct.CustomerRecord(name=name, is_group=True)
+    records = _with_group_records(stored, config)
     cutoff = _cutoff(query, now if activity_now is None else activity_now)
     rows = _view_rows(records, config, now, query, cutoff, jobs, group_info or {})
     if query.group_numbers:
@@ -112,20 +109,28 @@ def userprio_view(
     field_name, descending = sort_order(query.sort, query.show_priority, query.show_usage)
     at = None if field_name is None else UserprioRow._fields.index(field_name)
     ranks = _ad_ranks(records, config, query, table_entries, at)
-    key = sort_key(at, descending) if ranks is None else _ranked_key(at, descending, ranks)
+    introsort = ranks is not None and len(records) > _STABLE_SORT_MAX
+    ranked = None if introsort else ranks  # (past 16 rows ties go where the sort leaves them)
+    key = sort_key(at, descending) if ranked is None else _ranked_key(at, descending, ranked)
     unread = _unread_groups(config, query)
     if hier:
         none_last = global_surplus_policy(config) == "Regroup"
         ordered = listed = hierarchical_order(
             users, groups, key, query.show_priority, query.show_usage, none_last, unread
         )
+        if introsort and len(rows) == len(records):  # (every ad shown: each in its block)
+            ordered = listed = _introsorted_blocks(ordered, ranks, at)
     else:
         with_groups = has_group_data and not hide_groups
-        ordered, listed = (
-            _flat_order(users, groups, with_groups, query, config, at, descending)
-            if ranks is None  # (else a few rows: one plain sort)
-            else _ranked_flat_order(users, groups, with_groups, query, ranks, key)
-        )
+        if introsort:  # (every ad read is sorted, those the filter leaves out too)
+            every = _view_rows(records, config, now, query, None, jobs, group_info or {})
+            ordered, listed = _introsorted(rows, every, ranks, at, query.group_order, with_groups)
+        else:
+            ordered, listed = (
+                _flat_order(users, groups, with_groups, query, config, at, descending)
+                if ranks is None  # (else a few rows: one plain sort)
+                else _ranked_flat_order(users, groups, with_groups, query, ranks, key)
+            )
         ordered = ordered if any_real_group else without_leading_root(ordered)
     return UserprioView(
         rows=tuple(ordered),
@@ -140,6 +145,43 @@ def userprio_view(
         named=tuple(sorted(query.names)),
         unread=unread,
     )
+
+
+def _introsorted_blocks(
+    ordered: list[UserprioRow], ranks: Mapping[str, int] | None, at: int | None
+) -> list[UserprioRow]:
+    """The hierarchical table's rows (``ordered``: each group row, then its users) in the
+    order ``std::sort`` with ``LineRecLT`` (``SortHierByDisplayOrder``) leaves them from
+    the ad's order: a row's group block first (as ``ordered`` places the blocks), the
+    group row before its users, then the users by the field at ``at`` alone."""
+    assert ranks is not None  # (only past _STABLE_SORT_MAX ranked rows)
+    assert at is not None
+    blocks: dict[str, int] = {}
+    n, group = -1, None
+    for row in ordered:  # (a user whose group row is not shown: a block of its own)
+        if row.is_group or row.group != group:
+            n, group = n + 1, (row.name if row.is_group else row.group)
+        blocks[row.name] = n
+    get, last = itemgetter(at), len(ranks)
+
+    def less(a: UserprioRow, b: UserprioRow) -> bool:
+        ka, kb = (blocks[a.name], not a.is_group), (blocks[b.name], not b.is_group)
+        return ka < kb or (ka == kb and not a.is_group and bool(get(a) < get(b)))
+
+    rows = sorted(ordered, key=lambda r: ranks.get(r.name, last))
+    cpp_sort(rows, less)
+    return rows
+
+
+def _with_group_records(
+    stored: Mapping[str, CustomerRecord], config: Config
+) -> dict[str, CustomerRecord]:
+    """``stored`` with a fresh record for each group not stored (as ``acct.all_records``)."""
+    records = dict(stored)
+    for name in [acct.ROOT_GROUP, *config.groups]:
+        if name not in records:
+            records[name] = acct.CustomerRecord(name=name, is_group=True)
+    return records
 
 
 def _flat_order(
@@ -210,10 +252,9 @@ def _ad_ranks(
     at: int | None,
 ) -> dict[str, int] | None:
     """Each row's place in the negotiator's one ad (groups breadth-first, then the
-    submitters as the accountant's table iterates), where ties keep that order: rows of
-    that ad sorted by condor_userprio's own key, at most :data:`_STABLE_SORT_MAX` of them.
-    None elsewhere (ties then go by name: the collector's order is no one's, and the
-    partitions of a longer ``std::sort`` move tied rows)."""
+    submitters as the accountant's table iterates), the order ``user_prio.cpp``'s
+    ``std::sort`` starts from, when rows are sorted by condor_userprio's own key. None
+    elsewhere (ties then go by name: the collector's order is no one's)."""
     if table_entries is None or at is None or not ties_keep_ad_order(len(records), query):
         return None
     order = breadth_first(config.groups)
@@ -223,10 +264,42 @@ def _ad_ranks(
 
 
 def ties_keep_ad_order(records: int, query: UserprioQuery) -> bool:
-    """Whether rows that tie keep the negotiator's ad order (:func:`_ad_ranks`), which
-    needs the accountant table's size: the negotiator's one ad of at most
-    :data:`_STABLE_SORT_MAX` records, sorted by priority."""
-    return query.negotiator_ad and query.sort == "priority" and records <= _STABLE_SORT_MAX
+    """Whether rows that tie go in the order ``std::sort`` leaves them from the negotiator's
+    ad order (:func:`_ad_ranks`), which needs the accountant table's size: the negotiator's
+    one ad, sorted by priority. Up to :data:`_STABLE_SORT_MAX` rows they keep that order;
+    above it the sort's partitions move them (:func:`_introsorted`, and
+    :func:`_introsorted_blocks` when every ad is shown; else by name)."""
+    return query.negotiator_ad and query.sort == "priority"
+
+
+def _introsorted(
+    rows: list[UserprioRow],
+    every: list[UserprioRow],
+    ranks: Mapping[str, int] | None,
+    at: int | None,
+    group_order: bool,
+    with_groups: bool,
+) -> tuple[list[UserprioRow], list[UserprioRow]]:
+    """The flat table's ``rows`` (and the ``-l`` listing's, groups included) in the order
+    ``std::sort`` with ``LineRecLT`` leaves ``every`` row of the ads read (filtered or
+    not: ``user_prio.cpp`` sorts them all and filters as it prints), from the ad's order:
+    by the field at ``at`` alone, and with ``-grouporder`` a group before any other row by
+    its place (``SortGroupsFirstByIndex``)."""
+    assert ranks is not None  # (only past _STABLE_SORT_MAX ranked rows)
+    assert at is not None
+    last = len(ranks)
+    ordered = sorted(every, key=lambda r: ranks.get(r.name, last))
+    get = itemgetter(at)
+
+    def less(a: UserprioRow, b: UserprioRow) -> bool:
+        if group_order and (a.is_group or b.is_group):
+            return ranks.get(a.name, last) < ranks.get(b.name, last)
+        return bool(get(a) < get(b))
+
+    cpp_sort(ordered, less)
+    shown = {r.name: r for r in rows}
+    listed = [shown[r.name] for r in ordered if r.name in shown]
+    return (listed if with_groups else [r for r in listed if not r.is_group]), listed
 
 
 def _ranked_key(at: int | None, descending: bool, ranks: Mapping[str, int]) -> Callable[[Row], Any]:

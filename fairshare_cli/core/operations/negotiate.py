@@ -279,7 +279,8 @@ def apply_matches(
     rr = dict(negotiator.rr_times)
     rr.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
     quotas = result.group_quotas or None  # (none without groups)
-    return new_jobs, state, NegotiatorState(claims, rr, now, quotas)
+    seen = tuple(sorted({*negotiator.limits_seen, *result.limits_seen}))
+    return new_jobs, state, NegotiatorState(claims, rr, now, quotas, seen)
 
 
 def _dirac_changes(

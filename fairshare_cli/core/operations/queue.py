@@ -290,7 +290,8 @@ def release_jobs(
             weight = weigh(job.slot, began) if job.slot else 1.0
         accountant = acct.remove_match(accountant, config, submitter, weight, now)
     neg = negotiator
-    return accountant, NegotiatorState(claims, neg.rr_times, neg.last_cycle, neg.group_quotas)
+    kept = NegotiatorState(claims, neg.rr_times, neg.last_cycle, neg.group_quotas, neg.limits_seen)
+    return accountant, kept
 
 
 def _release(config: Config, state: State, gone: Sequence[Job], now: float) -> State:

@@ -82,6 +82,7 @@ class SimQueue:
         self.rr_times = dict(negotiator.rr_times)
         self.last_cycle = negotiator.last_cycle
         self.group_quotas = negotiator.group_quotas
+        self.limits_seen = set(negotiator.limits_seen)
         self.start = start
         self.slurm = slurm
         self.name_of = submitter_of(config)
@@ -147,10 +148,9 @@ class SimQueue:
                     self._add_running(one, self.name_of(one), self._held(one, began), began)
 
     def _restricted(self, batch: JobBatch) -> JobBatch:
-        """A batch coming into the queue (submitted, loaded, or back from a slot gone),
-        its Slurm job bounded to the machines of its partitions
-        (:meth:`~.partition_nodes.PartitionNodes.restricted`); a job sent back by a
-        preemption is bounded already."""
+        """A batch coming into the queue (submitted, loaded, back from a slot gone), its
+        Slurm job bounded to its partitions' machines (``PartitionNodes.restricted``); a
+        job sent back by a preemption is bounded already."""
         return batch if self.nodes is None else self.nodes.restricted(batch)
 
     def _on(self, job: Job) -> bool:
@@ -311,8 +311,7 @@ class SimQueue:
         """One negotiation cycle at ``t``, committed (``AddMatch``, preemptions released).
 
         Skipped when it cannot match anything: no idle job, or (no claimed slot can be
-        taken) no free slot; only without groups, whose round-robin times a cycle moves.
-        """
+        taken) no free slot; only without groups, whose round-robin times a cycle moves."""
         self.demand = None
         free = self.capacity - self.claimed_configured
         if self.tree is None and (not self.idle_jobs or (self.skip_when_full and free <= 0)):
@@ -339,6 +338,7 @@ class SimQueue:
             live = [JobBatch(r.job) for r in self.running.values()] + self.idle
             result = start_beside(config, list(self.claims.values()), live, result, t)
         self.group_quotas = result.group_quotas or self.group_quotas
+        self.limits_seen.update(result.limits_seen)
         self.demand = result.demand  # a matched job counts the same idle or running
         self._commit(result, t)
         self.rr_times.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
@@ -496,5 +496,5 @@ class SimQueue:
 
     def negotiator(self) -> NegotiatorState:
         """The ``negotiator`` section at the end."""
-        claims, rr = dict(self.claims), dict(self.rr_times)
-        return NegotiatorState(claims, rr, self.last_cycle, self.group_quotas)
+        claims, rr, seen = dict(self.claims), dict(self.rr_times), tuple(sorted(self.limits_seen))
+        return NegotiatorState(claims, rr, self.last_cycle, self.group_quotas, seen)

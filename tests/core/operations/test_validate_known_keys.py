@@ -7,7 +7,7 @@ import pytest
 from fairshare_cli.core.operations import validate
 
 #: keys an encoder writes only when the section holds them: a body carrying each
-_OPTIONAL = {"negotiator": {"group_quotas": {"group_a": 2.0}}}
+_OPTIONAL = {"negotiator": {"group_quotas": {"group_a": 2.0}, "limits_seen": ["db"]}}
 
 
 @pytest.mark.parametrize("name", ["accountant", "negotiator", "slurm", "dirac", "jobs", "x"])

@@ -130,6 +130,7 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
         demand=snap.demand,
         group_quotas=dict(state.group_quota),
         notes=state.notes.lines(),
+        limits_seen=tuple(sorted(state.limits.counts)),
     )
 
 

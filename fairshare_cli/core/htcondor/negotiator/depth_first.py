@@ -15,7 +15,8 @@ that stops (its limit, its ceiling) skips nothing, one whose pool is empty still
 and a skip never reaches past the request's own jobs (``getRequest`` then fetches the
 next request with its count afresh). A match counting no job moves the count on by
 nothing: the request is offered once more than it has jobs (:func:`counted_past`,
-:func:`matched_job`).
+:func:`matched_job`); a re-offer with no job left to take it is still searched, and its
+match charged in the cycle for no job (:func:`lost_match`).
 """
 
 from __future__ import annotations
@@ -98,16 +99,35 @@ def matched_job(run: Run, rematched: set[str]) -> str:
     (a re-offer), the first of those its depth-first matches left to the schedd, as the
     schedd's ``FindRunnableJob`` gives a match whose job already has one to the first
     idle job without one (these are of the request's autocluster, so they fit); that
-    job goes into ``rematched``."""
+    job goes into ``rematched``. With none of those either: no job ("", :func:`lost_match`)."""
     if run.left:
         job_id = run.head_id()
         run.advance()
         return job_id
-    assert run.handed  # (next_request asks for a re-offer only with one to give it)
-    job_id = run.handed.pop(0)
     run.reoffers -= 1
+    if not run.handed:
+        return ""
+    job_id = run.handed.pop(0)
     rematched.add(job_id)
     return job_id
+
+
+def lost_match(slot: Slot, submitter: str, notes: CountedNotes) -> None:
+    """A re-offer's match that no job of its request takes: the negotiator made it (the
+    caller charged it within the cycle: limit, pie, slot, concurrency limits), the startd
+    never carves its dynamic slot (its number is free again), and fs shows no match for
+    it and charges the accountant nothing (noted)."""
+    if slot.parent is not None:
+        slot.parent.children.discard(int(slot.name.split("@", 1)[0].rpartition("_")[2]))
+    notes.add(
+        "lost",
+        f"negotiator.depth_first: a match of {submitter}'s request counted no job, so "
+        "HTCondor offered the request once more than it has jobs and matched a slot no job "
+        "of the request takes; fs counts that match in the cycle but lists none and charges "
+        "the accountant nothing for it, where the schedd gives the slot to another idle job "
+        "of the submitter that fits it, if any, and AddMatch charges it until a later cycle "
+        "(docs/htcondor.md)",
+    )
 
 
 def leave_to_schedd(run: Run, count: int, submitter: str, left: list[tuple[str, IdBatch]]) -> bool:
@@ -129,14 +149,11 @@ def next_request(
     run: Run,
     skip: int,
     left: tuple[str, list[tuple[str, IdBatch]]],
-    notes: CountedNotes,
 ) -> str | bool:
     """Whether a turn asks for its next request of ``run`` (``getRequest``), having taken
     the ``skip`` past its last match (:func:`leave_to_schedd`, onto ``left``: the
-    submitter and the list): True; False when the skip took the rest of ``run``, or when
-    a re-offer has no job to give a slot (noted: HTCondor may match it once more, the
-    schedd then finding another idle job or letting it go; fs does not); else ``stop``,
-    why the turn ends. The limit and the ceiling end it before ``getRequest``; an empty
+    submitter and the list): True; False when the skip took the rest of ``run``; else
+    ``stop``, why the turn ends. The limit and the ceiling end it before ``getRequest``; an empty
     pool (``pool_exhausted``) does not, so the skip is taken first and the request after
     it finds no slot."""
     if stop is not None and not (skip and stop == "pool_exhausted"):
@@ -145,14 +162,4 @@ def next_request(
         return False
     if stop is not None:
         return stop
-    if not run.left and not run.handed:
-        notes.add(
-            "reoffer",
-            f"negotiator.depth_first: a match of {left[0]}'s request counted no job, so "
-            "HTCondor offers the request once more than it has jobs; none is left to take "
-            "a slot it may match (the schedd gives such a slot another idle job or lets it "
-            "go), which fs does not model (docs/htcondor.md)",
-        )
-        run.reoffers = 0
-        return False
     return True

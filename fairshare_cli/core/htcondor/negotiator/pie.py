@@ -23,6 +23,7 @@ from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.common import NO_PREEMPTION, REASON_NAMES
 from fairshare_cli.core.htcondor.negotiator.depth_first import (
     counted_past,
+    lost_match,
     matched_job,
     next_request,
 )
@@ -320,7 +321,7 @@ class Pie:
             while run.left or run.reoffers:
                 stop = self._must_stop(turn, headroom, ignore_limit)
                 if stop is not None or skip or not run.left:  # (else: its next job, asked)
-                    request = next_request(stop, run, skip, left, self.state.notes)
+                    request = next_request(stop, run, skip, left)
                     if request is False:
                         break
                     if request is not True:
@@ -337,7 +338,11 @@ class Pie:
                     break
                 self.explainer.matching = ac.matching_slots
                 job_id = matched_job(run, self.state.rematched)
-                pie_left -= self._record_match(turn, job_id, slot, tier, group_name)
+                if not job_id:  # (a depth-first re-offer no job of the request takes)
+                    pie_left -= self._charge(turn, slot)
+                    lost_match(slot, sub.name, self.state.notes)
+                else:
+                    pie_left -= self._record_match(turn, job_id, slot, tier, group_name)
                 if in_steps and run.left and tier == NO_PREEMPTION and not ac.limits:
                     pie_left = self._same_class(turn, run, ac, slot, headroom, pie_left)
                 if depth_first:
@@ -444,6 +449,12 @@ class Pie:
             return True
         return False
 
+    def _charge(self, turn: Turn, slot: Slot) -> float:
+        """Charge a match on ``slot`` in the cycle and to ``turn`` (``CycleState.charge``)."""
+        mm, weight = self.matchmaker, self.snap.slot_class[slot.index].weight
+        self.state.charge(turn, slot, weight, mm.carver, self.snap.group_of, mm.matched_limits)
+        return weight
+
     def _record_match(
         self, turn: Turn, job_id: str, slot: Slot, tier: int, group_name: str | None
     ) -> float:
@@ -451,21 +462,10 @@ class Pie:
         claimed slot first removes the match it replaces) to the submitter, its turn and
         the concurrency limits the match takes (``IncrementLimits``). Returns the weight."""
         state, sub = self.state, turn.sub
-        weight = self.snap.slot_class[slot.index].weight
-        preempted = None
+        weight = self._charge(turn, slot)
         claim = slot.claim
-        if claim is not None:
-            preempted = claim.job_id
-            old = claim.submitter
-            state.usage[old] = max(0.0, state.usage.get(old, 0.0) - weight)
-            old_group = self.snap.group_of(old) or ROOT
-            state.group_usage[old_group] = max(0.0, state.group_usage.get(old_group, 0.0) - weight)
-        state.usage[sub.name] = state.usage.get(sub.name, 0.0) + weight
-        g = sub.group or ROOT
-        state.group_usage[g] = state.group_usage.get(g, 0.0) + weight
+        preempted = None if claim is None else claim.job_id
         carver = self.matchmaker.carver
-        if carver is None or claim is not None or carver.spent(slot):
-            state.available -= 1
         reason = REASON_NAMES[tier]
         held = weight if carver is None else carver.own.get(slot.index, weight)
         state.matches.append(
@@ -482,10 +482,6 @@ class Pie:
             )
         )
         sub.summary.matched += 1
-        if self.matchmaker.matched_limits:  # AddMatch: IncrementLimits
-            state.limits.add(self.matchmaker.matched_limits)
-        turn.used += weight
-        turn.used_unclaimed += weight if claim is None else 0.0
         if job_id == self.explainer.job_id:
             self.explainer.note(
                 "matched",

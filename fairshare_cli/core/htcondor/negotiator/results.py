@@ -203,6 +203,10 @@ class CycleResult:
     group_quotas: dict[str, float] = field(default_factory=dict)
     #: where the cycle departs from HTCondor in a way fs does not model, one line each
     notes: list[str] = field(default_factory=list)
+    #: the concurrency limits the cycle counted (``LoadLimits`` over the claims it found,
+    #: ``AddMatch`` of its matches): the accountant's map keeps each, at 0 once no claim
+    #: holds it, until the negotiator restarts (lower-case names, sorted)
+    limits_seen: tuple[str, ...] = ()
 
     def iter_unmatched(self) -> Iterator[tuple[str, str, str]]:
         """Yield ``(job_id, submitter, reason)`` for every unmatched idle job."""

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from fairshare_cli.core.batches import IdBatch
-from fairshare_cli.core.htcondor.concurrency import LimitCounts
+from fairshare_cli.core.htcondor.concurrency import LimitCounts, Limits
 from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.notes import CountedNotes
 from fairshare_cli.core.htcondor.negotiator.results import Match
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from fairshare_cli.core.htcondor.negotiator.carving import Carver
+    from fairshare_cli.core.htcondor.negotiator.slots import Slot
+    from fairshare_cli.core.htcondor.negotiator.turn import Turn
 
 
 class CycleState:
@@ -58,3 +66,32 @@ class CycleState:
         self.left_to_schedd: list[tuple[str, IdBatch]] = []
         self.notes = CountedNotes()
         self.rematched: set[str] = set()
+
+    def charge(
+        self,
+        turn: Turn,
+        slot: Slot,
+        weight: float,
+        carver: Carver | None,
+        group_of: Callable[[str], str | None],
+        limits: Limits,
+    ) -> None:
+        """``AddMatch`` within the cycle: ``turn``'s submitter holds ``weight`` more (and
+        its turn has used it), a claimed slot's holder that much less (``RemoveMatch``),
+        the slot leaves the pool unless ``carver`` puts its leftover back, and the match
+        takes ``limits`` (``IncrementLimits``)."""
+        usage, group_usage, claim, sub = self.usage, self.group_usage, slot.claim, turn.sub
+        if claim is not None:
+            old = claim.submitter
+            old_group = group_of(old) or ROOT
+            usage[old] = max(0.0, usage.get(old, 0.0) - weight)
+            group_usage[old_group] = max(0.0, group_usage.get(old_group, 0.0) - weight)
+        usage[sub.name] = usage.get(sub.name, 0.0) + weight
+        g = sub.group or ROOT
+        group_usage[g] = group_usage.get(g, 0.0) + weight
+        if carver is None or claim is not None or carver.spent(slot):
+            self.available -= 1
+        if limits:
+            self.limits.add(limits)
+        turn.used += weight
+        turn.used_unclaimed += weight if claim is None else 0.0
