@@ -65,9 +65,9 @@ from fairshare_cli.core.operations.slurm_pending import (
     PendingJobs,
     Record,
     Score,
-    at_job_priority,
     begun,
     job_of,
+    job_records,
     under_qos,
 )
 from fairshare_cli.core.operations.slurm_series import SlurmSeries, of_association
@@ -287,35 +287,10 @@ class SlurmSim:
         self.next_work = k
 
     def _score(self, jobs: list[Job]) -> dict[str, Score]:
-        """The jobs' records as of the last decay pass, with the usage charged so far: a
-        record per ``sprio`` row at the cycle (partition and QOS), with its partition's
-        tier and the priority slurmctld stores for it (``priority_array``)."""
-        from fairshare_cli.core.slurm.priority import controller_priority
-        from fairshare_cli.core.slurm.priority_table import compute_rows
-
+        """The jobs' records as of the last decay pass, with the usage charged so far
+        (:func:`~fairshare_cli.core.operations.slurm_pending.job_records`)."""
         when, _, ctx = self.ctx
-        records: dict[str, list[Record]] = {}
-        multi = self.multi
-        for job in jobs:
-            if job.id not in multi:  # (a job's partitions are split from its text each time)
-                multi[job.id] = len(job.partitions) > 1 or "," in (job.qos or "")
-        # Every queued job has a priority, one not yet eligible too (its age 0 until its
-        # begin time, as slurmctld's at the pass); :func:`begun` holds it back.
-        held = self.fit.held
-        by_id = {job.id: job for job in jobs}
-        ends: dict[str, list[Any]] = {}  # a job of several QOS in one partition: its rows
-        for row in compute_rows(jobs, ctx, when, listed_at=INF):
-            job = by_id[row.job_id]
-            if held(job, row.partition) is not None:
-                continue  # (``_job_runnable_test2``: job_limits_check holds it back there)
-            tier = ctx.partitions[row.partition].priority_tier
-            p = controller_priority(row, multi[row.job_id])
-            records.setdefault(row.job_id, []).append((tier, p, row.partition, row.qos))
-            if multi[row.job_id] and len(job.partitions) < 2:
-                ends.setdefault(row.job_id, []).append(row)
-        for job_id, rows in ends.items():
-            records[job_id] = at_job_priority(records[job_id], rows, by_id[job_id], when)
-        return {job_id: tuple(own) for job_id, own in records.items()}
+        return job_records(jobs, ctx, when, self.fit.held, self.multi)
 
     def _priorities(self, t: float) -> None:
         """Priorities as of the last decay pass: all made again (as the order reaches them)

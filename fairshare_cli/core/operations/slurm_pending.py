@@ -216,6 +216,48 @@ class PendingJobs:
         return k
 
 
+def job_records(
+    jobs: list[Job],
+    ctx: Any,
+    when: float,
+    held: Callable[[Job, str], str | None],
+    multi: dict[str, bool],
+) -> dict[str, Score]:
+    """Each job's records as of the decay pass at ``when`` (``ctx``: the priority context
+    of the tree then): a record per ``sprio`` row (partition and QOS), with its partition's
+    tier and the priority slurmctld stores for it (``priority_array``), but the rows of a
+    partition whose limits hold the job back (``held``; ``_job_runnable_test2``:
+    ``job_limits_check`` keeps it out of the queue there). A job with no row is left out.
+
+    Args:
+        multi: job id -> whether the job names several partitions or QOS, a cache filled
+            here (a job's partitions are split from its text each time).
+    """
+    from fairshare_cli.core.slurm.priority import controller_priority
+    from fairshare_cli.core.slurm.priority_table import compute_rows
+
+    records: dict[str, list[Record]] = {}
+    for job in jobs:
+        if job.id not in multi:
+            multi[job.id] = len(job.partitions) > 1 or "," in (job.qos or "")
+    # Every queued job has a priority, one not yet eligible too (its age 0 until its
+    # begin time, as slurmctld's at the pass); :func:`begun` holds it back.
+    by_id = {job.id: job for job in jobs}
+    ends: dict[str, list[Any]] = {}  # a job of several QOS in one partition: its rows
+    for row in compute_rows(jobs, ctx, when, listed_at=float("inf")):
+        job = by_id[row.job_id]
+        if held(job, row.partition) is not None:
+            continue
+        tier = ctx.partitions[row.partition].priority_tier
+        p = controller_priority(row, multi[row.job_id])
+        records.setdefault(row.job_id, []).append((tier, p, row.partition, row.qos))
+        if multi[row.job_id] and len(job.partitions) < 2:
+            ends.setdefault(row.job_id, []).append(row)
+    for job_id, rows in ends.items():
+        records[job_id] = at_job_priority(records[job_id], rows, by_id[job_id], when)
+    return {job_id: tuple(own) for job_id, own in records.items()}
+
+
 def at_job_priority(records: list[Record], rows: list[Any], job: Job, when: float) -> list[Record]:
     """The records of a job of several QOS in one partition, at the job's priority, as
     ``sort_job_queue2`` sorts them (no ``part_ptr_list``): its highest QOS's until the first
