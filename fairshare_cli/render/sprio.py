@@ -84,7 +84,9 @@ MAX_FIELD_WIDTH = 100_000
 def parse_format(spec: str) -> tuple[SprioFormat, list[str]]:
     """Parse a format string; returns it and a warning per unknown letter (field skipped).
 
-    Unknown letters give ``Invalid job format specification: %c`` as sprio does.
+    The fields are split at each ``%`` as ``parse_format`` splits them with
+    ``strtok_r``, which skips empty ones (``%%i`` is ``%i``; a ``%`` at the end adds
+    nothing). Unknown letters give ``Invalid job format specification: %c`` as sprio does.
 
     Raises:
         InputError: a field width above ``MAX_FIELD_WIDTH``.
@@ -99,6 +101,8 @@ def parse_format(spec: str) -> tuple[SprioFormat, list[str]]:
     while pos < len(spec):
         assert spec[pos] == "%"
         pos += 1
+        if pos == len(spec) or spec[pos] == "%":
+            continue  # (strtok_r skips an empty field: '%%i' is '%i', a last '%' nothing)
         right = False
         if pos < len(spec) and spec[pos] == ".":
             right = True

@@ -287,3 +287,24 @@ def test_jobs_that_are_not_slurm_jobs_are_named_under_the_listing(
     assert run("sprio", *line, "--json").stderr == ""  # (scripts read stdout alone)
     for asked in (["-w"], ["-u", "alice"], ["-j", "1"], ["-p", "batch"]):  # (not asked for)
         assert run("sprio", *asked, *line).stderr == "", asked
+
+
+def test_format_fields_split_as_strtok_splits_them(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """sprio's ``parse_format`` splits ``-o`` at each ``%`` with ``strtok_r``, which skips
+    empty fields (22.05 and today alike): ``%%.5i%%%.6u%`` is ``%.5i%.6u`` (JOBID right in
+    5, USER right in 6), and ``-o %`` names no field: an empty line for the header and
+    each job. fs took the second ``%`` of ``%%`` for a field letter and a last ``%`` for a
+    field without one: ``Invalid job format specification`` on stderr, and ``-o %`` was
+    refused (exit 2)."""
+    import shutil
+
+    state = tmp_path / "state.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    common = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state)]
+    res = run("submit", "--owner", "alice", "--account", "hep", *common, "--now", NOW)
+    assert res.exit_code == 0, res.stderr
+    res = run("sprio", "-o", "%%.5i%%%.6u%", *common, "--now", NOW)
+    assert (res.exit_code, res.stderr) == (0, "")
+    assert res.stdout == "JOBID  USER\n    1 alice\n"
+    res = run("sprio", "-o", "%", *common, "--now", NOW)
+    assert (res.exit_code, res.stdout, res.stderr) == (0, "\n\n", "")
