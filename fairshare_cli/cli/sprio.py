@@ -378,7 +378,7 @@ def listing_spec(
             compat=env.config.priority.output_compat,
             cluster=cluster_column,
         )
-    parsed, warnings = render.parse_format(spec)
+    parsed, warnings = render.parse_format(spec, env.config.priority.output_compat)
     if warnings and not parsed.fields:  # nothing valid to list: refused, not a blank listing
         source = "-o" if opts.fmt_spec is not None else "SPRIO_FORMAT"
         raise InputError(f"{warnings[0]} ({source} has no valid field)")

@@ -81,7 +81,12 @@ class SprioFormat(msgspec.Struct, frozen=True):
 MAX_FIELD_WIDTH = 100_000
 
 
-def parse_format(spec: str) -> tuple[SprioFormat, list[str]]:
+#: Letters Slurm 22.05's sprio did not know (``%n`` QOSNAME and ``%o`` ACCOUNT came in
+#: 24.05, ``%s`` SLUID in 26.05): invalid fields with ``output_compat = "22.05"``.
+NOT_IN_22_05 = frozenset("nos")
+
+
+def parse_format(spec: str, compat: str = "current") -> tuple[SprioFormat, list[str]]:
     """Parse a format string; returns it and a warning per unknown letter (field skipped).
 
     The fields are split at each ``%`` as ``parse_format`` splits them with
@@ -118,7 +123,7 @@ def parse_format(spec: str) -> tuple[SprioFormat, list[str]]:
             nxt = len(spec)
         suffix = spec[pos:nxt]
         pos = nxt
-        if letter not in HEADERS:
+        if letter not in HEADERS or (compat == "22.05" and letter in NOT_IN_22_05):
             shown = letter or "'%' without a field letter"
             warnings.append(f"Invalid job format specification: {shown}")
             continue

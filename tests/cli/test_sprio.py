@@ -308,3 +308,30 @@ def test_format_fields_split_as_strtok_splits_them(tmp_path: Path, run: Callable
     assert res.stdout == "JOBID  USER\n    1 alice\n"
     res = run("sprio", "-o", "%", *common, "--now", NOW)
     assert (res.exit_code, res.stdout, res.stderr) == (0, "\n\n", "")
+
+
+def test_letters_sprio_22_05_did_not_know(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """Slurm 22.05's sprio had no ``%n`` (QOSNAME) or ``%o`` (ACCOUNT), which came in
+    24.05, nor ``%s`` (SLUID, 26.05): with ``output_compat = "22.05"`` each is an invalid
+    field, named on stderr and left out with what follows it up to the next ``%`` (opts.c
+    keeps a field's suffix with it), as 22.05's ``parse_format`` does. Before: listed as
+    today's sprio lists them."""
+    import shutil
+
+    state = tmp_path / "state.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    text = (REPO / "sample_configs" / "pool.toml").read_text()
+    old = tmp_path / "pool22.toml"
+    old.write_text(text.replace("[priority]\n", '[priority]\noutput_compat = "22.05"\n', 1))
+    common = ["--state", str(state), "--now", NOW]
+    res = run("submit", "--owner", "alice", "--account", "hep", "--config", str(old), *common)
+    assert res.exit_code == 0, res.stderr
+    spec = "%i|%n|%o|%s|%c"
+    res = run("sprio", "-o", spec, "--config", str(old), *common)
+    assert (res.exit_code, res.stdout) == (0, "JOBID|CLUSTER\n1|(null)\n")
+    assert res.stderr.splitlines() == [
+        f"fs: error: Invalid job format specification: {letter}" for letter in "nos"
+    ]
+    res = run("sprio", "-o", spec, "--config", str(REPO / "sample_configs" / "pool.toml"), *common)
+    assert (res.exit_code, res.stderr) == (0, "")
+    assert res.stdout == "JOBID|QOSNAME|ACCOUNT|SLUID|CLUSTER\n1|normal|hep||(null)\n"
