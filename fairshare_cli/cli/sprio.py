@@ -441,7 +441,7 @@ def _listed(
     parts = None if opts.partitions is None else items(opts.partitions)
     rows = selected_rows(table, keys, users, parts)
     if not by_id:
-        rows = sort_order(table, rows, opts.sort or "i")
+        rows = sort_order(table, rows, opts.sort or "i", env.config.priority.output_compat)
     return ctx, table.taken(rows), builder.not_slurm, len(table)
 
 

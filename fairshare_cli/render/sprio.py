@@ -364,10 +364,11 @@ _WEIGHTED = {"F": "weighted_fairshare", "J": "weighted_jobsize", "P": "weighted_
              "Q": "weighted_qos"}  # fmt: skip
 
 
-def sort_keys(spec: str) -> list[tuple[str, bool]]:
+def sort_keys(spec: str, compat: str = "current") -> list[tuple[str, bool]]:
     """The ``-S`` keys in the order they are applied, as ``sort_job_list`` reads them:
     from the last character to the first, every character but ``,``, ``-`` and ``+`` a
-    key letter, descending when the character before it is ``-``.
+    key letter, descending when the character before it is ``-`` (``compat`` ``"22.05"``:
+    22.05's letters, without ``n`` and ``o``).
 
     Raises:
         InputError: ``Invalid sort specification: %c`` (the last bad character).
@@ -377,13 +378,15 @@ def sort_keys(spec: str) -> list[tuple[str, bool]]:
         letter = spec[i]
         if letter in ",-+":
             continue
-        if letter not in SORT_LETTERS:
+        if letter not in SORT_LETTERS or (compat == "22.05" and letter in "no"):
             raise InputError(f"Invalid sort specification: {letter}")
         keys.append((letter, i > 0 and spec[i - 1] == "-"))
     return keys
 
 
-def sort_order(table: PriorityTable, rows: list[int], spec: str) -> list[int]:
+def sort_order(
+    table: PriorityTable, rows: list[int], spec: str, compat: str = "current"
+) -> list[int]:
     """``rows`` sorted as ``-S`` asks: keys applied last to first with a stable sort
     (:func:`sort_keys`); floating keys compare equal within 1e-5.
 
@@ -391,7 +394,7 @@ def sort_order(table: PriorityTable, rows: list[int], spec: str) -> list[int]:
         InputError: ``Invalid sort specification: %c``.
     """
     out = list(rows)
-    for letter, desc in sort_keys(spec):
+    for letter, desc in sort_keys(spec, compat):
         values = _sort_values(letter, table)
         if letter in "YyAaFfJjPpQqTt":
 

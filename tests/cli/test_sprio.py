@@ -335,3 +335,30 @@ def test_letters_sprio_22_05_did_not_know(tmp_path: Path, run: Callable[..., Any
     res = run("sprio", "-o", spec, "--config", str(REPO / "sample_configs" / "pool.toml"), *common)
     assert (res.exit_code, res.stderr) == (0, "")
     assert res.stdout == "JOBID|QOSNAME|ACCOUNT|SLUID|CLUSTER\n1|normal|hep||(null)\n"
+
+
+def test_sort_letters_sprio_22_05_did_not_know(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """22.05's ``sort_job_list`` had no ``n`` (QOS name) or ``o`` (account) key: with
+    ``output_compat = "22.05"`` ``-S n`` is ``Invalid sort specification: n`` (exit 2,
+    fs's code for bad input; sprio exits 1). Today's sorts by them: heidi's jobs (QOS
+    high) before alice's (normal). Before: 22.05 sorted by them too."""
+    import shutil
+
+    state = tmp_path / "state.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    pool = REPO / "sample_configs" / "pool.toml"
+    old = tmp_path / "pool22.toml"
+    old.write_text(
+        pool.read_text().replace("[priority]\n", '[priority]\noutput_compat = "22.05"\n', 1)
+    )
+    common = ["--state", str(state), "--now", NOW]
+    for owner, more in (("alice", []), ("heidi", ["--qos", "high"])):
+        res = run("submit", "--owner", owner, "--account", "hep" if owner == "alice" else "chemistry",
+                  *more, "--config", str(pool), *common)  # fmt: skip
+        assert res.exit_code == 0, res.stderr
+    for letter in "no":
+        res = run("sprio", "-S", letter, "--config", str(old), *common)
+        assert (res.exit_code, res.stdout) == (2, "")
+        assert res.stderr == f"fs: error: Invalid sort specification: {letter}\n"
+    res = run("sprio", "-S", "n", "-o", "%i %n", "--config", str(pool), *common)
+    assert (res.exit_code, res.stdout) == (0, "JOBID QOSNAME\n2 high\n1 normal\n")
