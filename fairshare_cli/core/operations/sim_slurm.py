@@ -10,7 +10,8 @@ priorities are those ``sprio`` shows then
 one a row, a job in one of its partitions under one of its QOS). Then the main scheduler
 (``schedule()`` in ``src/slurmctld/job_scheduler.c``) walks these records as
 ``build_job_queue`` makes them and ``sort_job_queue2`` sorts them (the partition's
-``PriorityTier`` first, then the record's priority, ties: lower job id first;
+``PriorityTier`` first, then the record's priority, ties: earlier submit time, then lower
+job id;
 :mod:`~fairshare_cli.core.operations.slurm_pending`) and starts each record's job on the
 first node of its partition with enough free CPUs, under the record's QOS (a job started by
 an earlier record is passed); a record whose job does not fit blocks its partition for the
@@ -37,9 +38,8 @@ nodes; one naming no node count runs on one node when a node of its partitions c
 it, else its CPUs are spread over the nodes in config order (Slurm spreads it whenever no
 one node has its CPUs free); memory, GRES, licences, QOS and association limits and
 preemption are not modelled; in backfill, the jobs of a batch after the first that cannot
-start now are not tested (nor counted against ``bf_max_job_test``); ties of priority go by
-job id, not first by submit time (``sort_job_queue2``: the same order where ids follow
-submission); a job of several QOS but one partition sorts
+start now are not tested (nor counted against ``bf_max_job_test``); a job of several QOS
+but one partition sorts
 at its highest QOS's priority until the first decay pass after its submission, though in
 Slurm the first walk of its records already leaves it at its last record's.
 """
@@ -309,7 +309,7 @@ class SlurmSim:
 
     def schedule(self, t: float) -> None:
         """The main scheduler's pass, then (with backfill) the backfill pass, over the
-        pending jobs' records in order (tier, priority, then lower job id first): each
+        pending jobs' records in order (tier, priority, submit time, then lower job id): each
         tries its job in its partition; a job started by an earlier record is passed."""
         self._priorities(t)
         order = begun(self.queue.ordered(), t)
