@@ -2,7 +2,8 @@
 a job, partition and QOS (``build_job_queue`` in ``src/slurmctld/job_scheduler.c``:
 ``_build_job_queue_for_part`` over the job's partitions, ``_build_job_queue_for_qos`` over
 its QOS, each with the priority of that pair, ``priority_array``), sorted by the partition's
-``PriorityTier`` (highest first), then that priority, then job id (``sort_job_queue2``).
+``PriorityTier`` (highest first), then that priority, then submit time, then job id
+(``sort_job_queue2``).
 Each record tries its job in its partition only; a job started by an earlier record is
 passed (``IS_JOB_PENDING``), and a job of several QOS runs under its record's.
 

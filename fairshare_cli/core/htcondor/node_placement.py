@@ -107,3 +107,12 @@ class SlurmNodes:
                 self._use(machine, cpus)
                 return slots[0]
         return None
+
+    def most_free_beside(self, claims: Mapping[str, Claim]) -> int:
+        """The most CPUs free on a node whose slots are all held (what the largest job
+        :meth:`place_beside` may place asks at most; 0: none)."""
+        most = 0
+        for machine, (stanza, slots) in self.nodes.items():
+            if all(s in claims for s in slots):
+                most = max(most, self.machines[stanza].node_cpus() - self.used.get(machine, 0))
+        return most

@@ -91,7 +91,8 @@ def start_beside(
     matched = {m.job_id for m in result.matches}
     running = [(job, part) for job, part in _running(fit, batches, matched) if part is not None]
     nodes = SlurmNodes(config.machines, held, running)
-    segments = _segments(fit, result)
+    room = nodes.most_free_beside(held)  # (a job asking more never starts: not scored)
+    segments = [s for s in _segments(fit, result) if s.batch.job.request_cpus <= room]
     started: list[Match] = []
     for segment, parts in _order(fit, segments, score):
         _start(fit, nodes, held, segment, parts, started)
