@@ -281,6 +281,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         ctx.weights,
         header=not opts.noheader,
         weights_only=opts.weights,
+        compat=env.config.priority.output_compat,
     )
     write_lines(chunks, sys.stdout)
     whole = not (opts.weights or opts.jobs or opts.users or opts.partitions)
