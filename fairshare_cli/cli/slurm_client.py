@@ -128,9 +128,10 @@ def refused_option(*decls: str, reason: str, takes_value: bool = False) -> Calla
 VERSION_REASON = "fs is not Slurm and has no Slurm version; 'fs --version' prints fs's own"
 
 
-def cluster_asked(names: str | None, cluster: str) -> bool:
-    """Whether ``-M names`` was given; it may name fs's one cluster only, ``cluster`` (the
-    pool config's name; any letter case, as the database matches names), or ``all``.
+def cluster_asked(names: str | None, cluster: str, given: str = "-M") -> bool:
+    """Whether ``-M names`` was given (``given``: where the names came from, for the
+    error); it may name fs's one cluster only, ``cluster`` (the pool config's name; any
+    letter case, as the database matches names), or ``all``.
 
     Raises:
         InputError: ``names`` names no cluster or another one.
@@ -141,6 +142,6 @@ def cluster_asked(names: str | None, cluster: str) -> bool:
     if asked and all(name.lower() in ("all", cluster.lower()) for name in asked):
         return True
     raise InputError(
-        f"-M {names!r}: fs models one cluster, {cluster!r} (the pool config's [pool] name); "
-        "give that name or 'all', or leave -M out"
+        f"{given} {names!r}: fs models one cluster, {cluster!r} (the pool config's [pool] "
+        f"name); give that name or 'all', or leave {given} out"
     )

@@ -190,6 +190,11 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
             "Please remove one and retry."
         )
     listed = [given for given in jobs if given != BARE_JOBS]  # (a bare -j keeps the list)
+    # sprio's _opt_env: each of these set, even empty, as getenv finds it; -M wins
+    local = local or "SPRIO_LOCAL" in os.environ
+    sibling = sibling or "SPRIO_SIBLING" in os.environ
+    from_env = clusters is None and "SLURM_CLUSTERS" in os.environ
+    clusters = os.environ["SLURM_CLUSTERS"] if from_env else clusters
     opts = SprioOptions(
         long_=long_,
         weights=weights,
@@ -205,6 +210,7 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         jobs_file=jobs_file,
         fmt=common.output,
         clusters=clusters,
+        clusters_given="$SLURM_CLUSTERS" if from_env else "-M",
         # --federation changes nothing: fs's cluster is in no federation, where sprio
         # reports the local cluster alone (slurm_load_job_prio)
         sibling=sibling and not local,
@@ -231,6 +237,7 @@ class SprioOptions(msgspec.Struct, frozen=True):
     jobs_file: str | None
     fmt: str
     clusters: str | None = None
+    clusters_given: str = "-M"  # (or $SLURM_CLUSTERS, which sprio reads when -M is not given)
     sibling: bool = False
     #: ``fs whatif``'s side and notes: a job that side's config takes to no partition is
     #: left out, and noted, for the other side's may take it (the change to compare)
@@ -241,7 +248,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     from fairshare_cli.cli.sprio_lists import job_keys
 
     # -M names fs's one cluster (sprio then reports it alone: no --sibling column)
-    local = cluster_asked(opts.clusters, env.config.pool.name)
+    local = cluster_asked(opts.clusters, env.config.pool.name, opts.clusters_given)
     compat = env.config.priority.output_compat
     keys = None if opts.jobs is None else job_keys(opts.jobs, compat)  # (read first, as sprio)
     if env.config.priority.type == "basic":
@@ -274,6 +281,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         ctx.weights,
         header=not opts.noheader,
         weights_only=opts.weights,
+        compat=env.config.priority.output_compat,
     )
     write_lines(chunks, sys.stdout)
     whole = not (opts.weights or opts.jobs or opts.users or opts.partitions)
@@ -378,7 +386,7 @@ def listing_spec(
             compat=env.config.priority.output_compat,
             cluster=cluster_column,
         )
-    parsed, warnings = render.parse_format(spec)
+    parsed, warnings = render.parse_format(spec, env.config.priority.output_compat)
     if warnings and not parsed.fields:  # nothing valid to list: refused, not a blank listing
         source = "-o" if opts.fmt_spec is not None else "SPRIO_FORMAT"
         raise InputError(f"{warnings[0]} ({source} has no valid field)")
@@ -441,7 +449,7 @@ def _listed(
     parts = None if opts.partitions is None else items(opts.partitions)
     rows = selected_rows(table, keys, users, parts)
     if not by_id:
-        rows = sort_order(table, rows, opts.sort or "i")
+        rows = sort_order(table, rows, opts.sort or "i", env.config.priority.output_compat)
     return ctx, table.taken(rows), builder.not_slurm, len(table)
 
 

@@ -81,10 +81,17 @@ class SprioFormat(msgspec.Struct, frozen=True):
 MAX_FIELD_WIDTH = 100_000
 
 
-def parse_format(spec: str) -> tuple[SprioFormat, list[str]]:
+#: Letters Slurm 22.05's sprio did not know (``%n`` QOSNAME and ``%o`` ACCOUNT came in
+#: 24.05, ``%s`` SLUID in 26.05): invalid fields with ``output_compat = "22.05"``.
+NOT_IN_22_05 = frozenset("nos")
+
+
+def parse_format(spec: str, compat: str = "current") -> tuple[SprioFormat, list[str]]:
     """Parse a format string; returns it and a warning per unknown letter (field skipped).
 
-    Unknown letters give ``Invalid job format specification: %c`` as sprio does.
+    The fields are split at each ``%`` as ``parse_format`` splits them with
+    ``strtok_r``, which skips empty ones (``%%i`` is ``%i``; a ``%`` at the end adds
+    nothing). Unknown letters give ``Invalid job format specification: %c`` as sprio does.
 
     Raises:
         InputError: a field width above ``MAX_FIELD_WIDTH``.
@@ -99,6 +106,8 @@ def parse_format(spec: str) -> tuple[SprioFormat, list[str]]:
     while pos < len(spec):
         assert spec[pos] == "%"
         pos += 1
+        if pos == len(spec) or spec[pos] == "%":
+            continue  # (strtok_r skips an empty field: '%%i' is '%i', a last '%' nothing)
         right = False
         if pos < len(spec) and spec[pos] == ".":
             right = True
@@ -114,7 +123,7 @@ def parse_format(spec: str) -> tuple[SprioFormat, list[str]]:
             nxt = len(spec)
         suffix = spec[pos:nxt]
         pos = nxt
-        if letter not in HEADERS:
+        if letter not in HEADERS or (compat == "22.05" and letter in NOT_IN_22_05):
             shown = letter or "'%' without a field letter"
             warnings.append(f"Invalid job format specification: {shown}")
             continue
@@ -355,10 +364,11 @@ _WEIGHTED = {"F": "weighted_fairshare", "J": "weighted_jobsize", "P": "weighted_
              "Q": "weighted_qos"}  # fmt: skip
 
 
-def sort_keys(spec: str) -> list[tuple[str, bool]]:
+def sort_keys(spec: str, compat: str = "current") -> list[tuple[str, bool]]:
     """The ``-S`` keys in the order they are applied, as ``sort_job_list`` reads them:
     from the last character to the first, every character but ``,``, ``-`` and ``+`` a
-    key letter, descending when the character before it is ``-``.
+    key letter, descending when the character before it is ``-`` (``compat`` ``"22.05"``:
+    22.05's letters, without ``n`` and ``o``).
 
     Raises:
         InputError: ``Invalid sort specification: %c`` (the last bad character).
@@ -368,13 +378,15 @@ def sort_keys(spec: str) -> list[tuple[str, bool]]:
         letter = spec[i]
         if letter in ",-+":
             continue
-        if letter not in SORT_LETTERS:
+        if letter not in SORT_LETTERS or (compat == "22.05" and letter in "no"):
             raise InputError(f"Invalid sort specification: {letter}")
         keys.append((letter, i > 0 and spec[i - 1] == "-"))
     return keys
 
 
-def sort_order(table: PriorityTable, rows: list[int], spec: str) -> list[int]:
+def sort_order(
+    table: PriorityTable, rows: list[int], spec: str, compat: str = "current"
+) -> list[int]:
     """``rows`` sorted as ``-S`` asks: keys applied last to first with a stable sort
     (:func:`sort_keys`); floating keys compare equal within 1e-5.
 
@@ -382,7 +394,7 @@ def sort_order(table: PriorityTable, rows: list[int], spec: str) -> list[int]:
         InputError: ``Invalid sort specification: %c``.
     """
     out = list(rows)
-    for letter, desc in sort_keys(spec):
+    for letter, desc in sort_keys(spec, compat):
         values = _sort_values(letter, table)
         if letter in "YyAaFfJjPpQqTt":
 

@@ -128,8 +128,9 @@ _TEXTS = {
 def _expr(letter: str, weights: Weights) -> str:
     """The expression of a letter's text over a share ``r`` or a row's columns: a
     weighted factor as ``%.0f``, the factor itself (``-n``'s lower-case letters: the
-    weighted one over its weight) as ``%.7f``, but "0" in an admin-set priority's rows
-    (print.c's ``_print_*_priority_normalized``: ``_print_int(0)`` for a direct priority)."""
+    weighted one over its weight) as ``%.7f``, but ``zero`` in an admin-set priority's rows
+    (print.c's ``_print_*_priority_normalized``: ``_print_int(0)``, "0", for a direct
+    priority; Slurm 22.05's had no such case and printed its zeroed factor, "0.0000000")."""
     if letter in _WEIGHTED and letter.isupper():
         return f"'%.0f' % {_WEIGHTED[letter]}"
     upper = letter.upper()
@@ -137,7 +138,7 @@ def _expr(letter: str, weights: Weights) -> str:
         w = weights.get(FACTOR_LETTERS[upper])
         value = _WEIGHTED[letter if letter == "a" else upper]
         norm = f"'%.7f' % ({value} / {float(w)!r})" if w else "'0.0000000'"
-        return f"('0' if {'an is None' if letter == 'a' else 'r.admin'} else {norm})"
+        return f"(zero if {'an is None' if letter == 'a' else 'r.admin'} else {norm})"
     return _TEXTS[letter]
 
 
@@ -200,7 +201,7 @@ def _fits(ends: tuple[Any, Any], conversion: str, width: int) -> bool:
 
 
 def _row_column(
-    f: Any, table: PriorityTable, weights: Weights
+    f: Any, table: PriorityTable, weights: Weights, namespace: dict[str, Any]
 ) -> tuple[str, list[Any], dict[Any, str] | None]:
     """The printf conversion of a row letter's cell, the column of values it prints and
     their cells' texts by value, or None: numbers straight into their cells where they all
@@ -238,7 +239,7 @@ def _row_column(
         if expr == name:  # the job id: the text itself
             return _cell_spec(f), values, None
         spec = _cell_spec(f)
-        text = eval(compile(f"lambda {name}: {expr}", "<sprio cell>", "eval"))
+        text = eval(compile(f"lambda {name}: {expr}", "<sprio cell>", "eval"), dict(namespace))
         cell = lambda v: spec % text(v)  # noqa: E731  one cell, as the row path prints it
     # Only sites and nices take few values (a priority column has about one a row).
     texts = few_texts(values, cell, distinct) if kinds == {int} and f.letter in "SN" else None
@@ -285,6 +286,7 @@ def listing_chunks(
     header: bool = True,
     weights_only: bool = False,
     cluster: str | None = None,
+    compat: str = "current",
 ) -> Iterator[str]:
     """sprio's listing in pieces of :data:`CHUNK_ROWS` lines (each ending in a newline), to
     be written one by one (a 100,000-job listing is never held as one text): the header
@@ -295,7 +297,7 @@ def listing_chunks(
         yield first
     if weights_only or not len(table):
         return
-    row, slots = _layout(fmt, table, weights, cluster)
+    row, slots = _layout(fmt, table, weights, cluster, compat)
     yield from filled_chunks(row, slots, len(table))
 
 
@@ -338,14 +340,15 @@ def few_texts(
 
 
 def _layout(
-    fmt: SprioFormat, table: PriorityTable, weights: Weights, cluster: str | None
+    fmt: SprioFormat, table: PriorityTable, weights: Weights, cluster: str | None, compat: str
 ) -> tuple[str, list[Slot]]:
     """A row's template and what fills its ``%s`` and numbers: table columns, each with
     the text of each of its values (few integers; the tuple of texts of a share, one a
     place it fills) or None (the values go in as they are)."""
     # ("an": -n's age where it is a constant, of a table with no admin-set priority)
     namespace = {"cluster": cluster, "weights": weights, "tres_w": _tres_weighted_cached(),
-                 "tres_n": _tres_norm, "an": 0.0}  # fmt: skip
+                 "tres_n": _tres_norm, "an": 0.0,
+                 "zero": "0.0000000" if compat == "22.05" else "0"}  # fmt: skip
     specs: list[str] = []
     slots: list[Slot] = []
     groups: dict[str, list[list[Any]]] = {kind: [] for kind in _SHARES}
@@ -353,7 +356,7 @@ def _layout(
     conversions = 0
     for kind, items in _groups(fmt, weights, bool(table.admin_rows)):
         if kind == "row":
-            spec, values, texts = _row_column(items[0], table, weights)
+            spec, values, texts = _row_column(items[0], table, weights, namespace)
             if texts is not None and len(texts) == 1:  # one value: its text is constant
                 specs.append(next(iter(texts.values())).replace("%", "%%"))
                 continue

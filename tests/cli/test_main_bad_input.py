@@ -518,7 +518,7 @@ def test_config_too_big_for_toml(text: str, env: dict[str, Path], run: Callable[
     refused(run("config", "check", "--config", str(env["config"])), "not valid TOML")
 
 
-@pytest.mark.parametrize("spec", ["%", "%z", "%z%Z"])
+@pytest.mark.parametrize("spec", ["%z", "%z%Z", "%."])
 def test_sprio_format_without_valid_fields(
     spec: str, env: dict[str, Path], run: Callable[..., Any]
 ) -> None:

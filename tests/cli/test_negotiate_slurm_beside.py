@@ -82,9 +82,10 @@ def test_two_one_cpu_jobs_share_a_two_cpu_node(tmp_path: Path, run: Run) -> None
 
 def test_a_job_the_free_cpus_cannot_hold_waits(tmp_path: Path, run: Run) -> None:
     """Job 2 asks 2 CPUs where 1 is free: left idle, as before; a third job, of 1 CPU,
-    takes that CPU: every job left is tried, in the cycle's order (slurmctld's main
-    scheduler would stop partition a at job 2, of its priority and a lower id; not
-    modelled, docs/slurm.md says so)."""
+    takes that CPU: every job left is tried, in slurmctld's order (here priority 1 each,
+    all weights 0, so by id: 2, then 3; slurmctld's main scheduler would stop partition a
+    at job 2, and backfill start job 3 only if it delays job 2 no more: not modelled,
+    docs/slurm.md says so)."""
     two = ["--account", "acc", "--cpus", "2"]
     common = _pool(
         tmp_path, run, ["--owner", "u1", *ONE_CPU], ["--owner", "u2", *two],
@@ -193,3 +194,79 @@ def test_a_job_of_two_partitions_runs_in_its_nodes_one(tmp_path: Path, run: Run)
         ("2", "b"),
         ("3", "b,a"),
     ]
+
+
+#: The pool with a fair-share weight: sprio's PRIORITY of a job is 1000 × its fair-share
+#: factor − its nice.
+WEIGHTED = POOL + "[priority.weights]\nfairshare = 1000\n"
+
+
+def _weighted(tmp_path: Path, run: Run, *jobs: list[str]) -> list[str]:
+    common = _pool(tmp_path, run)
+    (tmp_path / "pool.toml").write_text(WEIGHTED)
+    for options in jobs:
+        res = run("submit", *options, *common, "--now", SUBMIT)
+        assert res.exit_code == 0, res.stderr
+    return common
+
+
+def test_jobs_beside_go_by_slurm_priority_not_the_cycles_order(tmp_path: Path, run: Run) -> None:
+    """Jobs 1 and 2 of u1 (job 2 ``nice=100``), job 3 of u2, 1 CPU each, in partition a.
+    Job 1 takes slot1@na001; the cycle leaves u1's job 2, then u2's job 3, for the node's
+    one free CPU. No usage yet: each user's Fair Tree factor is 1.0 (LevelFS inf for
+    both, one rank), so PRIORITY = 1000 × 1.0 − nice: job 2 900, job 3 1000.
+    slurmctld's scheduler walks its queue by priority (``sort_job_queue2``, 22.05 and
+    today alike): job 3 starts beside job 1, job 2 waits. Before: job 2 (the cycle's
+    order) started."""
+    common = _weighted(
+        tmp_path, run, ["--owner", "u1", *ONE_CPU], ["--owner", "u1", *ONE_CPU, "--set", "nice=100"],
+        ["--owner", "u2", *ONE_CPU],
+    )  # fmt: skip
+    res = run("sprio", "-o", "%.7i %.10Y", *common, "--now", CYCLE)
+    assert res.stdout.splitlines() == [
+        "  JOBID   PRIORITY",
+        "      1       1000",
+        "      2        900",
+        "      3       1000",
+    ]
+    cycle = _cycle(run, common)
+    assert _matches(cycle) == [
+        ("1", "slot1@na001", "no_preemption", 2.0),
+        ("3", "slot1@na001", "slurm_beside", 0.0),
+    ]
+    assert [u["job_id"] for u in cycle["unmatched"]] == ["2"]
+
+
+def test_jobs_of_one_priority_go_by_job_id(tmp_path: Path, run: Run) -> None:
+    """Job 1 (u1) takes the slot; job 2 (u2) and job 3 (u1) are left, u1's run first in
+    the cycle. Both PRIORITY 1000, submitted at the same second: the lower job id goes
+    first (``sort_job_queue2``), so job 2 runs beside job 1. Before: job 3."""
+    common = _weighted(
+        tmp_path, run, ["--owner", "u1", *ONE_CPU], ["--owner", "u2", *ONE_CPU],
+        ["--owner", "u1", *ONE_CPU],
+    )  # fmt: skip
+    assert _matches(_cycle(run, common))[1:] == [("2", "slot1@na001", "slurm_beside", 0.0)]
+
+
+def test_jobs_of_one_priority_go_by_submit_time_first(tmp_path: Path, run: Run) -> None:
+    """A jobs file (``--jobs-file``): job 1 (u1) running on slot1@na001 with its 1 CPU;
+    job 5 (u1) submitted at 09:00, job 7 (u2) at 09:30, job 6 (u2) at 09:59, 1 CPU each.
+    Each PRIORITY is 1000 (no age weight); ``sort_job_queue2`` takes the earlier submit
+    time before the lower job id: job 5 (the cycle leaves it first too), then 7, then 6.
+    Node na001 has 2 − 1 = 1 CPU free: job 5 starts there. With the node's 2 CPUs
+    asked by job 5, job 7 takes the free one: it precedes job 6 by submit time."""
+    common = _weighted(tmp_path, run)
+
+    def job(job_id: str, owner: str, submit: str, cpus: int, **more: Any) -> dict[str, Any]:
+        return {"id": job_id, "owner": owner, "account": "acc", "request_cpus": cpus,
+                "submit_time": f"2026-11-21T{submit}:00Z", "status": "idle", **more}  # fmt: skip
+
+    running = job("1", "u1", "08:00", 1, status="running", slot="slot1@na001",
+                  start_time="2026-11-21T08:00:00Z")  # fmt: skip
+    for cpus, want in ((1, "5"), (2, "7")):
+        jobs = [running, job("6", "u2", "09:59", 1), job("7", "u2", "09:30", 1),
+                job("5", "u1", "09:00", cpus)]  # fmt: skip
+        path = tmp_path / "jobs.json"
+        path.write_text(json.dumps(jobs))
+        cycle = _cycle(run, common, "--jobs-file", str(path))
+        assert [m["job_id"] for m in cycle["matches"] if m["reason"] == "slurm_beside"] == [want]

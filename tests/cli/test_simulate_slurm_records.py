@@ -2,7 +2,8 @@
 a job, partition and QOS (``build_job_queue`` in ``src/slurmctld/job_scheduler.c``:
 ``_build_job_queue_for_part`` over the job's partitions, ``_build_job_queue_for_qos`` over
 its QOS, each with the priority of that pair, ``priority_array``), sorted by the partition's
-``PriorityTier`` (highest first), then that priority, then job id (``sort_job_queue2``).
+``PriorityTier`` (highest first), then that priority, then submit time, then job id
+(``sort_job_queue2``).
 Each record tries its job in its partition only; a job started by an earlier record is
 passed (``IS_JOB_PENDING``), and a job of several QOS runs under its record's.
 
@@ -202,3 +203,19 @@ def test_a_job_of_several_qos_in_one_partition_sorts_at_its_lowest(
     assert {u: v[:2] for u, v in held["23:50"].items()} == {
         "u1": (16, 0), "u2": (0, 0), "u3": (0, 0)
     }  # fmt: skip
+
+
+def test_records_of_one_priority_go_by_submit_time_then_job_id(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Jobs 2 (u2) and 3 (u3), express, priority 1000 each (age weight 0), for n1's 8
+    CPUs; job 3 was submitted 10 minutes before job 2 (both queued when the run starts at
+    23:30). ``sort_job_queue2`` takes the earlier submit time before the lower job id
+    (22.05 and today alike): job 3 runs first, 23:30 to 23:40, then job 2. Before: job 2,
+    the lower id, ran first."""
+    held = _simulate(tmp_path, run, [
+        {"id": "2", "owner": "u2", "partition": "express"},
+        {"id": "3", "owner": "u3", "partition": "express", "submit_time": T0 - 600},
+    ])  # fmt: skip
+    assert (held["23:30"]["u2"][:2], held["23:30"]["u3"][:2]) == ((0, 1), (8, 0))
+    assert (held["23:40"]["u2"][:2], held["23:40"]["u3"][:2]) == ((8, 0), (0, 0))

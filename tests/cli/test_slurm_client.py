@@ -57,6 +57,46 @@ def test_sprio_cluster_options_of_one_cluster_print_the_plain_listing(
     assert (result.exit_code, result.stdout, result.stderr) == (0, SPRIO, "")
 
 
+@pytest.mark.parametrize(
+    ("variables", "args", "column"),
+    [
+        pytest.param({"SPRIO_SIBLING": ""}, [], True, id="SPRIO_SIBLING-set-empty"),
+        pytest.param({"SPRIO_SIBLING": "1", "SPRIO_LOCAL": "1"}, [], False, id="and-LOCAL"),
+        pytest.param({"SLURM_CLUSTERS": "pool"}, ["--sibling"], False, id="SLURM_CLUSTERS"),
+        pytest.param({"SPRIO_FEDERATION": "1"}, [], False, id="SPRIO_FEDERATION"),
+    ],
+)
+def test_sprio_reads_its_environment_as_sprio_does(
+    variables: dict[str, str],
+    args: list[str],
+    column: bool,
+    env: dict[str, Path],
+    run: Callable[..., Any],
+) -> None:
+    """sprio's ``_opt_env`` (22.05 and today alike) reads, each when set, even empty:
+    ``SPRIO_SIBLING`` as ``--sibling``, ``SPRIO_LOCAL`` as ``--local``, ``SPRIO_FEDERATION``
+    as ``--federation`` (no effect here) and ``SLURM_CLUSTERS`` as ``-M`` (which also
+    sets ``local``: no CLUSTER column). Before: fs read none of them, so
+    ``SPRIO_SIBLING=1 fs sprio`` had no CLUSTER column and ``SLURM_CLUSTERS=pool fs sprio
+    --sibling`` had one."""
+    result = run("sprio", *args, *common(env), env=variables)
+    assert result.exit_code == 0, result.stderr
+    head, row = SPRIO.splitlines()
+    want = [head[:25] + "  CLUSTER" + head[25:], row[:25] + "   (null)" + row[25:]]
+    assert result.stdout.splitlines() == (want if column else [head, row])
+
+
+def test_slurm_clusters_naming_another_cluster_is_refused(
+    env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    """``SLURM_CLUSTERS=other``: sprio asks that cluster; fs refuses it as ``-M other``,
+    naming the variable; ``-M`` given wins over it."""
+    result = run("sprio", *common(env), env={"SLURM_CLUSTERS": "other"})
+    refused(result, "$SLURM_CLUSTERS 'other'", "one cluster, 'pool'")
+    result = run("sprio", "-M", "pool", *common(env), env={"SLURM_CLUSTERS": "other"})
+    assert (result.exit_code, result.stdout) == (0, SPRIO)
+
+
 def test_sprio_sibling_adds_a_cluster_column_of_null_names(
     env: dict[str, Path], run: Callable[..., Any]
 ) -> None:

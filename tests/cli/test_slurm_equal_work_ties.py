@@ -39,7 +39,7 @@ from fairshare_cli.core.operations.slurm_series import slurm_series_of
 from fairshare_cli.io.config import build_config
 from tests.core.operations.simulate_reference import (
     simulate_reference,
-    slurm_fairshare_of,
+    slurm_tree_of,
 )
 
 T0 = 1_795_262_400.0  # 2026-11-21T12:00:00Z, a multiple of 300 s: on a decay pass
@@ -98,7 +98,7 @@ def test_fast_and_reference_simulations_tie_equal_work(order: int) -> None:
     )  # fmt: skip
     ref = simulate_reference(
         config, empty, NegotiatorState(), [], singles, window,
-        slurm_fairshare=slurm_fairshare_of(config, None),
+        slurm_tree=slurm_tree_of(config, None),
     )  # fmt: skip
     for rows in (fast.rows, ref.rows):
         at = {r.name: r.fairshare for r in rows if r.kind == "slurm_user" and r.time == T0 + 900}

@@ -287,3 +287,78 @@ def test_jobs_that_are_not_slurm_jobs_are_named_under_the_listing(
     assert run("sprio", *line, "--json").stderr == ""  # (scripts read stdout alone)
     for asked in (["-w"], ["-u", "alice"], ["-j", "1"], ["-p", "batch"]):  # (not asked for)
         assert run("sprio", *asked, *line).stderr == "", asked
+
+
+def test_format_fields_split_as_strtok_splits_them(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """sprio's ``parse_format`` splits ``-o`` at each ``%`` with ``strtok_r``, which skips
+    empty fields (22.05 and today alike): ``%%.5i%%%.6u%`` is ``%.5i%.6u`` (JOBID right in
+    5, USER right in 6), and ``-o %`` names no field: an empty line for the header and
+    each job. fs took the second ``%`` of ``%%`` for a field letter and a last ``%`` for a
+    field without one: ``Invalid job format specification`` on stderr, and ``-o %`` was
+    refused (exit 2)."""
+    import shutil
+
+    state = tmp_path / "state.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    common = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state)]
+    res = run("submit", "--owner", "alice", "--account", "hep", *common, "--now", NOW)
+    assert res.exit_code == 0, res.stderr
+    res = run("sprio", "-o", "%%.5i%%%.6u%", *common, "--now", NOW)
+    assert (res.exit_code, res.stderr) == (0, "")
+    assert res.stdout == "JOBID  USER\n    1 alice\n"
+    res = run("sprio", "-o", "%", *common, "--now", NOW)
+    assert (res.exit_code, res.stdout, res.stderr) == (0, "\n\n", "")
+
+
+def test_letters_sprio_22_05_did_not_know(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """Slurm 22.05's sprio had no ``%n`` (QOSNAME) or ``%o`` (ACCOUNT), which came in
+    24.05, nor ``%s`` (SLUID, 26.05): with ``output_compat = "22.05"`` each is an invalid
+    field, named on stderr and left out with what follows it up to the next ``%`` (opts.c
+    keeps a field's suffix with it), as 22.05's ``parse_format`` does. Before: listed as
+    today's sprio lists them."""
+    import shutil
+
+    state = tmp_path / "state.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    text = (REPO / "sample_configs" / "pool.toml").read_text()
+    old = tmp_path / "pool22.toml"
+    old.write_text(text.replace("[priority]\n", '[priority]\noutput_compat = "22.05"\n', 1))
+    common = ["--state", str(state), "--now", NOW]
+    res = run("submit", "--owner", "alice", "--account", "hep", "--config", str(old), *common)
+    assert res.exit_code == 0, res.stderr
+    spec = "%i|%n|%o|%s|%c"
+    res = run("sprio", "-o", spec, "--config", str(old), *common)
+    assert (res.exit_code, res.stdout) == (0, "JOBID|CLUSTER\n1|(null)\n")
+    assert res.stderr.splitlines() == [
+        f"fs: error: Invalid job format specification: {letter}" for letter in "nos"
+    ]
+    res = run("sprio", "-o", spec, "--config", str(REPO / "sample_configs" / "pool.toml"), *common)
+    assert (res.exit_code, res.stderr) == (0, "")
+    assert res.stdout == "JOBID|QOSNAME|ACCOUNT|SLUID|CLUSTER\n1|normal|hep||(null)\n"
+
+
+def test_sort_letters_sprio_22_05_did_not_know(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """22.05's ``sort_job_list`` had no ``n`` (QOS name) or ``o`` (account) key: with
+    ``output_compat = "22.05"`` ``-S n`` is ``Invalid sort specification: n`` (exit 2,
+    fs's code for bad input; sprio exits 1). Today's sorts by them: heidi's jobs (QOS
+    high) before alice's (normal). Before: 22.05 sorted by them too."""
+    import shutil
+
+    state = tmp_path / "state.json"
+    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    pool = REPO / "sample_configs" / "pool.toml"
+    old = tmp_path / "pool22.toml"
+    old.write_text(
+        pool.read_text().replace("[priority]\n", '[priority]\noutput_compat = "22.05"\n', 1)
+    )
+    common = ["--state", str(state), "--now", NOW]
+    for owner, more in (("alice", []), ("heidi", ["--qos", "high"])):
+        res = run("submit", "--owner", owner, "--account", "hep" if owner == "alice" else "chemistry",
+                  *more, "--config", str(pool), *common)  # fmt: skip
+        assert res.exit_code == 0, res.stderr
+    for letter in "no":
+        res = run("sprio", "-S", letter, "--config", str(old), *common)
+        assert (res.exit_code, res.stdout) == (2, "")
+        assert res.stderr == f"fs: error: Invalid sort specification: {letter}\n"
+    res = run("sprio", "-S", "n", "-o", "%i %n", "--config", str(pool), *common)
+    assert (res.exit_code, res.stdout) == (0, "JOBID QOSNAME\n2 high\n1 normal\n")

@@ -47,3 +47,21 @@ def test_a_larger_one_is_refused_in_a_workload(
     work = _jobs(tmp_path, 9999999999, run_time=60)
     res = run("simulate", "--workload", work, "--scheduler", "slurm", "--until", "60", *common(env))
     refused(res, "job 0.admin_priority: expected 0 to 4294967293", "got 9999999999")
+
+
+def test_normalised_factors_of_an_admin_priority_as_each_release_prints_them(
+    tmp_path: Path, run: Run
+) -> None:
+    """``sprio -n`` of a job whose priority an admin set: today's print.c prints each
+    factor as ``_print_int(0)``, "0" (its ``direct_prio`` case); Slurm 22.05's had no such
+    case and printed the factor slurmctld sent, zeroed (``_get_priority_internal`` clears
+    ``prio_factors`` of a ``direct_set_prio`` job), through ``_print_norm``: "0.0000000";
+    ``%.3q`` cuts it to "0.0". Before: "0" with ``output_compat = "22.05"`` too."""
+    from tests.cli.conftest import CONFIG, write_pool
+
+    spec = "%.4i %a %f %.3q|"
+    for compat, want in (("current", "   1 0 0   0|"), ("22.05", "   1 0.0000000 0.0000000 0.0|")):
+        env = write_pool(tmp_path, CONFIG + f'[priority]\noutput_compat = "{compat}"\n')
+        res = run("sprio", "-n", "-o", spec, "--jobs-file", _jobs(tmp_path, 100000), *common(env))
+        assert (res.exit_code, res.stderr) == (0, ""), compat
+        assert res.stdout.splitlines()[1] == want, compat

@@ -112,6 +112,15 @@ class SlurmNodes:
                 return slots[0]
         return None
 
+    def most_free_beside(self, claims: Mapping[str, Claim]) -> int:
+        """The most CPUs free on a node whose slots are all held (what the largest job
+        :meth:`place_beside` may place asks at most; 0: none)."""
+        most = 0
+        for machine, (_, slots) in self.nodes.items():
+            if all(s in claims for s in slots):
+                most = max(most, self.capacity[machine] - self.used.get(machine, 0))
+        return most
+
     def _in_partition(self, partition: str) -> list[tuple[str, list[str]]]:
         """The nodes of ``partition`` (machine, its slots), in configuration order."""
         nodes = self.of_partition.get(partition)

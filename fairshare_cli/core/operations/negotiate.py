@@ -45,7 +45,7 @@ from fairshare_cli.core.htcondor.pool import (
 from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
 from fairshare_cli.core.names import shown
 from fairshare_cli.core.operations.partition_nodes import PartitionNodes, restrict_batches
-from fairshare_cli.core.operations.slurm_beside import BESIDE, start_beside
+from fairshare_cli.core.operations.slurm_beside import BESIDE, queue_scorer, start_beside
 from fairshare_cli.core.state import State
 from fairshare_cli.errors import InputError
 
@@ -60,6 +60,7 @@ class CycleInputs:
     accountant: acct.AccountantState
     negotiator: NegotiatorState
     claims: list[Claim]
+    state: State | None = None  # (its Slurm usage orders the jobs Slurm starts beside)
 
 
 def read_inputs(
@@ -88,7 +89,7 @@ def read_inputs(
     accountant = acct.accountant_from_json(state.section("accountant"))
     negotiator = negotiator_from_json(state.section("negotiator"))
     claims = current_claims(negotiator, jobs, config, now, _grouped_status(batches, negotiator))
-    return CycleInputs(jobs, list(batches), source, accountant, negotiator, claims)
+    return CycleInputs(jobs, list(batches), source, accountant, negotiator, claims, state)
 
 
 def _grouped_status(batches: Sequence[JobBatch], negotiator: NegotiatorState) -> dict[str, str]:
@@ -204,7 +205,8 @@ def run_cycle(
         progress=progress,
         last_quotas=inputs.negotiator.group_quotas,
     )
-    return start_beside(config, inputs.claims, inputs.batches, result, now, explain_job)
+    score = None if inputs.state is None else queue_scorer(config, inputs.state, now)
+    return start_beside(config, inputs.claims, inputs.batches, result, now, explain_job, score)
 
 
 def apply_matches(

@@ -4,9 +4,8 @@ What a cycle costs is what changed in it: the jobs that end are popped from a he
 workload is read through a moving index, idle jobs stay :class:`JobBatch` es until matched
 (the rest of a batch stays one batch), a finished job leaves, and the counts the rows and
 the cycle read (slots held, CPUs, idle and running jobs) follow each start and end. The
-accountant is charged as :func:`fairshare_cli.core.operations.negotiate.apply_matches`
-charges it, one match at a time; a release gives back the weight its claim was charged, as
-the accountant stores it.
+accountant is charged as :func:`~fairshare_cli.core.operations.negotiate.apply_matches`
+charges it, one match at a time; a release gives back the weight its claim was charged.
 """
 
 from __future__ import annotations
@@ -45,9 +44,9 @@ from fairshare_cli.core.htcondor.pool import (
     submitter_of,
 )
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.operations import slurm_beside as beside
 from fairshare_cli.core.operations.partition_nodes import PartitionNodes
 from fairshare_cli.core.operations.sim_row import NEVER_QUEUED, JobStart, SimRow
-from fairshare_cli.core.operations.slurm_beside import BESIDE, may_start_beside, start_beside
 from fairshare_cli.core.operations.slurm_series import SlurmSeries, of_association
 
 
@@ -334,9 +333,10 @@ class SimQueue:
             running=self.running_jobs,
             last_quotas=self.group_quotas,
         )
-        if may_start_beside(config, result):  # (Slurm jobs on a node's free CPUs)
+        if beside.may_start_beside(config, result):  # (Slurm jobs on a node's free CPUs)
             live = [JobBatch(r.job) for r in self.running.values()] + self.idle
-            result = start_beside(config, list(self.claims.values()), live, result, t)
+            score = beside.series_scorer(config, self.slurm, t)  # (their order: priority)
+            result = beside.start_beside(config, self.claims.values(), live, result, t, None, score)
         self.group_quotas = result.group_quotas or self.group_quotas
         self.limits_seen.update(result.limits_seen)
         self.demand = result.demand  # a matched job counts the same idle or running
@@ -362,7 +362,7 @@ class SimQueue:
             old = self.claims.get(m.slot)
             if old is not None and m.preempted_job:
                 self.acc.remove_match(old.submitter, claim_weight(old, self.weigh), t, t)
-            if m.reason != BESIDE:
+            if m.reason != beside.BESIDE:
                 self.acc.add_match(m.submitter, m.weight if m.charge is None else m.charge, t)
         started = self._take_idle({m.job_id for m in result.matches})
         for m in result.matches:
@@ -374,7 +374,7 @@ class SimQueue:
             if self.nodes is not None:  # (of several partitions: first, one of its node's)
                 job = self.nodes.started(job, m.slot)
             self.starts.append(JobStart(m.job_id, m.submitter, self._submitted(job), t))
-            if m.reason == BESIDE:  # (Slurm: on the node's CPUs, with no claim)
+            if m.reason == beside.BESIDE:  # (Slurm: on the node's CPUs, with no claim)
                 self.beside.add(m.job_id)
                 self._add_running(replace(job, slot=None), m.submitter, None, t)
             else:

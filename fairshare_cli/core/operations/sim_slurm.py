@@ -10,7 +10,8 @@ priorities are those ``sprio`` shows then
 one a row, a job in one of its partitions under one of its QOS). Then the main scheduler
 (``schedule()`` in ``src/slurmctld/job_scheduler.c``) walks these records as
 ``build_job_queue`` makes them and ``sort_job_queue2`` sorts them (the partition's
-``PriorityTier`` first, then the record's priority, ties: lower job id first;
+``PriorityTier`` first, then the record's priority, ties: earlier submit time, then lower
+job id;
 :mod:`~fairshare_cli.core.operations.slurm_pending`) and starts each record's job on the
 first node of its partition with enough free CPUs, under the record's QOS (a job started by
 an earlier record is passed); a record whose job does not fit blocks its partition for the
@@ -37,9 +38,8 @@ nodes; one naming no node count runs on one node when a node of its partitions c
 it, else its CPUs are spread over the nodes in config order (Slurm spreads it whenever no
 one node has its CPUs free); memory, GRES, licences, QOS and association limits and
 preemption are not modelled; in backfill, the jobs of a batch after the first that cannot
-start now are not tested (nor counted against ``bf_max_job_test``); ties of priority go by
-job id, not first by submit time (``sort_job_queue2``: the same order where ids follow
-submission); a job of several QOS but one partition sorts
+start now are not tested (nor counted against ``bf_max_job_test``); a job of several QOS
+but one partition sorts
 at its highest QOS's priority until the first decay pass after its submission, though in
 Slurm the first walk of its records already leaves it at its last record's.
 """
@@ -65,9 +65,9 @@ from fairshare_cli.core.operations.slurm_pending import (
     PendingJobs,
     Record,
     Score,
-    at_job_priority,
     begun,
     job_of,
+    job_records,
     under_qos,
 )
 from fairshare_cli.core.operations.slurm_series import SlurmSeries, of_association
@@ -287,35 +287,10 @@ class SlurmSim:
         self.next_work = k
 
     def _score(self, jobs: list[Job]) -> dict[str, Score]:
-        """The jobs' records as of the last decay pass, with the usage charged so far: a
-        record per ``sprio`` row at the cycle (partition and QOS), with its partition's
-        tier and the priority slurmctld stores for it (``priority_array``)."""
-        from fairshare_cli.core.slurm.priority import controller_priority
-        from fairshare_cli.core.slurm.priority_table import compute_rows
-
+        """The jobs' records as of the last decay pass, with the usage charged so far
+        (:func:`~fairshare_cli.core.operations.slurm_pending.job_records`)."""
         when, _, ctx = self.ctx
-        records: dict[str, list[Record]] = {}
-        multi = self.multi
-        for job in jobs:
-            if job.id not in multi:  # (a job's partitions are split from its text each time)
-                multi[job.id] = len(job.partitions) > 1 or "," in (job.qos or "")
-        # Every queued job has a priority, one not yet eligible too (its age 0 until its
-        # begin time, as slurmctld's at the pass); :func:`begun` holds it back.
-        held = self.fit.held
-        by_id = {job.id: job for job in jobs}
-        ends: dict[str, list[Any]] = {}  # a job of several QOS in one partition: its rows
-        for row in compute_rows(jobs, ctx, when, listed_at=INF):
-            job = by_id[row.job_id]
-            if held(job, row.partition) is not None:
-                continue  # (``_job_runnable_test2``: job_limits_check holds it back there)
-            tier = ctx.partitions[row.partition].priority_tier
-            p = controller_priority(row, multi[row.job_id])
-            records.setdefault(row.job_id, []).append((tier, p, row.partition, row.qos))
-            if multi[row.job_id] and len(job.partitions) < 2:
-                ends.setdefault(row.job_id, []).append(row)
-        for job_id, rows in ends.items():
-            records[job_id] = at_job_priority(records[job_id], rows, by_id[job_id], when)
-        return {job_id: tuple(own) for job_id, own in records.items()}
+        return job_records(jobs, ctx, when, self.fit.held, self.multi)
 
     def _priorities(self, t: float) -> None:
         """Priorities as of the last decay pass: all made again (as the order reaches them)
@@ -334,7 +309,7 @@ class SlurmSim:
 
     def schedule(self, t: float) -> None:
         """The main scheduler's pass, then (with backfill) the backfill pass, over the
-        pending jobs' records in order (tier, priority, then lower job id first): each
+        pending jobs' records in order (tier, priority, submit time, then lower job id): each
         tries its job in its partition; a job started by an earlier record is passed."""
         self._priorities(t)
         order = begun(self.queue.ordered(), t)

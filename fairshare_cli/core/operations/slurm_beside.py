@@ -10,25 +10,36 @@ negotiate`` runs over the queue the schedulers share, gives a job a whole slot: 
 one-slot node of 2 CPUs, a 1-CPU Slurm job takes the slot and a second waits, where
 slurmctld runs both.
 
-After the cycle, each idle Slurm job it left unmatched (one sbatch queued:
-:func:`sbatch_job`; but one its autocluster counted into a slot, ``depth_first``), in the
-order the cycle left them, runs on the first node
-(configuration order) of one of its partitions (highest ``priority_tier`` first, then as
-named; one whose limits hold the job back is passed, as slurmctld passes it) whose slots
-are all held and whose CPUs hold it beside the work there
+After the cycle, the idle Slurm jobs it left unmatched (one sbatch queued:
+:func:`sbatch_job`; but one its autocluster counted into a slot, ``depth_first``) are
+tried in the order slurmctld's schedulers walk their queue: a record a job and partition
+(and QOS), by the partition's ``priority_tier`` (highest first), then the job's priority
+there as of the last decay pass (highest first), then its submit time, then its job id
+(``build_job_queue``, ``sort_job_queue2``; 22.05 and today alike;
+:func:`~fairshare_cli.core.operations.slurm_pending.job_records` makes the records, as
+``fs simulate --scheduler slurm`` walks them). A record runs its job on the first node
+(configuration order) of its partition whose slots are all held and whose CPUs hold it
+beside the work there
 (:meth:`~fairshare_cli.core.htcondor.node_placement.SlurmNodes.place_beside`), as running
-work that comes in is placed. A node with a free slot is left to the negotiator, which
-gives that slot out. The job holds no claim and is charged nothing by HTCondor's
-accountant; its Slurm usage accrues from the cycle, as a matched job's does. A job of
-several nodes is not placed so. Simplified: slurmctld's main scheduler walks the jobs by
-priority and stops a partition's lower jobs at one that does not fit (backfill then starts
-those that delay no higher one); here every job left is tried, in the cycle's order.
+work that comes in is placed; a job started by an earlier record is passed. A partition
+whose limits hold the job back gives it no record, as slurmctld passes it. A node with a
+free slot is left to the negotiator, which gives that slot out. The job holds no claim and
+is charged nothing by HTCondor's accountant; its Slurm usage accrues from the cycle, as a
+matched job's does. A job of several nodes is not placed so. Without ``[accounts]`` (no
+priority to sort by) the jobs go in the cycle's order, each in its partitions highest
+tier first, and so does a job with no association after the others. Simplified:
+slurmctld's main scheduler stops a partition's lower records at one that does not fit
+(backfill then starts those that delay no higher one); here every record is tried.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import contextlib
+import math
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace as dc_replace
+from operator import itemgetter
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -38,8 +49,13 @@ from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult
 from fairshare_cli.core.htcondor.negotiator.results import Match, UnmatchedRun
 from fairshare_cli.core.htcondor.node_placement import SlurmNodes
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.names import job_sort_key
 from fairshare_cli.core.operations.node_fit import NodeFit
+from fairshare_cli.core.operations.slurm_pending import Score, Scorer, job_records
+from fairshare_cli.core.operations.slurm_series import SlurmSeries
 from fairshare_cli.core.slurm.partition import NoDefaultPartition
+from fairshare_cli.core.state import State
+from fairshare_cli.errors import InputError
 
 #: The ``reason`` of such a start in the cycle's matches (docs/json.md).
 BESIDE = "slurm_beside"
@@ -47,11 +63,12 @@ BESIDE = "slurm_beside"
 
 def start_beside(
     config: Config,
-    claims: Sequence[Claim],
+    claims: Iterable[Claim],
     batches: Sequence[JobBatch],
     result: CycleResult,
     now: float,
     explain_job: str | None = None,
+    score: Scorer | None = None,
 ) -> CycleResult:
     """``result`` with the idle Slurm jobs it left that run beside the work on a node's
     slots moved from its unmatched jobs to its matches (reason :data:`BESIDE`, the node's
@@ -62,6 +79,8 @@ def start_beside(
         batches: the queue the cycle read (its running jobs use their nodes' CPUs).
         explain_job: the job whose story the cycle told: a ``slurm_beside`` event ends
             it when it starts so.
+        score: the jobs' records as of the last decay pass (:func:`queue_scorer`), which
+            order them; None: the cycle's order.
     """
     if not may_start_beside(config, result):
         return result
@@ -72,18 +91,22 @@ def start_beside(
     matched = {m.job_id for m in result.matches}
     running = [(job, part) for job, part in _running(fit, batches, matched) if part is not None]
     nodes = SlurmNodes(config.machines, held, running)
+    room = nodes.most_free_beside(held)  # (a job asking more never starts: not scored)
+    segments = [s for s in _segments(fit, result) if s.batch.job.request_cpus <= room]
     started: list[Match] = []
-    kept: list[UnmatchedRun] = []
-    for run in result.unmatched:
-        if run.reason == "depth_first":
-            kept.append(run)
-            continue
-        rests = (_start(fit, nodes, held, run, segment, started) for segment in run.segments)
-        left = [rest for rest in rests if rest is not None]
-        if left:
-            kept.append(UnmatchedRun(run.submitter, run.reason, left))
+    for segment, parts in _order(fit, segments, score):
+        _start(fit, nodes, held, segment, parts, started)
     if not started:
         return result
+    kept: list[UnmatchedRun] = []
+    for k, run in enumerate(result.unmatched):
+        left = [(b, first) for b, first in run.segments]
+        for segment in segments:
+            if segment.run == k:
+                left[segment.index] = (segment.batch, segment.next)
+        left = [(b, first) for b, first in left if first < b.count]
+        if left:
+            kept.append(UnmatchedRun(run.submitter, run.reason, left))
     story = result.explain
     beside = next((m for m in started if m.job_id == explain_job), None)
     if beside is not None:
@@ -115,28 +138,95 @@ def _running(
                 yield (job if batch.count == 1 else replace(job, id=job_id)), fit.runs_in(job)
 
 
+class _Segment:
+    """Idle jobs of a batch that a cycle left (``run``: its unmatched run, ``index``: the
+    segment's place in it), that Slurm may start from ``next`` on in ``parts``."""
+
+    __slots__ = ("batch", "index", "next", "parts", "run", "submitter")
+
+    def __init__(
+        self, run: int, index: int, submitter: str, segment: tuple[JobBatch, int],
+        parts: tuple[str, ...],
+    ) -> None:  # fmt: skip
+        self.run, self.index, self.submitter = run, index, submitter
+        self.batch, self.next = segment
+        self.parts = parts
+
+
+def _segments(fit: NodeFit, result: CycleResult) -> list[_Segment]:
+    """The segments of ``result``'s unmatched runs whose jobs Slurm may start beside the
+    work (one-node Slurm jobs not counted into a slot by their autocluster), in the
+    cycle's order."""
+    out: list[_Segment] = []
+    for k, run in enumerate(result.unmatched):
+        if run.reason == "depth_first":
+            continue
+        for n, segment in enumerate(run.segments):
+            parts = _partitions(fit, segment[0].job)
+            if parts is not None:
+                out.append(_Segment(k, n, run.submitter, segment, parts))
+    return out
+
+
+def _order(
+    fit: NodeFit, segments: list[_Segment], score: Scorer | None
+) -> list[tuple[_Segment, tuple[str, ...]]]:
+    """The segments with the partitions each is tried in, in slurmctld's queue order: one
+    entry per record (partition and QOS) of a scored job, sorted by tier, priority, submit
+    time, then job id and record order (``sort_job_queue2``); then the jobs with no
+    record, in the cycle's order, in all their partitions. The jobs of a batch ask alike
+    and their ids follow one another: they keep their places in one entry."""
+    records = _records(score, [s.batch.job for s in segments]) if score is not None else {}
+    keyed: list[tuple[tuple[Any, ...], _Segment, tuple[str, ...]]] = []
+    rest: list[tuple[_Segment, tuple[str, ...]]] = []
+    specs = fit.config.partitions
+    for n, segment in enumerate(segments):
+        job = segment.batch.job
+        own = records.get(job.id)
+        if not own:
+            rest.append((segment, segment.parts))
+            continue
+        submitted = job.submit_time if job.submit_time is not None else math.inf
+        first_id = job_sort_key(segment.batch.job_id(segment.next))
+        for r, (tier, priority, part, _) in enumerate(own):
+            key = (-tier, -priority, submitted, first_id, n, r)
+            keyed.append((key, segment, (part if part in specs else "",)))
+    keyed.sort(key=itemgetter(0))
+    return [(segment, parts) for _, segment, parts in keyed] + rest
+
+
+def _records(score: Scorer, jobs: list[Job]) -> dict[str, Score]:
+    """``score`` of the jobs; a job it refuses (an association, partition or QOS the
+    config lacks, in a jobs file) is left out (tried after the others)."""
+    try:
+        return score(jobs)
+    except InputError:
+        out: dict[str, Score] = {}
+        for job in jobs:
+            with contextlib.suppress(InputError):
+                out.update(score([job]))
+        return out
+
+
 def _start(
     fit: NodeFit,
     nodes: SlurmNodes,
     held: dict[str, Claim],
-    run: UnmatchedRun,
-    segment: tuple[JobBatch, int],
+    segment: _Segment,
+    parts: tuple[str, ...],
     started: list[Match],
-) -> tuple[JobBatch, int] | None:
-    """Start the jobs of one segment of ``run`` (a batch from its ``start``-th job) that
-    find a node, in order, appending them to ``started``; the segment of the rest (None:
-    every one started). The jobs of a batch ask alike: once one finds no node, the rest
-    find none."""
-    batch, first = segment
-    parts = _partitions(fit, batch.job)
-    if parts is None:
-        return segment
-    for i in range(first, batch.count):
+) -> None:
+    """Start the jobs of ``segment`` from its ``next`` on that find a node in ``parts``,
+    in order, appending them to ``started``. The jobs of a batch ask alike: once one finds
+    no node, the rest find none."""
+    batch = segment.batch
+    submitter = segment.submitter
+    for i in range(segment.next, batch.count):
         slot = _place(fit, nodes, held, batch.job, parts)
         if slot is None:
-            return batch, i
-        started.append(Match(batch.job_id(i), run.submitter, slot, BESIDE, None, 0.0, None))
-    return None
+            return
+        started.append(Match(batch.job_id(i), submitter, slot, BESIDE, None, 0.0, None))
+        segment.next = i + 1
 
 
 def sbatch_job(job: Job) -> bool:
@@ -174,3 +264,53 @@ def _place(
         if slot is not None:
             return slot
     return None
+
+
+def queue_scorer(config: Config, state: State, now: float) -> Scorer | None:
+    """The records of the state's pending jobs as of the last decay pass before ``now``
+    (:func:`job_records`), with the priorities ``fs sprio`` shows: the state's Slurm usage
+    with its queue's running jobs ended at their limits. None without ``[accounts]``."""
+    if not config.accounts:
+        return None
+    return tree_scorer(config, lambda: _state_tree(config, state, now))
+
+
+def series_scorer(config: Config, series: SlurmSeries | None, t: float) -> Scorer | None:
+    """:func:`queue_scorer` for a simulation at ``t``: the tree of ``series`` (None: no
+    ``[accounts]``, no scorer)."""
+    return None if series is None else tree_scorer(config, lambda: series.tree(t))
+
+
+def tree_scorer(config: Config, pass_tree: Callable[[], tuple[float, Any]]) -> Scorer:
+    """Scores jobs (:func:`job_records`) by the tree ``pass_tree`` gives with the time of
+    its decay pass, made when first asked (:func:`queue_scorer`, :func:`series_scorer`,
+    and the tests' reference simulation)."""
+    from fairshare_cli.core.slurm.model import priority_context
+
+    fit = NodeFit(config)
+    made: list[tuple[float, Any]] = []
+    multi: dict[str, bool] = {}
+
+    def score(jobs: list[Job]) -> dict[str, Score]:
+        if not made:
+            when, tree = pass_tree()
+            made.append((when, priority_context(config, tree)))
+        when, ctx = made[0]
+        return job_records(jobs, ctx, when, fit.held, multi)
+
+    return score
+
+
+def _state_tree(config: Config, state: State, now: float) -> tuple[float, Any]:
+    """The last decay pass before ``now`` and the association tree then.
+
+    Raises:
+        SectionError: a malformed ``slurm`` section; InputError: a malformed job.
+    """
+    from fairshare_cli.core.slurm.limit_ends import charged_ids, charged_queue, ended_at_limits
+    from fairshare_cli.core.slurm.tree_usage import evaluate
+    from fairshare_cli.core.slurm.usage import usage_from_json
+
+    usage = usage_from_json(state.section("slurm"))
+    queue = charged_queue(charged_ids(usage), state.section("jobs"), "state: jobs")
+    return evaluate(config, ended_at_limits(usage, queue, config), now)

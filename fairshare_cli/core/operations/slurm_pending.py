@@ -3,24 +3,26 @@
 slurmctld's scheduler walks not jobs but records: one a job in each of its partitions and
 each of its QOS (``build_job_queue``), each with the priority of that partition and QOS,
 sorted by the partition's ``PriorityTier`` (highest first), then that priority (highest
-first), then job id (``sort_job_queue2``). A pass of the main scheduler stops at the first
-record that blocks the last partition and a backfill pass after ``bf_max_job_test`` jobs,
-so a cycle reads the head of the order only; yet every decay pass changes every pending
-job's priority (age, fair share). Jobs alike in all but their age (one owner, account,
-partitions, QOS, size, time limit, nice, site factor: sprio's factors but age) form a
-group, kept oldest first, whose jobs have the same records; a record's priority is the
-group's for the job's age, which never falls as the job ages (each factor is a sum with
-age's weight times its factor, and the age factor grows with the seconds since the job
-accrued), so a group's oldest job has its highest priority in each record. A cycle merges
-the groups' records by tier and priority (ties: lower job id first, then queue order, then
-the job's record order), scoring a group's jobs only as the merge reaches them: per decay
-pass, each group's oldest job and the jobs the passes read, not the whole queue. Tuned for
-``benchmarks/bench_simulate.py --case backfill-week``.
+first), then submit time, then job id (``sort_job_queue2``). A pass of the main scheduler
+stops at the first record that blocks the last partition and a backfill pass after
+``bf_max_job_test`` jobs, so a cycle reads the head of the order only; yet every decay
+pass changes every pending job's priority (age, fair share). Jobs alike in all but their
+age (one owner, account, partitions, QOS, size, time limit, nice, site factor: sprio's
+factors but age) form a group, kept oldest first, whose jobs have the same records; a
+record's priority is the group's for the job's age, which never falls as the job ages
+(each factor is a sum with age's weight times its factor, and the age factor grows with
+the seconds since the job accrued), so a group's oldest job has its highest priority in
+each record. A cycle merges the groups' records by tier and priority (ties: earlier submit
+time first, then lower job id, then queue order, then the job's record order), scoring a
+group's jobs only as the merge reaches them: per decay pass, each group's oldest job and
+the jobs the passes read, not the whole queue. Tuned for ``benchmarks/bench_simulate.py
+--case backfill-week``.
 """
 
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -41,11 +43,14 @@ Scorer = Callable[[list[Job]], dict[str, Score]]
 
 #: How many jobs of a group are scored at once when the merge reaches them.
 CHUNK = 8
-_BEFORE_ALL = (-1, -1)  # a group's place in the merge before its next run is known
-#: An entry of the merge: (-tier, -priority, job id's (cluster, proc), queue order, record
+#: A job's place among records of one tier and priority: its submit time (none: last),
+#: then its id's (cluster, proc) (``sort_job_queue2``).
+Tie = tuple[float, int, int]
+_BEFORE_ALL: Tie = (-math.inf, -1, -1)  # a group's place before its next run is known
+#: An entry of the merge: (-tier, -priority, the job's :data:`Tie`, queue order, record
 #: number, (batch, record)) for a job's record; (-tier, -priority, _BEFORE_ALL, group
 #: number, record number, (group, record number, index)) for a group's next run.
-_Entry = tuple[int, int, tuple[int, int], int, int, Any]
+_Entry = tuple[int, int, Tie, int, int, Any]
 
 
 def _group_key(job: Job) -> tuple[Any, ...]:
@@ -60,6 +65,13 @@ def _group_key(job: Job) -> tuple[Any, ...]:
             job.request_memory, job.time_limit, job.nice, job.site_factor, job.status)  # fmt: skip
 
 
+def _tie(job: Job, job_id: str) -> Tie:
+    """The job's :data:`Tie`: records of one tier and priority go by submit time, then by
+    job id (``sort_job_queue2``, 22.05 and today alike)."""
+    submitted = job.submit_time if job.submit_time is not None else math.inf
+    return (submitted, *cluster_proc(job_id))
+
+
 def _age_key(job: Job) -> float:
     """Oldest first: by the time the job accrues age from (none: last)."""
     accrued = job.accrue_time if job.accrue_time is not None else job.submit_time
@@ -72,7 +84,7 @@ class PendingJobs:
     def __init__(self, scorer: Scorer) -> None:
         self.scorer = scorer
         self.groups: dict[tuple[Any, ...], list[JobBatch]] = {}
-        self.place: dict[str, tuple[float, tuple[int, int], int]] = {}  # id -> group order
+        self.place: dict[str, tuple[float, Tie, int]] = {}  # id -> group order
         self.score: dict[str, Score] = {}  # this decay pass's scores
         self.unscored: set[str] = set()  # jobs this pass gave no row
         self.queued = 0  # queue order of the last job added
@@ -87,7 +99,7 @@ class PendingJobs:
         """Queue ``batch`` (in its group, by age)."""
         self.queued += 1
         job = batch.job
-        self.place[job.id] = (_age_key(job), cluster_proc(job.id), self.queued)
+        self.place[job.id] = (_age_key(job), _tie(job, job.id), self.queued)
         key = _group_key(job)
         group = self.groups.get(key)
         if group is None:
@@ -129,13 +141,13 @@ class PendingJobs:
                 self.stale.discard(key)
             return
         old = self.place[batch.job.id]
-        self.place[rest.job.id] = (old[0], cluster_proc(rest.job.id), old[2])
+        self.place[rest.job.id] = (old[0], _tie(rest.job, rest.job.id), old[2])
         self.score[rest.job.id] = self.score[batch.job.id]
         group[k] = rest
 
     def ordered(self) -> Iterator[tuple[JobBatch, Record]]:
-        """The scored batches' records by tier and priority, then job id, then queue
-        order: the groups' runs of equal priority merged (a run is scored when the merge
+        """The scored batches' records by tier and priority, then submit time and job id,
+        then queue order: the groups' runs of equal priority merged (a run is scored when the merge
         reaches its group). The groups must not change while this is read."""
         score, place, groups, heads = self.score, self.place, self.groups, self.heads
         if self.stale:
@@ -214,6 +226,48 @@ class PendingJobs:
                 break
             k += 1
         return k
+
+
+def job_records(
+    jobs: list[Job],
+    ctx: Any,
+    when: float,
+    held: Callable[[Job, str], str | None],
+    multi: dict[str, bool],
+) -> dict[str, Score]:
+    """Each job's records as of the decay pass at ``when`` (``ctx``: the priority context
+    of the tree then): a record per ``sprio`` row (partition and QOS), with its partition's
+    tier and the priority slurmctld stores for it (``priority_array``), but the rows of a
+    partition whose limits hold the job back (``held``; ``_job_runnable_test2``:
+    ``job_limits_check`` keeps it out of the queue there). A job with no row is left out.
+
+    Args:
+        multi: job id -> whether the job names several partitions or QOS, a cache filled
+            here (a job's partitions are split from its text each time).
+    """
+    from fairshare_cli.core.slurm.priority import controller_priority
+    from fairshare_cli.core.slurm.priority_table import compute_rows
+
+    records: dict[str, list[Record]] = {}
+    for job in jobs:
+        if job.id not in multi:
+            multi[job.id] = len(job.partitions) > 1 or "," in (job.qos or "")
+    # Every queued job has a priority, one not yet eligible too (its age 0 until its
+    # begin time, as slurmctld's at the pass); :func:`begun` holds it back.
+    by_id = {job.id: job for job in jobs}
+    ends: dict[str, list[Any]] = {}  # a job of several QOS in one partition: its rows
+    for row in compute_rows(jobs, ctx, when, listed_at=float("inf")):
+        job = by_id[row.job_id]
+        if held(job, row.partition) is not None:
+            continue
+        tier = ctx.partitions[row.partition].priority_tier
+        p = controller_priority(row, multi[row.job_id])
+        records.setdefault(row.job_id, []).append((tier, p, row.partition, row.qos))
+        if multi[row.job_id] and len(job.partitions) < 2:
+            ends.setdefault(row.job_id, []).append(row)
+    for job_id, rows in ends.items():
+        records[job_id] = at_job_priority(records[job_id], rows, by_id[job_id], when)
+    return {job_id: tuple(own) for job_id, own in records.items()}
 
 
 def at_job_priority(records: list[Record], rows: list[Any], job: Job, when: float) -> list[Record]:

@@ -255,7 +255,7 @@ def _show_partition(path: str, label: str, out: SlurmConf) -> SlurmConf:
     partitions: dict[str, dict[str, Any]] = {}
     for where, kv, _ in blocks:
         kv = [(k, v) for k, v in kv if k.lower() != "nodes"]
-        partition_line(kv, where, partitions, {}, Defaults(), out.origins)
+        partition_line(kv, where, partitions, {}, Defaults(), out.origins, out.notes)
     if not partitions:
         raise InputError(f"{label}: no PartitionName; expected 'scontrol show partition'")
     out.fragment["partitions"] = partitions

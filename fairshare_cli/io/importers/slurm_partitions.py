@@ -87,9 +87,9 @@ def partition_line(
     if "maxtime" in merged:
         value = merged["maxtime"]
         spec["max_time"] = "INFINITE" if value.upper() == "UNLIMITED" else value
-    dropped = _default_time(merged, where, spec)
-    if dropped and notes is not None:
-        notes.append(f"{where}: PartitionName {name}: {dropped}")
+    found = [_default_time(merged, where, spec), _sharing_note(merged, where)]
+    if notes is not None:
+        notes.extend(f"{where}: PartitionName {name}: {note}" for note in found if note)
     _node_limits(merged, where, spec)
     _over_time_limit(merged, where, spec)
     if billing := merged.get("tresbillingweights"):  # (what its jobs are charged for)
@@ -159,6 +159,8 @@ _WRITTEN = {
     "tresbillingweights": "TRESBillingWeights",
     "defaulttime": "DefaultTime",
     "overtimelimit": "OverTimeLimit",
+    "oversubscribe": "OverSubscribe",
+    "shared": "Shared",
 }
 
 
@@ -192,3 +194,76 @@ def whole(value: str, key: str, where: str) -> int:
     if not re.fullmatch(r"\d+", value):
         raise InputError(f'{where}: {key}: expected a whole number, got "{value}"')
     return int(value)
+
+
+def _sharing_note(merged: Mapping[str, str], where: str) -> str | None:
+    """What :func:`node_sharing` finds, and that fs does not model it."""
+    sharing = node_sharing(merged, where)
+    if sharing is None:
+        return None
+    return (
+        f"{sharing}; not modelled: fs runs jobs on a node up to its CPUs, a CPU to one job, "
+        "as OverSubscribe=NO does (docs/slurm.md)"
+    )
+
+
+def node_sharing(merged: Mapping[str, str], where: str) -> str | None:
+    """How a partition's jobs share nodes otherwise than ``OverSubscribe=NO`` (the
+    default: a node's CPUs each to one job), in slurm.conf's words; None when they do not.
+    Read as ``_build_single_partitionline_info`` reads ``OverSubscribe`` (the old
+    ``Shared``: ``YES`` is ``YES:4``, ``FORCE`` ``FORCE:4``, ``YES:1`` and ``FORCE:0``
+    read as ``NO``) and ``ExclusiveUser``, then ``Exclusive`` (Slurm 25.11 on), which
+    clears ``ExclusiveUser`` and sets: ``NO``/``NONE`` a node's CPUs shared again after
+    ``OverSubscribe=EXCLUSIVE``, ``NODE`` and ``TOPO`` whole nodes, ``USER`` a user's.
+
+    Raises:
+        InputError: a value slurmctld refuses (it stops on it).
+    """
+    over = _over_subscribe(merged, where)
+    user = merged.get("exclusiveuser", "NO").upper() in ("YES", "1", "TRUE", "UP")
+    user_text = f"ExclusiveUser={merged['exclusiveuser']}" if user else None
+    whole_text = None
+    exclusive = merged.get("exclusive")
+    if exclusive is not None:
+        word = exclusive.upper()
+        if word not in ("NO", "NONE", "NODE", "USER", "TOPO"):
+            raise InputError(
+                f'{where}: Exclusive: expected NO, NODE, USER or TOPO, got "{exclusive}" '
+                "(slurmctld stops on it)"
+            )
+        user_text = f"Exclusive={exclusive}" if word == "USER" else None
+        if word in ("NODE", "TOPO"):
+            over, whole_text = None, f"Exclusive={exclusive}"
+        elif word in ("NO", "NONE") and over is not None and over[1] == "EXCLUSIVE":
+            over = None
+    found = [over[0] if over else None, whole_text, user_text]
+    return " ".join(text for text in found if text) or None
+
+
+def _over_subscribe(merged: Mapping[str, str], where: str) -> tuple[str, str] | None:
+    """``OverSubscribe`` (else ``Shared``) as written and its word, when not read as
+    ``NO``.
+
+    Raises:
+        InputError: a value slurmctld refuses.
+    """
+    key = "oversubscribe" if "oversubscribe" in merged else "shared"
+    value = merged.get(key)
+    if value is None:
+        return None
+    word, colon, count = value.upper().partition(":")
+    if word not in ("NO", "EXCLUSIVE", "YES", "FORCE") or (colon and word in ("NO", "EXCLUSIVE")):
+        raise InputError(
+            f"{where}: {_WRITTEN[key]}: expected NO, EXCLUSIVE, YES[:N] or FORCE[:N], got "
+            f'"{value}" (slurmctld stops on it)'
+        )
+    least = 2 if word == "YES" else 1  # (YES:1 and FORCE:0 are read as NO)
+    if word == "NO" or (colon and _leading_int(count) < least):
+        return None
+    return f"{_WRITTEN[key]}={value}", word
+
+
+def _leading_int(text: str) -> int:
+    """``text``'s leading number as ``strtol`` reads it (none: 0)."""
+    head = re.match(r"\s*[-+]?\d+", text)
+    return int(head.group()) if head else 0

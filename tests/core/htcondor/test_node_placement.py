@@ -70,3 +70,19 @@ def test_slurm_work_fills_its_partitions_nodes_cpu_by_cpu() -> None:
     }
     assert [(w.job_id, slot) for w, slot in placed.beside] == [("2", "slot1@y001")]
     assert [w.job_id for w in placed.unplaced] == ["4"]
+
+
+def test_most_free_beside_counts_nodes_whose_slots_are_all_held() -> None:
+    """x001: both slots held (an HTCondor claim, 2 CPUs; Slurm job 7, 1 CPU): 4 - 3 = 1
+    free beside them. x002 has a free slot (the negotiator's to give): not counted; y001
+    (8 CPUs) held by a claim of its whole slot: 0 free. The most: 1, so a 2-CPU job can
+    run beside no node and needs no priority to order it."""
+    claims = {
+        "slot1@x001": Claim("slot1@x001", "h@d", "1.0", 0.0),
+        "slot2@x001": Claim("slot2@x001", "s@d", "7", 0.0),
+        "slot1@y001": Claim("slot1@y001", "h@d", "2.0", 0.0),
+    }
+    queue = [(Job(id="7", owner="s", partition="a", status="running", request_cpus=1), "a")]
+    nodes = SlurmNodes(MACHINES, claims, queue)
+    assert nodes.most_free_beside(claims) == 1
+    assert nodes.most_free_beside({}) == 0

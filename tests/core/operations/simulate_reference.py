@@ -9,6 +9,7 @@ but each step is the obvious one. :func:`simulate_reference` must give the rows 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -40,10 +41,11 @@ from fairshare_cli.core.operations.negotiate import apply_matches
 from fairshare_cli.core.operations.partition_nodes import restrict_batches
 from fairshare_cli.core.operations.sim_row import SimRow
 from fairshare_cli.core.operations.simulate import SimResult, SimWindow, cycle_times
-from fairshare_cli.core.operations.slurm_beside import BESIDE, start_beside
+from fairshare_cli.core.operations.slurm_beside import BESIDE, start_beside, tree_scorer
 from fairshare_cli.core.usage import UsageRecord
 
-SlurmFairshare = Callable[[Sequence[UsageRecord], float], Mapping[str, float]]
+#: The last decay pass before a time and the association tree then, given the work so far.
+SlurmTree = Callable[[Sequence[UsageRecord], float], tuple[float, Any]]
 
 
 def simulate_reference(
@@ -54,7 +56,7 @@ def simulate_reference(
     workload: Sequence[Job | JobBatch],
     window: SimWindow,
     *,
-    slurm_fairshare: SlurmFairshare | None = None,
+    slurm_tree: SlurmTree | None = None,
     progress: Callable[[float], None] | None = None,
 ) -> SimResult:
     """The plain simulation: every cycle re-reads every job ever queued (for tests).
@@ -67,8 +69,10 @@ def simulate_reference(
         workload: jobs to submit at their ``submit_time`` (none: at the start); a job with
             ``run_time`` finishes that long after it starts.
         window: start, length and cycle interval.
-        slurm_fairshare: given the usage records of the work done so far and a time, the
-            Slurm fair-share factor per user (None: no ``slurm_user`` rows).
+        slurm_tree: given the usage records of the work done so far and a time, the last
+            decay pass before it and the association tree then: its fair-share factor per
+            user (``slurm_user`` rows) and the priorities that order the Slurm jobs
+            started beside the work on a node (None: no such rows, the cycle's order).
         progress: called with the fraction done after each cycle.
 
     Returns:
@@ -80,13 +84,14 @@ def simulate_reference(
         for i in range(item.count if isinstance(item, JobBatch) else 1)
     ]
     sim = _Simulation(config, accountant, negotiator, queue, singles, window.start)
+    sim.slurm_tree = slurm_tree
     rows: list[SimRow] = []
     times = cycle_times(window.start, window.until, window.cycle)
     for k, t in enumerate(times):
         sim.finish_jobs(t)
         sim.submit_due(t)
         sim.negotiate(t)
-        rows.extend(sim.rows(t, slurm_fairshare))
+        rows.extend(sim.rows(t, slurm_tree))
         if progress is not None:
             progress((k + 1) / len(times))
     return SimResult(tuple(rows), tuple(sim.jobs), sim.accountant, sim.negotiator, len(times))
@@ -132,6 +137,7 @@ class _Simulation:
         self.leftovers: list[str] = []  # jobs the schedd started on leftovers this cycle
         self.unseen: dict[str, Claim] = {}  # their claims, until the next CheckMatches
         self.beside: set[str] = set()  # Slurm jobs started on a node's CPUs: no claim
+        self.slurm_tree: SlurmTree | None = None
 
     def _submitted(self, job: Job) -> float:
         return job.submit_time if job.submit_time is not None else self.start
@@ -209,7 +215,11 @@ class _Simulation:
             rr_times=negotiator.rr_times,
         )
         live_batches = [JobBatch(j) for j in live]
-        result = start_beside(config, claims, live_batches, result, t)  # (Slurm: node CPUs)
+        score = None  # (Slurm: node CPUs, jobs by priority)
+        if self.slurm_tree is not None:
+            tree_at, so_far = self.slurm_tree, self._records_so_far()
+            score = tree_scorer(config, lambda: tree_at(so_far, t))
+        result = start_beside(config, claims, live_batches, result, t, None, score)
         self.beside.update(m.job_id for m in result.matches if m.reason == BESIDE)
         new_live, self.accountant, self.negotiator = apply_matches(
             result, live, self.accountant, negotiator, config, t
@@ -250,13 +260,13 @@ class _Simulation:
             for j in live
         ]
 
-    def rows(self, t: float, slurm_fairshare: SlurmFairshare | None) -> list[SimRow]:
+    def rows(self, t: float, slurm_tree: SlurmTree | None) -> list[SimRow]:
         """What each submitter, group and Slurm user holds after the cycle at ``t``."""
         out = self._submitter_rows(t)
         if self.config.groups:
             out += self._group_rows(t)
-        if slurm_fairshare is not None:
-            out += self._slurm_rows(t, slurm_fairshare)
+        if slurm_tree is not None:
+            out += self._slurm_rows(t, slurm_tree)
         slots, partitionable, capacity = pool_slots(self.config)
         in_use = sum(  # a dynamic slot takes its CPUs of the pool's (a pslot's total CPUs)
             1 if held_slot(s, partitionable) == s.lower() else int(dict(c.resources)["Cpus"])
@@ -305,8 +315,8 @@ class _Simulation:
             out.append(SimRow(t, "group", r.group, r.in_use, eup, r.quota))
         return out
 
-    def _slurm_rows(self, t: float, slurm_fairshare: SlurmFairshare) -> list[SimRow]:
-        records_so_far = [
+    def _records_so_far(self) -> list[UsageRecord]:
+        return [
             UsageRecord(
                 owner=job.owner,
                 start=began,
@@ -318,38 +328,38 @@ class _Simulation:
             )
             for job, began, end in self.ran.values()
         ]
+
+    def _slurm_rows(self, t: float, slurm_tree: SlurmTree) -> list[SimRow]:
+        from fairshare_cli.core.slurm.fairshare import user_fairshare_factors
+        from fairshare_cli.core.slurm.tree_usage import algorithm
+
+        tree = slurm_tree(self._records_so_far(), t)[1]
+        factors = user_fairshare_factors(tree, algorithm(self.config))
         running: dict[str, int] = {}
         for j in self.jobs:
             if j.status == "running":
                 running[j.owner] = running.get(j.owner, 0) + j.request_cpus
         return [
             SimRow(t, "slurm_user", user, float(running.get(user, 0)), fairshare=factor)
-            for user, factor in sorted(slurm_fairshare(records_so_far, t).items())
+            for user, factor in sorted(factors.items())
         ]
 
 
-def slurm_fairshare_of(config: Config, section: object) -> SlurmFairshare | None:
-    """The Slurm fair-share factor of each user at ``t``, all the work done so far recharged.
-
-    The simulated work is charged on top of the state's ``slurm`` section exactly as
-    ``fs import history`` would charge it; a user in several accounts appears as
-    ``user (account)``. None when the config has no accounts.
-    """
+def slurm_tree_of(config: Config, section: object) -> SlurmTree | None:
+    """The last decay pass before ``t`` and the association tree then, all the work done
+    so far recharged: charged on top of the state's ``slurm`` section exactly as ``fs
+    import history`` would charge it. None when the config has no accounts."""
     if not config.accounts:
         return None
     from fairshare_cli.core.slurm import model as slurm
     from fairshare_cli.core.slurm import tree_usage
-    from fairshare_cli.core.slurm.fairshare import user_fairshare_factors
     from fairshare_cli.core.slurm.usage import usage_from_json
 
-    algo = tree_usage.algorithm(config)
-
-    def factors(records: Sequence[UsageRecord], t: float) -> dict[str, float]:
+    def tree(records: Sequence[UsageRecord], t: float) -> tuple[float, Any]:
         sink = slurm.make_slurm_history_sink(config, section, t, False, presorted=False)
         for rec in sorted(records, key=lambda r: r.start):
             sink.add(rec)
         state = usage_from_json(sink.finish())
-        _, tree = tree_usage.evaluate(config, state, t)
-        return user_fairshare_factors(tree, algo)
+        return tree_usage.evaluate(config, state, t)
 
-    return factors
+    return tree

@@ -26,7 +26,7 @@ from fairshare_cli.core.operations.slurm_series import slurm_series_of
 from fairshare_cli.io.config import build_config
 from tests.core.operations.simulate_reference import (
     simulate_reference,
-    slurm_fairshare_of,
+    slurm_tree_of,
 )
 
 START = 1_795_262_400.0
@@ -114,7 +114,7 @@ def test_fast_simulation_equals_the_reference(
         [],
         singles,
         window,
-        slurm_fairshare=slurm_fairshare_of(config, None),
+        slurm_tree=slurm_tree_of(config, None),
     )
     fast = simulate(
         config, empty, NegotiatorState(), [], batches, window, slurm=slurm_series_of(config, None)

@@ -1,8 +1,8 @@
 """The pending jobs' order: merging groups as the order is read equals sorting every job's
-records (one a partition) by tier, then priority (ties: lower job id first, then queue
-order, then the job's record order), as ``schedule()`` in ``src/slurmctld/job_scheduler.c``
+records (one a partition) by tier, then priority (ties: earlier submit time first, then
+lower job id, then queue order, then the job's record order), as ``schedule()`` in ``src/slurmctld/job_scheduler.c``
 walks the queue (``build_job_queue``: a record a job and partition; ``sort_job_queue2``:
-the partition's ``PriorityTier``, the record's priority, then id), when a record's priority
+the partition's ``PriorityTier``, the record's priority, then submit time, then id), when a record's priority
 never falls as its job ages (sprio's factors: age's weight times a factor that grows with
 the seconds since the job accrued, plus factors the job shares with its group)."""
 
@@ -54,7 +54,13 @@ def _sorted(batches: list[JobBatch], scores: dict[str, Score]) -> list[tuple[Job
         if b.job.id in scores
         for r, record in enumerate(scores[b.job.id])
     ]
-    records.sort(key=lambda item: (-item[2][0], -item[2][1], cluster_proc(item[0].job.id), item[1]))
+
+    def key(item: tuple[JobBatch, int, Record]) -> tuple[Any, ...]:
+        job = item[0].job
+        submitted = job.submit_time if job.submit_time is not None else float("inf")
+        return (-item[2][0], -item[2][1], submitted, cluster_proc(job.id), item[1])
+
+    records.sort(key=key)
     return [(b, record) for b, _, record in records]
 
 
