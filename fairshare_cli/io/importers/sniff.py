@@ -42,6 +42,7 @@ _CONDOR_JOBS = ("condor-q", "condor-history")
 STATE_FILE = Guess("fs's own state file", (), "give it as --state")
 POOL_CONFIG = Guess("fs's own pool config", (), "give it as --config")
 JOBS_FILE = Guess("a jobs file", (), "give it to fs submit --file, or as --jobs-file or --workload")
+HISTORY_FILE = Guess("a usage history", ("history",))
 #: The tables sprio and squeue print, which no import reads: fs computes sprio's numbers,
 #: and reads the queue from squeue's --json output or scontrol's.
 _QUEUE_READ = "squeue --json or scontrol show jobs output"
@@ -137,7 +138,7 @@ _TABLE: list[tuple[str, int, Guess]] = [
         _M,
         Guess("a DIRAC configuration", ("dirac-cfg",)),
     ),
-    (_HISTORY_HEAD, 0, Guess("a usage history", ("history",))),
+    (_HISTORY_HEAD, 0, HISTORY_FILE),
     (r'\A\s*\[\s*\{[^\]]*"owner"\s*:', 0, JOBS_FILE),
     (r"^\[\[axis\]\]", _M, Guess("a sweep spec", (), "give it to fs sweep")),
 ]
