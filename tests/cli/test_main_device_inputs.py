@@ -376,3 +376,56 @@ def test_a_sparse_file_is_refused_before_it_is_read(
     result = run(*args, *pool)
     refused(result, names.format(zeros=zeros), "it starts with zero bytes only (a sparse")
     assert (env["state"].read_bytes(), env["config"].read_bytes()) == before
+
+
+def _memory_limit() -> None:
+    """At most 3 GB of address space for the fs a test starts."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        (["import", "condor-q", "-"], "cannot read -: {fault} (fs import condor-q reads"),
+        (["import", "history", "-"], "cannot read -: {fault} (fs import history reads"),
+        (["submit", "--file", "-"], "jobs file - cannot be read: {fault}"),
+        (["sprio", "--jobs-file", "-"], "cannot read -: {fault}"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("source", "fault"),
+    [
+        ("/dev/zero", "a device, not a file"),
+        ("/dev/urandom", "a device, not a file"),
+        ("big.sparse", "it starts with zero bytes only (a sparse or unwritten file)"),
+    ],
+)
+def test_standard_input_from_a_device_or_a_sparse_file_is_refused(
+    env: dict[str, Path], tmp_path: Path, line: list[str], says: str, source: str, fault: str
+) -> None:
+    """``fs import condor-q - < /dev/zero`` (and ``fs submit --file - < /dev/zero``) read
+    the endless zeros until the memory ran out: killed by the kernel, exit 137 and no line
+    (``out of memory``, exit 1, under a memory limit), where ``fs import condor-q /dev/zero``
+    is refused at once. ``fs import history - < big.sparse`` (``truncate -s 2G``) copied
+    the 2 GB into a temporary file before refusing it by that file's name
+    (``cannot read /tmp/tmpc1plt4lf.input: it starts with zero bytes only ...``). Standard
+    input is now looked at as the named file is: refused at once, named ``-``."""
+    if source == "big.sparse":
+        source = str(tmp_path / source)
+        with open(source, "wb") as handle:
+            handle.truncate(2 << 30)
+    before = env["state"].read_bytes()
+    args = [sys.executable, "-m", "fairshare_cli", *line, *common(env)]
+    with open(source, "rb") as stdin:
+        proc = subprocess.run(
+            args, stdin=stdin, capture_output=True, timeout=120, check=False,
+            env={**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(tmp_path)},
+            preexec_fn=_memory_limit,  # (were it read again: "out of memory", not the machine's)
+        )  # fmt: skip
+    err = proc.stderr.decode()
+    assert (proc.returncode, proc.stdout) == (2, b""), err
+    assert err.startswith(f"fs: error: {says.format(fault=fault)}") and err.count("\n") == 1, err
+    assert env["state"].read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("tmp")] == []
