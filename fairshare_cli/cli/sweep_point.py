@@ -90,11 +90,14 @@ def _check_points(manifest: dict[str, Any], label: str) -> None:
         load_job_batches(spec["workload"], label=spec["workload"])
     spec["state"] = str(_check_state(spec, label))
     if spec["history"] is not None:
+        from fairshare_cli.errors import InputError
         from fairshare_cli.io.history import read_record_batches
+        from fairshare_cli.io.importers.sniff import HISTORY_FILE, other_file_refusals
 
         batches = read_record_batches(spec["history"])
         try:
-            next(batches, None)
+            with other_file_refusals(spec["history"], HISTORY_FILE, InputError):
+                next(batches, None)
         finally:
             batches.close()
     cpath = Path(spec["config"])

@@ -61,16 +61,19 @@ class Replay:
     def __call__(self, config: Config, state: State, now: float, state_path: Path) -> State:
         history_file = self.history_file
         if history_file is not None:
+            from fairshare_cli.errors import InputError
             from fairshare_cli.io.history import read_records_batched
+            from fairshare_cli.io.importers.sniff import HISTORY_FILE, other_file_refusals
 
-            return _rebuild(
-                config,
-                state,
-                now,
-                lambda: read_records_batched(history_file),
-                history_file,
-                self.sections,
-            )
+            with other_file_refusals(history_file, HISTORY_FILE, InputError):
+                return _rebuild(
+                    config,
+                    state,
+                    now,
+                    lambda: read_records_batched(history_file),
+                    history_file,
+                    self.sections,
+                )
         return _from_store(config, state, now, state_path, self.sections, self.notes)
 
 

@@ -109,18 +109,31 @@ def blank_on(fd: int, start: int, end: int) -> bool:
 
 
 def refuse_blank_stdin() -> None:
-    """Refuse a standard input redirected from a file (``fs import condor-q - < dump``)
-    whose next :data:`BLANK_LIMIT` bytes are whitespace, as :func:`refuse_device` does.
+    """Refuse a standard input that :func:`refuse_device` refuses as a file: redirected
+    from a device (``fs import condor-q - < /dev/zero``: read whole, it filled the memory;
+    a terminal and ``/dev/null`` pass), or from a file whose next bytes are zero bytes only
+    (``< big.sparse``: spooled whole into a temporary file first) or whose next
+    :data:`BLANK_LIMIT` bytes are whitespace.
 
     Raises:
-        OSError: they are.
+        OSError: it is such a device or file.
     """
     try:
-        found, at = os.fstat(0), os.lseek(0, 0, os.SEEK_CUR)
-        blank = stat.S_ISREG(found.st_mode) and found.st_size - at >= BLANK_LIMIT
-        blank = blank and blank_on(0, at, at + BLANK_LIMIT)
-    except OSError:
+        found = os.fstat(0)
+        if stat.S_ISCHR(found.st_mode) or stat.S_ISBLK(found.st_mode):
+            if not os.isatty(0) and found.st_rdev != os.stat(os.devnull).st_rdev:
+                raise OSError(errno.EINVAL, "a device, not a file")
+            return
+        if not stat.S_ISREG(found.st_mode):
+            return  # (a pipe is read as it comes)
+        at = os.lseek(0, 0, os.SEEK_CUR)
+        head = os.pread(0, ZERO_BLOCK, at)
+        blank = found.st_size - at >= BLANK_LIMIT and blank_on(0, at, at + BLANK_LIMIT)
+    except OSError as exc:
+        if exc.errno == errno.EINVAL:  # (ours, above)
+            raise
         return  # (reading it names the fault)
+    refuse_zeros(head)
     if blank:
         raise OSError(errno.EINVAL, BLANK)
 

@@ -14,7 +14,9 @@ from typing import Any
 
 import tomli
 
-__all__ = ["loads"]
+from fairshare_cli.errors import ConfigError, decoder_fault
+
+__all__ = ["loads", "loads_file"]
 
 
 def loads(text: str) -> dict[str, Any]:
@@ -25,3 +27,17 @@ def loads(text: str) -> dict[str, Any]:
         RecursionError: nesting deeper than ``tomli`` allows.
     """
     return tomli.loads(text)
+
+
+def loads_file(text: str, what: str, path: object) -> dict[str, Any]:
+    """Parse the TOML ``text`` of the file ``path`` (``what`` it is: "config file"), the
+    one wording of a refusal for every reader of a config, ``--config`` and ``--into``
+    alike.
+
+    Raises:
+        ConfigError: ``<what> <path> is not valid TOML: <the parser's words>``.
+    """
+    try:
+        return loads(text)
+    except (ValueError, RecursionError) as exc:  # TOMLDecodeError, too long an int, too deep
+        raise ConfigError(f"{what} {path} is not valid TOML: {decoder_fault(exc, text)}") from None

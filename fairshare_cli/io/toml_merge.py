@@ -23,6 +23,7 @@ from tomlkit.exceptions import TOMLKitError
 from fairshare_cli.errors import ConfigError
 from fairshare_cli.io.atomic import atomic_write_text, folder_lock, refuse_special, through_link
 from fairshare_cli.io.inputs import read_regular
+from fairshare_cli.io.toml import loads_file
 
 Fragment = Mapping[str, Any]
 """A nested dict of config keys: tables are dicts, ``[[machines]]`` a list of dicts."""
@@ -306,10 +307,7 @@ def merge_into_file(
     target = through_link(path)  # (a link stays a link: the file it names is merged into)
     with contextlib.nullcontext() if dry_run else folder_lock(target, "config file"):
         before = _read(path)
-        try:
-            document = tomlkit.parse(_text(path, before))
-        except TOMLKitError as exc:
-            raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+        document = _document(path, _text(path, before))
         report = merge_fragment(
             document, new_config(fragment) if before is None else fragment, replace, where
         )
@@ -324,6 +322,26 @@ def merge_into_file(
                 written.before, written.after = before, merged.encode("utf-8")
             atomic_write_text(target, merged, "config file", mode=mode)
     return report
+
+
+def _document(path: Path, text: str) -> tomlkit.TOMLDocument:
+    """The config file ``path`` holding ``text``, parsed to be merged into, refused in the
+    words ``--config`` reads it with (tomlkit's own call the end of a file ``'\\x00'``),
+    with what the file is when it is another (a state: ``give it as --state``).
+
+    Raises:
+        ConfigError: not valid TOML.
+    """
+    try:
+        loads_file(text, "config file", path)
+        try:
+            return tomlkit.parse(text)
+        except TOMLKitError as exc:
+            raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+    except ConfigError as exc:
+        from fairshare_cli.io.importers.sniff import POOL_CONFIG, other_file
+
+        raise other_file(exc, str(path), POOL_CONFIG) from None
 
 
 def undo_merge(path: Path, written: Written) -> None:

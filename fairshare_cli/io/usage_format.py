@@ -91,10 +91,29 @@ def check_format(conn: sqlite3.Connection, path: Path, writable: bool = True) ->
         failure = disk_failure(exc, f"usage history {path}") or _cannot_open(exc, path)
         if failure is not None:  # (full, failing, no new file allowed: exit 1)
             raise failure from None
-        raise StateError(
-            f"usage history {path} is not a usable SQLite file ({exc}); move it aside to "
-            "start a new history"
-        ) from None
+        raise unusable(exc, path) from None
+
+
+#: SQLite's primary result codes for a file that is damaged or no database at all.
+_DAMAGED = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+
+
+def damaged(exc: sqlite3.Error) -> bool:
+    """Whether SQLite's ``exc`` says the file itself is damaged (a page of it overwritten,
+    cut or not SQLite's), not that the disk or another program failed it."""
+    code = getattr(exc, "sqlite_errorcode", None)  # (Python 3.11+; else the message)
+    if isinstance(code, int):
+        return code & 0xFF in _DAMAGED
+    return "malformed" in str(exc) or "not a database" in str(exc)
+
+
+def unusable(exc: sqlite3.Error, path: Path) -> StateError:
+    """The refusal of the store at ``path`` that SQLite cannot use (``exc``): a bad state
+    file, exit 2, whether found as it is opened or as it is read further on."""
+    return StateError(
+        f"usage history {path} is not a usable SQLite file ({exc}); move it aside to "
+        "start a new history"
+    )
 
 
 def _cannot_open(exc: sqlite3.DatabaseError, path: Path) -> RuntimeFailure | None:

@@ -38,7 +38,7 @@ from fairshare_cli.io.atomic import disk_failure, fsync_folder, make_like, prese
 from fairshare_cli.io.usage_format import ADDED_COLUMNS as _ADDED_COLUMNS
 from fairshare_cli.io.usage_format import FORMAT as FORMAT
 from fairshare_cli.io.usage_format import RECORD_INDEXES as _RECORD_INDEXES
-from fairshare_cli.io.usage_format import check_format
+from fairshare_cli.io.usage_format import check_format, damaged, unusable
 from fairshare_cli.io.usage_marks import SECTION as SECTION
 from fairshare_cli.io.usage_marks import Marks, marks_of, new_generation
 from fairshare_cli.io.usage_marks import store_path as store_path
@@ -268,6 +268,8 @@ class open_store:
         if isinstance(exc, sqlite3.Error):  # (a full disk, a locked or damaged file, ...)
             what = f"usage history {self.name}"
             failure = disk_failure(exc, what)
+            if failure is None and damaged(exc):  # (a bad file, as on opening it: exit 2)
+                raise unusable(exc, self.name) from None
             raise failure or RuntimeFailure(f"{what}: {exc}; nothing was written") from None
 
 

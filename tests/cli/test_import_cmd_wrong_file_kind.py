@@ -6,8 +6,10 @@ naming the import that reads it. Before, ``fs import condor-config dirac.cfg`` s
 ``dirac.cfg:1: expected NAME = value (a condor_config line), got 'DIRAC'`` and ``fs import
 history pool.toml`` ``unknown usage history field '# A realistic sample pool...'``: true,
 but the admin was left to work out that the file wanted ``fs import dirac-cfg`` (or
-``--config``). Captures fs reads with no import (``sprio``, ``squeue``'s table, logs) name
-none. The fixtures begin with the shell line that made them (``$ sshare -a -l -P``); a
+``--config``). A capture no import reads says what it is and what fs reads in its place
+(``sprio``'s table: ``fs sprio`` computes it; ``squeue``'s table: ``fs import squeue``
+reads ``squeue --json``); before, each was refused with no word of it. Logs and READMEs
+name nothing. The fixtures begin with the shell line that made them (``$ sshare -a -l -P``); a
 file saved from the tool has no such line, and the guess skips it.
 """
 
@@ -27,7 +29,7 @@ SAMPLE = REPO / "sample_configs"
 
 #: What each capture is, by its name: the imports that read it (the words the refusal ends
 #: with), or what the refusal says instead for fs's own files; None: nothing tells whose
-#: it is (fs imports no sprio, no squeue table, no log, no README).
+#: it is (no log, no README).
 READS: dict[str, tuple[str, ...] | str | None] = {
     "dirac.cfg": ("dirac-cfg",),
     "condor_config": ("condor-config",),
@@ -60,7 +62,12 @@ READS: dict[str, tuple[str, ...] | str | None] = {
     "pool.toml": "give it as --config",
     "sample-state.json": "give it as --state",
     "jobs.json": "fs submit --file",
+    "squeue.txt": "it looks like squeue's table: fs import squeue reads squeue --json or "
+    "scontrol show jobs output instead",
 }
+SPRIO = "it looks like sprio output: fs sprio computes it, from the queue fs import squeue reads"
+READS |= {name: SPRIO for name in ("sprio.txt", "sprio_l.txt", "sprio_n_l.txt", "sprio_w.txt")}
+READS |= {"sprio_long_format.txt": SPRIO}
 #: Every capture (the three other Slurm 22.05 clusters' files are cl1_idle's again), and
 #: fs's own sample files.
 COPIES = {"cl2_idle", "ft1_running", "ft2_idle"}
@@ -119,3 +126,61 @@ def test_the_exact_line_of_a_dirac_cfg_given_to_condor_config(run: Callable[...,
         "dirac.cfg:1: expected NAME = value (a condor_config line), got 'DIRAC'; "
         "it looks like a DIRAC configuration: fs import dirac-cfg reads it\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("capture", "kind", "said"),
+    [
+        pytest.param("squeue.txt", "squeue", 'squeue.txt:2: expected "JobId=..." (scontrol show '
+                     "jobs) or squeue --json output; it looks like squeue's table: fs import squeue "
+                     "reads squeue --json or scontrol show jobs output instead", id="squeue-table"),
+        pytest.param("sprio_l.txt", "sshare", "sprio_l.txt:2: expected sshare's header (with -P, or "
+                     "a table); it looks like sprio output: fs sprio computes it, from the queue fs "
+                     "import squeue reads (squeue --json or scontrol show jobs output)", id="sprio"),
+    ],
+)  # fmt: skip
+def test_the_exact_line_of_a_queue_table_given_to_an_import(
+    capture: str, kind: str, said: str, tmp_path: Path, run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """``fs import squeue squeue.txt`` (squeue's default table, not the parsable output fs
+    reads) said only ``expected "JobId=..." ...``, and ``fs import sshare sprio_l.txt``
+    ``expected sshare's header``: no word of what the file was, nor where sprio's numbers
+    come from."""
+    (tmp_path / capture).write_bytes((FIXTURES / "slurm-22.05" / "cl1_idle" / capture).read_bytes())
+    (tmp_path / "pool.toml").write_text('[pool]\ndefaults = "current"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run(
+        "import", kind, capture, "--config", "pool.toml", "--state", "s.json", "--now", NOW
+    )
+    refused(result)
+    assert result.stderr == f"fs: error: {said}\n"
+    assert not (tmp_path / "s.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "said"),
+    [
+        pytest.param(["import", "sacct", "sshare.txt"], {"FAIRSHARE_NOW": "yesterday"},
+                     'FAIRSHARE_NOW: expected epoch seconds or an ISO-8601 time like '
+                     '2026-11-21T12:00:00Z, got "yesterday"', id="now-from-the-environment"),
+        pytest.param(["import", "sacct", "sshare.txt", "--now", NOW, "--last-decay", "soon"], {},
+                     "--last-decay: expected epoch seconds or an ISO-8601 time like "
+                     '2026-11-21T12:00:00Z, got "soon"', id="last-decay"),
+    ],
+)  # fmt: skip
+def test_a_refused_option_gets_no_guess_at_the_file(
+    argv: list[str], env: dict[str, str], said: str, tmp_path: Path, run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """``FAIRSHARE_NOW=yesterday fs import sacct sshare.txt``: the refusal is of the time, and
+    it ended ``; it looks like sshare output: fs import sshare reads it``, as if the file
+    were the fault. What the file looks like is added only to a refusal that names it."""
+    shares = FIXTURES / "slurm-22.05" / "cl1_idle" / "sshare_a_l_P.txt"
+    (tmp_path / "sshare.txt").write_bytes(shares.read_bytes())
+    (tmp_path / "pool.toml").write_text('[pool]\ndefaults = "current"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run(*argv, "--config", "pool.toml", "--state", "s.json", env=env)
+    refused(result)
+    assert result.stderr == f"fs: error: {said}\n"
+    assert not (tmp_path / "s.json").exists()

@@ -6,8 +6,12 @@ empty file and a named pipe (``<(condor_q -json)``) as any file, as before."""
 from __future__ import annotations
 
 import os
+import signal
 import stat
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.cli.conftest import common, refused
+from tests.conftest import REPO
 
 pytestmark = pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
 
@@ -73,6 +78,56 @@ def test_a_named_pipe_still_reads(
         writer.join(timeout=10)
     assert result.exit_code == 0, result.stderr
     assert [line.split()[0] for line in result.stdout.splitlines()] == ["JOBID", "7"]
+
+
+def _waits_for_a_writer(pid: int) -> bool:
+    """Whether the process ``pid`` sleeps in the kernel's open of a named pipe (Linux names
+    the wait ``wait_for_partner``, older kernels ``fifo_open``), for up to 30 seconds."""
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        try:
+            wchan = Path(f"/proc/{pid}/wchan").read_text(encoding="utf-8")
+        except OSError:
+            return False
+        if wchan in ("wait_for_partner", "fifo_open"):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/wchan").exists(), reason="no /proc wchan")
+@pytest.mark.parametrize(
+    ("signal_number", "code", "line"),
+    [
+        (signal.SIGINT, 130, b"fs: error: interrupted (Ctrl-C)\n"),
+        (signal.SIGTERM, 143, b"fs: error: terminated (SIGTERM)\n"),
+    ],
+)
+def test_a_named_pipe_with_no_writer_waits_as_cat_does_and_stops_at_ctrl_c(
+    env: dict[str, Path], tmp_path: Path, signal_number: int, code: int, line: bytes
+) -> None:
+    """``fs simulate --workload FIFO`` with no writer yet waits for one, as ``cat FIFO``
+    and ``jq . FIFO`` do: an input may be a pipe a slower program fills (``mkfifo w;
+    make-workload > w &``). It is not the state or the config, which are refused at once.
+    Ctrl-C or SIGTERM while it waits end it with its one line and code, nothing written."""
+    pipe = tmp_path / "workload.pipe"
+    os.mkfifo(pipe)
+    before = env["state"].read_bytes()
+    args = ["simulate", "--workload", str(pipe), "--until", "600", *common(env)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fairshare_cli", *args],
+        env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        if not _waits_for_a_writer(proc.pid):
+            pytest.skip("the kernel does not show where the process waits")
+        proc.send_signal(signal_number)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert (proc.returncode, out, err) == (code, b"", line)
+    assert env["state"].read_bytes() == before
 
 
 class _Writer(threading.Thread):
@@ -321,3 +376,56 @@ def test_a_sparse_file_is_refused_before_it_is_read(
     result = run(*args, *pool)
     refused(result, names.format(zeros=zeros), "it starts with zero bytes only (a sparse")
     assert (env["state"].read_bytes(), env["config"].read_bytes()) == before
+
+
+def _memory_limit() -> None:
+    """At most 3 GB of address space for the fs a test starts."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        (["import", "condor-q", "-"], "cannot read -: {fault} (fs import condor-q reads"),
+        (["import", "history", "-"], "cannot read -: {fault} (fs import history reads"),
+        (["submit", "--file", "-"], "jobs file - cannot be read: {fault}"),
+        (["sprio", "--jobs-file", "-"], "cannot read -: {fault}"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("source", "fault"),
+    [
+        ("/dev/zero", "a device, not a file"),
+        ("/dev/urandom", "a device, not a file"),
+        ("big.sparse", "it starts with zero bytes only (a sparse or unwritten file)"),
+    ],
+)
+def test_standard_input_from_a_device_or_a_sparse_file_is_refused(
+    env: dict[str, Path], tmp_path: Path, line: list[str], says: str, source: str, fault: str
+) -> None:
+    """``fs import condor-q - < /dev/zero`` (and ``fs submit --file - < /dev/zero``) read
+    the endless zeros until the memory ran out: killed by the kernel, exit 137 and no line
+    (``out of memory``, exit 1, under a memory limit), where ``fs import condor-q /dev/zero``
+    is refused at once. ``fs import history - < big.sparse`` (``truncate -s 2G``) copied
+    the 2 GB into a temporary file before refusing it by that file's name
+    (``cannot read /tmp/tmpc1plt4lf.input: it starts with zero bytes only ...``). Standard
+    input is now looked at as the named file is: refused at once, named ``-``."""
+    if source == "big.sparse":
+        source = str(tmp_path / source)
+        with open(source, "wb") as handle:
+            handle.truncate(2 << 30)
+    before = env["state"].read_bytes()
+    args = [sys.executable, "-m", "fairshare_cli", *line, *common(env)]
+    with open(source, "rb") as stdin:
+        proc = subprocess.run(
+            args, stdin=stdin, capture_output=True, timeout=120, check=False,
+            env={**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(tmp_path)},
+            preexec_fn=_memory_limit,  # (were it read again: "out of memory", not the machine's)
+        )  # fmt: skip
+    err = proc.stderr.decode()
+    assert (proc.returncode, proc.stdout) == (2, b""), err
+    assert err.startswith(f"fs: error: {says.format(fault=fault)}") and err.count("\n") == 1, err
+    assert env["state"].read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("tmp")] == []

@@ -28,7 +28,8 @@ from tests.cli.test_sweep import SPEC, spec  # noqa: F401  (the fixture)
         pytest.param(
             "history",
             "{path}: expected a usage history in JSON lines (one record per line), "
-            "not a JSON array",
+            "not a JSON array; it looks like a jobs file: give it to fs submit --file, or as "
+            "--jobs-file or --workload",
             id="history",
         ),
     ],

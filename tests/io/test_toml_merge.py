@@ -117,3 +117,36 @@ def test_a_config_with_a_byte_order_mark_takes_a_merge(
     assert text.startswith("# my pool\n[pool]\n")
     assert "[accounts.B]" in text
     assert load_config(config).pool.name == "demo"  # (the merged file reads)
+
+
+@pytest.mark.parametrize(
+    ("held", "said"),
+    [
+        # before: tomlkit's words, "Unexpected character: '\x00' at line 6 col 0" (the end
+        # of the file, which holds no NUL)
+        pytest.param(BASE[: BASE.index("shares")] + "sha", "config file pool.toml is not valid "
+                     "TOML: Expected '=' after a key in a key/value pair (at end of document)",
+                     id="cut-short"),
+        # before: "... is not valid TOML: Empty key at line 1 col 0", no word of what it is
+        pytest.param('{\n  "format": "fairshare-cli state",\n  "schema_version": 1\n}\n',
+                     "config file pool.toml is not valid TOML: Invalid statement (at line 1, "
+                     "column 1); it looks like fs's own state file: give it as --state",
+                     id="a-state"),
+    ],
+)  # fmt: skip
+def test_a_bad_config_to_merge_into_is_refused_as_config_refuses_it(
+    held: str, said: str, tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs import sacctmgr dump.txt --into pool.toml`` of a config cut short, or of a state
+    file: refused in the words ``--config pool.toml`` is (tomli's), the file left as it was,
+    and a state is told where it goes, as ``fs userprio --config`` tells it."""
+    (tmp_path / "pool.toml").write_text(held, encoding="utf-8")
+    (tmp_path / "dump.txt").write_text("Account|User|Share|ParentName\nB||5|A\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run("import", "sacctmgr", "dump.txt", "--into", "pool.toml")
+    assert (result.exit_code, result.stdout) == (2, ""), result.stderr
+    assert result.stderr == f"fs: error: {said}\n"
+    assert (tmp_path / "pool.toml").read_text(encoding="utf-8") == held
+    if "state" not in said:
+        config = run("config", "check", "--config", "pool.toml")
+        assert config.stderr == f"fs: error: {said}\n"

@@ -482,9 +482,9 @@ def test_a_reader_never_rolls_back_a_hot_journal(tmp_path: Path) -> None:
 def test_a_prune_that_fails_commits_none_of_the_import(
     tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """SQLite failing while the import drops what ended before the window (a damaged file):
-    "nothing was written" is true, rows included (the import was committed before the
-    prune, so the store kept rows the message said were not written)."""
+    """SQLite failing while the import drops what ended before the window (a damaged file,
+    exit 2): nothing is written, rows included (the import was committed before the prune,
+    so the store kept rows the message said were not written)."""
     from fairshare_cli.io.usage_store import UsageStore
 
     state, args, before = _imported_once(tmp_path, run)
@@ -495,6 +495,5 @@ def test_a_prune_that_fails_commits_none_of_the_import(
 
     monkeypatch.setattr(UsageStore, "prune", damaged)
     result = run("import", "history", str(tmp_path / "more.csv"), *args)
-    assert result.exit_code == 1
-    assert result.stderr.endswith("database disk image is malformed; nothing was written\n")
+    assert (result.exit_code, result.stderr[-37:]) == (2, "move it aside to start a new history\n")
     assert _kept(state) == before

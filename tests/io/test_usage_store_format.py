@@ -144,3 +144,41 @@ def test_a_newer_format_is_refused_untouched(tmp_path: Path, run: Callable[..., 
     ]
     assert path.read_bytes() == before
     assert not (tmp_path / "state.json").exists()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ["whatif", "--set", "accountant.priority_halflife=3600", "userprio"],
+        ["import", "sacct", "{fixtures}/slurm-22.05/sacct_jobs_1_13.txt"],
+    ],
+    ids=["whatif", "import-sacct"],
+)
+def test_a_store_damaged_inside_is_a_bad_state_file(
+    line: list[str], tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs whatif ... userprio`` (and ``fs import sacct``) beside a usage history with a
+    byte put into its middle (its header whole, a page of it shifted): exit 1, ``usage
+    history state.history.sqlite: database disk image is malformed; nothing was written``,
+    as if the disk had failed, where the same damage found as the file is opened is a bad
+    state file (exit 2, move it aside). Now the same line and code wherever SQLite finds
+    it; the state and the store are left as they were."""
+    sample = Path(__file__).resolve().parents[2] / "sample_configs"
+    fixtures = sample.parent / "tests" / "fixtures"
+    (tmp_path / "pool.toml").write_bytes((sample / "pool.toml").read_bytes())
+    (tmp_path / "state.json").write_bytes((sample / "sample-state.json").read_bytes())
+    store = (sample / "sample-state.history.sqlite").read_bytes()
+    middle = len(store) // 2
+    (tmp_path / "state.history.sqlite").write_bytes(store[:middle] + b"\0" + store[middle:])
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    monkeypatch.chdir(tmp_path)
+    line = [arg.format(fixtures=fixtures) for arg in line]
+    now = "2026-11-22T12:00:00Z"
+    result = run(*line, "--config", "pool.toml", "--state", "state.json", "--now", now)
+    assert (result.exit_code, result.stdout) == (2, ""), result.stderr
+    assert result.stderr == (
+        "fs: error: usage history state.history.sqlite is not a usable SQLite file (database "
+        "disk image is malformed); move it aside to start a new history\n"
+    )
+    after = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name != "state.json.lock"}
+    assert after == before

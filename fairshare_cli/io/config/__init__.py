@@ -15,7 +15,7 @@ from fairshare_cli.core.config import (
     NegotiatorConfig,
     PoolConfig,
 )
-from fairshare_cli.errors import ConfigError, decoder_fault
+from fairshare_cli.errors import ConfigError
 from fairshare_cli.io.config.dirac import read_dirac
 from fairshare_cli.io.config.htcondor import (
     read_accountant,
@@ -32,7 +32,7 @@ from fairshare_cli.io.config.slurm import (
     read_qos,
 )
 from fairshare_cli.io.inputs import cannot_be_read, read_regular, refuse_device
-from fairshare_cli.io.toml import loads
+from fairshare_cli.io.toml import loads_file
 
 __all__ = [
     "TOP_KEYS",
@@ -72,7 +72,7 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
         if not text.strip():
             start = f"'fs init --force {path}' writes one" if what == "config file" else ""
             raise ConfigError(f"{what} {path} is empty" + (f"; {start}" if start else ""))
-        return loads(text)
+        return loads_file(text, what, path)
     except FileNotFoundError:
         raise ConfigError(f"{what} {path} does not exist{_sample_hint(path)}") from None
     except OSError as exc:
@@ -81,8 +81,6 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
         raise ConfigError(
             f"{what} {path} is not UTF-8 text (byte {exc.start}); expected a TOML file"
         ) from None
-    except (ValueError, RecursionError) as exc:  # TOMLDecodeError, too long an int, too deep
-        raise ConfigError(f"{what} {path} is not valid TOML: {decoder_fault(exc, text)}") from None
 
 
 def _sample_hint(path: Path) -> str:

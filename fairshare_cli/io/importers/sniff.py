@@ -42,6 +42,16 @@ _CONDOR_JOBS = ("condor-q", "condor-history")
 STATE_FILE = Guess("fs's own state file", (), "give it as --state")
 POOL_CONFIG = Guess("fs's own pool config", (), "give it as --config")
 JOBS_FILE = Guess("a jobs file", (), "give it to fs submit --file, or as --jobs-file or --workload")
+HISTORY_FILE = Guess("a usage history", ("history",))
+#: The tables sprio and squeue print, which no import reads: fs computes sprio's numbers,
+#: and reads the queue from squeue's --json output or scontrol's.
+_QUEUE_READ = "squeue --json or scontrol show jobs output"
+SPRIO_TABLE = Guess(
+    "sprio output",
+    (),
+    f"fs sprio computes it, from the queue fs import squeue reads ({_QUEUE_READ})",
+)
+SQUEUE_TABLE = Guess("squeue's table", (), f"fs import squeue reads {_QUEUE_READ} instead")
 _M = re.M
 
 #: A usage history's first line: a CSV header naming ``owner``, then after a comma
@@ -98,6 +108,12 @@ _TABLE: list[tuple[str, int, Guess]] = [
     ),
     (r"\AJobId=\d", 0, Guess("scontrol show jobs output", ("squeue",))),
     (
+        r"^[ \t]*JOBID[ \t]+PARTITION[ \t]+(?:USER[ \t]+)?(?:ACCOUNT[ \t]+)?PRIORITY\b",
+        _M,
+        SPRIO_TABLE,
+    ),
+    (r"^[ \t]*JOBID[ \t][^\n]*\b(?:ST|STATE|NODELIST)\b", _M, SQUEUE_TABLE),
+    (
         r"^(ClusterName|SlurmctldHost|ControlMachine|SchedulerType|SelectType)\s*="
         r"|^Priority(Type|DecayHalfLife|CalcPeriod|MaxAge|Flags|Weight\w+)\s*="
         r"|^(PartitionName|NodeName)=\S|\AConfiguration data as of",
@@ -122,7 +138,7 @@ _TABLE: list[tuple[str, int, Guess]] = [
         _M,
         Guess("a DIRAC configuration", ("dirac-cfg",)),
     ),
-    (_HISTORY_HEAD, 0, Guess("a usage history", ("history",))),
+    (_HISTORY_HEAD, 0, HISTORY_FILE),
     (r'\A\s*\[\s*\{[^\]]*"owner"\s*:', 0, JOBS_FILE),
     (r"^\[\[axis\]\]", _M, Guess("a sweep spec", (), "give it to fs sweep")),
 ]
@@ -156,10 +172,21 @@ def guess_file(file: str) -> Guess | None:
     return guess_text(head.decode("utf-8", errors="ignore"))
 
 
+def _named_guess(file: str | None, message: str) -> Guess | None:
+    """What ``file`` looks like, when ``message`` is a refusal of that file: one that names
+    it as a word (``dump.txt:3: ...``, ``cannot read dump.txt: ...``), not one about an
+    option of the same command line (``FAIRSHARE_NOW: expected epoch seconds ...``), where
+    what the file is would be noise."""
+    if file is None or not re.search(rf"(?<![^\s'\"(]){re.escape(file)}(?![^\s:;,)'\"])", message):
+        return None
+    return guess_file(file)
+
+
 def wrong_file_hint(kind: str, file: str | None, message: str) -> str:
-    """``message`` with what ``file`` looks like added, when that is not ``kind``'s input
-    and the message does not already say it; else ``message`` as it is."""
-    guess = None if file is None else guess_file(file)
+    """``message`` with what ``file`` looks like added, when the message refuses that file,
+    the file is not ``kind``'s input and the message does not already say it; else
+    ``message`` as it is."""
+    guess = _named_guess(file, message)
     if guess is None or kind in guess.kinds:
         return message
     if any(f"fs import {k}" in message for k in guess.kinds):  # (said already)
@@ -197,7 +224,7 @@ def other_file(
     afresh", which would move a pool config given as --state out of the way). Else ``exc``
     itself."""
     text = str(exc)
-    guess = None if file is None or file not in text else guess_file(file)
+    guess = _named_guess(file, text)
     if guess is None or guess is own:
         return exc
     if advice and text.endswith(f"; {advice}"):

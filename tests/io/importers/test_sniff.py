@@ -175,3 +175,43 @@ def test_blank_lines_make_no_guess(text: str) -> None:
     that read a line from its start took a second each there (``^\\s*`` tried every blank
     line again)."""
     assert guess_text(text) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        pytest.param(["whatif", "--set", "accountant.priority_halflife=3600", "--history",
+                      "pool.toml", "userprio", "--config", "pool.toml", "--now", NOW],
+                     "pool.toml line 1: unknown usage history field '# A realistic sample pool: "
+                     f"50 eight-slot machines and 5 four-slot big-memory ones (420'; {CONFIG}",
+                     id="whatif-history-config"),
+        pytest.param(["whatif", "--set", "accountant.priority_halflife=3600", "--history",
+                      "jobs.json", "userprio", "--config", "pool.toml", "--now", NOW],
+                     "jobs.json: expected a usage history in JSON lines (one record per line), "
+                     "not a JSON array; it looks like a jobs file: give it to fs submit --file, or "
+                     "as --jobs-file or --workload", id="whatif-history-jobs"),
+        pytest.param(["sweep", "spec.toml", "--out", "runs"],
+                     "{tmp}/pool.toml line 1: unknown usage history field '# A realistic sample "
+                     f"pool: 50 eight-slot machines and 5 four-slot big-memory ones (420'; {CONFIG}",
+                     id="sweep-spec-history-config"),
+    ],
+)  # fmt: skip
+def test_a_usage_history_that_is_another_file_says_where_it_goes(
+    line: list[str], said: str, tmp_path: Path, run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """``fs whatif ... --history pool.toml`` and a sweep spec's ``history = "pool.toml"``
+    said only ``unknown usage history field '# A realistic ...'``, where ``fs import history
+    pool.toml`` said where the config goes: the history those two replay is refused in the
+    same words as the import's, nothing written."""
+    for name in ("pool.toml", "jobs.json", "workload.json", "sample-state.json"):
+        shutil.copy(SAMPLE / name, tmp_path / name)
+    spec = (SAMPLE / "sweep.toml").read_text(encoding="utf-8")
+    spec = spec.replace('history = "history.csv"', 'history = "pool.toml"')
+    (tmp_path / "spec.toml").write_text(spec, encoding="utf-8")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    monkeypatch.chdir(tmp_path)
+    res = run(*line, "--state", "sample-state.json") if line[0] == "whatif" else run(*line)
+    refused(res)
+    assert res.stderr == f"fs: error: {said.format(tmp=tmp_path)}\n"
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
