@@ -108,10 +108,10 @@ def resolve_now(given: str | None) -> float:
         return float(math.floor(time.time()))
     from fairshare_cli.core.epoch import parse_time
 
-    return float(math.floor(parse_time(given, _now_source())))
+    return float(math.floor(parse_time(given, now_source())))
 
 
-def _now_source() -> str:
+def now_source() -> str:
     """``FAIRSHARE_NOW`` when the time came from it, ``--now`` when typed, else (no time
     given: the clock was read) ``the clock``: what an error names."""
     ctx = click.get_current_context(silent=True)
@@ -484,7 +484,7 @@ def refuse_going_back(state: State, now: float, path: Path) -> None:
     if last is not None and now < last:
         from fairshare_cli.core.epoch import utc_text
 
-        source = _now_source()
+        source = now_source()
         raise InputError(
             f"{source} {utc_text(now)} is before the last update of state file {path} "
             f"({utc_text(last)}): a view cannot show the past from decayed values and an "
