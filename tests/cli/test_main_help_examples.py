@@ -52,6 +52,7 @@ INPUTS: dict[tuple[str, str], Path | str] = {
     ("import dirac-cfg", "dirac.cfg"): FIXTURES / "dirac-cfg" / "dirac.cfg",
     ("import sacct", "jobs.txt"): SLURM / "sacct_jobs_1_13.txt",
     ("import sacctmgr", "assoc.txt"): SLURM / "ft1_running" / "sacctmgr_assoc_tree.txt",
+    ("import sacctmgr", "qos.txt"): SLURM / "ft1_running" / "sacctmgr_qos.txt",
     ("import scontrol-assoc", "assoc_mgr.txt"): SLURM / "ft1_running" / "scontrol_assoc_mgr.txt",
     ("import slurm-conf", "/etc/slurm/slurm.conf"): SLURM / "config" / "slurm.conf.fairtree",
     ("import squeue", "jobs.txt"): SLURM / "ft1_running" / "scontrol_show_jobs.txt",
