@@ -157,7 +157,9 @@ def _into_folder(folder: Path, data: dict[str, list[bytes]], force: bool) -> Non
         if not force and target.exists():
             if interrupted and _holds(target, data[name]):
                 continue  # (a file as shipped, put there by a killed one: as it is)
-            raise InputError(f"--example {folder}: {name} already exists; use --force")
+            raise InputError(
+                f"--example {folder}: {name} already exists; use --force to overwrite it"
+            )
         todo.append(name)
     last = sorted(todo, key=lambda name: name == "pool.toml")
     replace_files({targets[name]: data[name] for name in last}, "sample file", 0o644, STAGED)

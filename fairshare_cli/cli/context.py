@@ -108,17 +108,21 @@ def resolve_now(given: str | None) -> float:
         return float(math.floor(time.time()))
     from fairshare_cli.core.epoch import parse_time
 
-    return float(math.floor(parse_time(given, _now_source())))
+    return float(math.floor(parse_time(given, now_source())))
 
 
-def _now_source() -> str:
-    """``FAIRSHARE_NOW`` when the time came from it, else ``--now``: what an error names."""
+def now_source() -> str:
+    """``FAIRSHARE_NOW`` when the time came from it, ``--now`` when typed, else (no time
+    given: the clock was read) ``the clock``: what an error names."""
     ctx = click.get_current_context(silent=True)
+    given = ctx is None
     while ctx is not None:
-        if ctx.get_parameter_source("now") is click.core.ParameterSource.ENVIRONMENT:
+        source = ctx.get_parameter_source("now")
+        if source is click.core.ParameterSource.ENVIRONMENT:
             return "FAIRSHARE_NOW"
+        given = given or source is click.core.ParameterSource.COMMANDLINE
         ctx = ctx.parent
-    return "--now"
+    return "--now" if given else "the clock"
 
 
 @dataclass
@@ -480,8 +484,10 @@ def refuse_going_back(state: State, now: float, path: Path) -> None:
     if last is not None and now < last:
         from fairshare_cli.core.epoch import utc_text
 
+        source = now_source()
         raise InputError(
-            f"--now {utc_text(now)} is before the last update of state file {path} "
+            f"{source} {utc_text(now)} is before the last update of state file {path} "
             f"({utc_text(last)}): a view cannot show the past from decayed values and an "
-            "edit cannot go back; give that time or a later one"
+            f"edit cannot go back; give {'--now ' if source == 'the clock' else ''}that time "
+            "or a later one"
         )

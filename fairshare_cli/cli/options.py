@@ -66,7 +66,7 @@ def _path_store(attr: str, must_exist: bool = False) -> Callable[..., Any]:
     path (``--config "$UNSET"`` fell back to ./fairshare.toml in silence), one of blanks
     only (as ``[pool] state`` is) and, where ``must_exist``, a missing file named by the
     option's variable, naming the variable (the loader's error would name the file alone,
-    to an admin who typed no option)."""
+    to an admin who typed no option) before the loader's words."""
     store = store_option(attr)
 
     def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
@@ -84,7 +84,13 @@ def _path_store(attr: str, must_exist: bool = False) -> Callable[..., Any]:
         # ("-": the loader says why standard input is no config)
         missing = must_exist and value and value != "-" and not os.path.lexists(value)
         if missing and source is ParameterSource.ENVIRONMENT:
-            raise click.BadParameter(f"File '{value}' does not exist.", ctx, param)
+            from pathlib import Path
+
+            from fairshare_cli.io.config import sample_hint
+
+            raise click.BadParameter(
+                f"config file {value} does not exist{sample_hint(Path(value))}", ctx, param
+            )
         return store(ctx, param, value)
 
     return check

@@ -30,8 +30,27 @@ class SweepGroup(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and args[0] not in self.commands and not args[0].startswith("-"):
+            _refuse_mistyped_command(ctx, args[0], list(self.commands))
             args = ["run", *args]
         return super().parse_args(ctx, args)
+
+
+def _refuse_mistyped_command(ctx: click.Context, word: str, names: list[str]) -> None:
+    """Refuse a SPEC that is no file and is close to a subcommand's name: ``fs sweep colect
+    runs/`` said "Got unexpected extra argument (runs/) (see 'fs sweep run --help')".
+
+    Raises:
+        click.UsageError: as fs refuses any other mistyped command.
+    """
+    import os
+
+    from fairshare_cli.cli.main import no_such_command
+
+    if os.path.lexists(word):
+        return
+    refusal = no_such_command(word, names)
+    if "Did you mean" in refusal:
+        raise click.UsageError(refusal, ctx)
 
 
 @click.group("sweep", cls=SweepGroup)

@@ -343,7 +343,8 @@ def take_history(
             raise click.UsageError(
                 f"--history is given twice ('{found}' and '{value}'); give it once"
             )
-        found = str(click.Path(dir_okay=False, exists=True).convert(value, None, ctx))
+        option = next(p for p in ctx.command.params if p.name == "history_file")
+        found = str(click.Path(dir_okay=False, exists=True).convert(value, option, ctx))
     return found, tuple(argv)
 
 

@@ -75,7 +75,7 @@ def _refuse_other_dump(names: Sequence[str], path: str) -> None:
     line = ",".join(names)
     for start, dump in _OTHER_DUMPS:
         if start.match(line):
-            raise InputError(f"{path} line 1: this is {dump}; {_EXPECTED}")
+            raise InputError(f"{path}:1: this is {dump}; {_EXPECTED}")
 
 
 def _sniff(fh: IO[str], path: str, fmt: str) -> tuple[str, IO[str]]:
@@ -178,16 +178,16 @@ def _csv_records(stream: Any, path: str) -> Iterator[UsageRecord]:
         if reader.fieldnames is None:  # (reads the header) no line at all
             raise EmptyInput(f"{path}: empty; {_EXPECTED}")
         if not "".join(reader.fieldnames).strip():  # (no field, or blanks only: '   ')
-            raise InputError(f"{path} line 1: blank; expected the header line (field names)")
+            raise InputError(f"{path}:1: blank; expected the header line (field names)")
         _refuse_other_dump(reader.fieldnames, path)
-        check_header(reader.fieldnames, f"{path} line {reader.line_num}")
+        check_header(reader.fieldnames, f"{path}:{reader.line_num}")
         width = len(reader.fieldnames)
         for row in reader:
             if None in row.values():  # (DictReader's value of a column the line lacks)
                 raise InputError(_short_line(path, reader.line_num, row, width))
-            yield parse_record(row, f"{path} line {reader.line_num}")
+            yield parse_record(row, f"{path}:{reader.line_num}")
     except csv.Error as exc:  # (the csv reader's count: DictReader's lags the bad line)
-        raise InputError(f"{path} line {reader.reader.line_num}: not valid CSV: {exc}") from None
+        raise InputError(f"{path}:{reader.reader.line_num}: not valid CSV: {exc}") from None
 
 
 def _short_line(path: str, line: int, row: dict[Any, Any], width: int) -> str:
@@ -196,7 +196,7 @@ def _short_line(path: str, line: int, row: dict[Any, Any], width: int) -> str:
     running at ``--now``."""
     got = sum(value is not None for value in row.values())
     return (
-        f"{path} line {line}: fewer values than header columns ({got} of {width}); a line "
+        f"{path}:{line}: fewer values than header columns ({got} of {width}); a line "
         "cut short? (a missing end would be work still running); fix or remove the line"
     )
 
@@ -314,7 +314,7 @@ def _exact_record(line: str, path: str, lineno: int) -> UsageRecord | None:
         InputError: naming the line and what is wrong with it.
     """
     if lineno == 1:
-        refuse_byte_order_mark(line, f"{path} line 1")
+        refuse_byte_order_mark(line, f"{path}:1")
     text = line.strip()
     if not text or text.startswith("#"):
         return None
@@ -330,14 +330,14 @@ def _exact_record(line: str, path: str, lineno: int) -> UsageRecord | None:
             obj = json.loads(text, object_pairs_hook=repeats)
             repeats.refuse(obj)
     except DuplicateKey as exc:
-        raise InputError(f"{path} line {lineno}: {exc}; give each key once") from None
+        raise InputError(f"{path}:{lineno}: {exc}; give each key once") from None
     except json.JSONDecodeError as exc:
-        raise InputError(f"{path} line {lineno}: not valid JSON: {exc.msg}") from None
+        raise InputError(f"{path}:{lineno}: not valid JSON: {exc.msg}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
-        raise InputError(f"{path} line {lineno}: not valid JSON: {decoder_fault(exc)}") from None
+        raise InputError(f"{path}:{lineno}: not valid JSON: {decoder_fault(exc)}") from None
     if not isinstance(obj, dict):
-        raise InputError(f"{path} line {lineno}: expected a record object")
-    return parse_record(obj, f"{path} line {lineno}")
+        raise InputError(f"{path}:{lineno}: expected a record object")
+    return parse_record(obj, f"{path}:{lineno}")
 
 
 #: The job attributes a usage record is made of (``record_from_condor_ad``).

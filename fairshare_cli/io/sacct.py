@@ -89,7 +89,7 @@ def read_sacct(
     records: list[UsageRecord] = []
     allocated: list[Allocated] = []
     for n, row in enumerate(rows):
-        where = f"{label}: line {numbered[n + first - 1][0]}"  # as numbered in the file
+        where = f"{label}:{numbered[n + first - 1][0]}"  # as numbered in the file
         if len(row) != len(names):
             raise InputError(f"{where}: expected {len(names)} fields, got {len(row)}")
         line = _Row(row, index)

@@ -75,7 +75,8 @@ def test_a_file_not_as_shipped_is_still_refused(
     tmp_path: Path, run: Callable[..., Any], pool: bool
 ) -> None:
     """A sample file's name holding something else (the user's), or a whole pool there: one
-    line, exit 2, nothing written."""
+    line, exit 2, nothing written; worded as fs init's own refusal ('fairshare.toml already
+    exists; use --force to overwrite it'), which said more than '...; use --force'."""
     folder = tmp_path / "ex"
     folder.mkdir()
     (folder / "jobs.json").write_text("[]\n")
@@ -84,7 +85,9 @@ def test_a_file_not_as_shipped_is_still_refused(
     result = run("init", "--example", str(folder))
     name = "pool.toml" if pool else "jobs.json"
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == f"fs: error: --example {folder}: {name} already exists; use --force\n"
+    assert result.stderr == (
+        f"fs: error: --example {folder}: {name} already exists; use --force to overwrite it\n"
+    )
     assert sorted(p.name for p in folder.iterdir()) == sorted({"jobs.json", name})
 
 

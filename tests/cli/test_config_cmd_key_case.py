@@ -33,3 +33,34 @@ def test_a_key_spelt_in_other_case_names_the_key(
     assert hint in result.stderr
     assert "accounts.<name>" not in result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        pytest.param(
+            '[group."group_physics"]\nquota = 40\n',
+            "unknown key 'group' (did you mean 'groups'? Group is "
+            "dirac.correction.instances.group; write it in [dirac.correction.instances])",
+            id="group",
+        ),
+        pytest.param(
+            '[pool]\ndefault = "current"\n',
+            "unknown key 'pool.default' (did you mean 'defaults'? Default is "
+            "partitions.<name>.default; write it in [partitions.<name>])",
+            id="pool.default",
+        ),
+    ],
+)
+def test_a_key_close_to_one_of_its_table_is_named_before_a_knob_in_other_case(
+    write_config: Callable[[str], Path], run: Callable[..., Any], text: str, hint: str
+) -> None:
+    """fs config check --config pool.toml of a config whose '[groups."group_physics"]' lost
+    its s said only "Group is dirac.correction.instances.group; write it in
+    [dirac.correction.instances]" (DIRAC's ShareCorrections knob, in lower case): the key
+    of the table it nearly is, groups, comes first, and the knob after it."""
+    result = run("config", "check", "--config", str(write_config(text)))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert hint in result.stderr
+    assert len(result.stderr.splitlines()) == 1

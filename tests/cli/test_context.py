@@ -204,7 +204,7 @@ def test_a_missing_config_from_the_variable_names_the_variable(
     from_env = run("userprio", "--now", "2026-11-21T12:00:00Z", env={"FAIRSHARE_CONFIG": missing})
     assert (from_env.exit_code, from_env.stdout) == (2, "")
     assert from_env.stderr.startswith(
-        f"fs: error: Invalid value for FAIRSHARE_CONFIG: File '{missing}' does not exist."
+        f"fs: error: Invalid value for FAIRSHARE_CONFIG: config file {missing} does not exist"
     )
     typed = run("userprio", "--config", missing, "--now", "2026-11-21T12:00:00Z")
     assert (typed.exit_code, typed.stderr) == (
@@ -345,3 +345,35 @@ def test_a_time_before_the_last_update_is_shown_as_a_time(
     assert result.exit_code == 2
     assert result.stderr.startswith(f"fs: error: --now {shown} is before the last update")
     assert "(2026-11-21T12:00:00Z)" in result.stderr and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "named"),
+    [
+        pytest.param(["--now", "1000"], {}, "--now 1970-01-01T00:16:40Z", id="typed"),
+        pytest.param([], {"FAIRSHARE_NOW": "1000"}, "FAIRSHARE_NOW 1970-01-01T00:16:40Z", id="env"),
+        pytest.param([], {}, "the clock 1970-01-01T00:16:40Z", id="clock"),
+    ],
+)
+def test_a_time_before_the_last_update_names_where_it_came_from(
+    args: list[str],
+    env: dict[str, str],
+    named: str,
+    run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """fs userprio --config sample_configs/pool.toml on a machine whose clock is before the
+    sample state's last update (2026-11-21T12:00:00Z) said '--now ... is before the last
+    update', to an admin who typed no --now; FAIRSHARE_NOW=1000 said '--now' too. The
+    error names the clock, the variable or the option (the clock here: epoch 1000)."""
+    import time
+
+    monkeypatch.setattr(time, "time", lambda: 1000.25)
+    pool = str(REPO / "sample_configs" / "pool.toml")
+    result = run("userprio", "--config", pool, *args, env=env)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"fs: error: {named} is before the last update")
+    assert result.stderr.endswith(
+        "give --now that time or a later one\n" if not args and not env else "or a later one\n"
+    )
+    assert result.stderr.count("\n") == 1

@@ -182,12 +182,12 @@ def test_an_import_whose_state_write_fails_says_nothing_was_imported(
     [
         pytest.param(
             "owner,start,owner\nalice,2026-11-20T00:00:00Z,bob\n",
-            "line 1: field 'owner' is in the header twice",
+            ":1: field 'owner' is in the header twice",
             id="field-twice",
         ),
         pytest.param(
             "\ufeffowner,start,end\nalice,2026-11-20T00:00:00Z,2026-11-20T01:00:00Z\n",
-            "line 1: the file starts with a byte-order mark (U+FEFF); save it as UTF-8 without one",
+            ":1: the file starts with a byte-order mark (U+FEFF); save it as UTF-8 without one",
             id="byte-order-mark",
         ),
     ],
@@ -206,7 +206,7 @@ def test_a_csv_header_naming_a_field_twice_or_starting_with_a_bom_is_refused(
     result = run("import", "history", str(history), "--config", pool, "--state", str(state),
                  "--now", NOW)  # fmt: skip
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == f"fs: error: {history} {message}\n"
+    assert result.stderr == f"fs: error: {history}{message}\n"
     assert not state.exists()
 
 
@@ -319,3 +319,42 @@ def test_a_job_status_that_is_no_number_is_no_queue_status(
     result = run("import", "condor-history", str(folder / "ads.json"), *args)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("Imported 1 usage record ")
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "text", "said"),
+    [
+        pytest.param(
+            "history", "h.csv",
+            "owner,start,end,slots\nalice,2026-11-21T09:00:00Z,2026-11-21T10:00:00Z,1\n"
+            "bob,2026-11-21T09:00:00Z,2026-11-21T10:00:00Z,x\n",
+            ":3: slots: expected a whole number, got 'x'", id="history",
+        ),
+        pytest.param(
+            "sacct", "jobs.txt",
+            "JobID|User|Account|Partition|QOS|AllocCPUS|Start|End\n"
+            "8|alice|hep|batch|normal|x|2026-11-21T09:00:00|2026-11-21T10:00:00\n",
+            ":2: alloccpus", id="sacct",
+        ),
+        pytest.param(
+            "sshare", "shares.txt",
+            "Account|User|RawShares|NormShares|RawUsage\nhep|alice|1|0.5|x\n",
+            ":2:", id="sshare",
+        ),
+    ],
+)  # fmt: skip
+def test_every_import_names_a_bad_line_as_file_colon_line(
+    kind: str, name: str, text: str, said: str, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs import history h.csv said 'h.csv line 3: slots: ...' and fs import sacct
+    'jobs.txt: line 2: alloccpus ...', where every other import (sshare, condor-q,
+    condor-userprio, slurm-conf ...) says 'FILE:LINE: ...': all say FILE:LINE now."""
+    dump = tmp_path / name
+    dump.write_text(text, encoding="utf-8")
+    state = tmp_path / "state.json"
+    pool = str(_REPO / "sample_configs" / "pool.toml")
+    result = run("import", kind, str(dump), "--config", pool, "--state", str(state),
+                 "--now", NOW)  # fmt: skip
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"fs: error: {dump}{said}"), result.stderr
+    assert result.stderr.count("\n") == 1 and not state.exists()

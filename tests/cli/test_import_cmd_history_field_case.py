@@ -25,7 +25,6 @@ def test_a_header_in_capitals_names_the_field(
     )  # fmt: skip
     assert result.exit_code == 2
     assert result.stderr == (
-        f"fs: error: {history} line 1: unknown usage history field 'OWNER' "
-        "(did you mean 'owner'?)\n"
+        f"fs: error: {history}:1: unknown usage history field 'OWNER' (did you mean 'owner'?)\n"
     )
     assert not state.exists()

@@ -36,7 +36,7 @@ def test_a_key_given_twice_is_refused_at_its_line(
     history.write_text(f"{GOOD}\n{GOOD}\n{line}\n{GOOD}\n")
     before = env["state"].read_bytes()
     result = run("import", "history", str(history), *common(env))
-    refused(result, f'{history} line 3: the key "{key}" is given twice; give each key once')
+    refused(result, f'{history}:3: the key "{key}" is given twice; give each key once')
     assert env["state"].read_bytes() == before
 
 

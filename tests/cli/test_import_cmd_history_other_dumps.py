@@ -80,7 +80,7 @@ def test_another_tools_dump_is_named_with_its_import(
     )  # fmt: skip
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr == f"fs: error: {dump} line 1: this is {what}; {EXPECTED}\n"
+    assert result.stderr == f"fs: error: {dump}:1: this is {what}; {EXPECTED}\n"
     assert not state.exists()
 
 

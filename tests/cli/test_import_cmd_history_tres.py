@@ -98,7 +98,7 @@ def test_a_tres_sacct_never_prints_is_refused(
         f"u1,a,batch,2026-11-21T10:00:00Z,2026-11-21T10:05:00Z,2,{cell}\n",
         encoding="utf-8",
     )
-    refused(run("import", "history", str(history), *args, *NOW), f"line 2: {message}")
+    refused(run("import", "history", str(history), *args, *NOW), f":2: {message}")
     assert not (tmp_path / "state.json").exists()
 
 
@@ -112,7 +112,7 @@ def test_a_tres_not_text_is_refused_and_its_cpu_gives_the_cpus(tmp_path: Path, r
     history.write_text(json.dumps({**record, "tres": 2}) + "\n", encoding="utf-8")
     refused(
         run("import", "history", str(history), *args, *NOW),
-        'line 1: tres: expected a text such as "cpu=2,mem=8G", got 2',
+        ':1: tres: expected a text such as "cpu=2,mem=8G", got 2',
     )
     history.write_text(json.dumps({**record, "tres": "cpu=2,node=1"}) + "\n", encoding="utf-8")
     assert run("import", "history", str(history), *args, *NOW).exit_code == 0

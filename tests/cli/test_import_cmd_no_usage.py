@@ -33,12 +33,12 @@ EMPTY_CASES = [
 
 #: (the file's name, its text, what the error says): refused with or without --rebuild
 HEADER_CASES = [
-    ("h.csv", "\nowner,start\n", "h.csv line 1: blank; expected the header line"),
+    ("h.csv", "\nowner,start\n", "h.csv:1: blank; expected the header line"),
     # blanks only: it said "unknown usage history field '   '"
-    ("h.csv", "   \n\n \t \n", "h.csv line 1: blank; expected the header line"),
+    ("h.csv", "   \n\n \t \n", "h.csv:1: blank; expected the header line"),
     # a header cut short (no row could be read under it)
-    ("h.csv", "owner,account", "h.csv line 1: no 'start' column"),
-    ("h.csv", "start,end\n", "h.csv line 1: no 'owner' column"),
+    ("h.csv", "owner,account", "h.csv:1: no 'start' column"),
+    ("h.csv", "start,end\n", "h.csv:1: no 'owner' column"),
 ]
 
 

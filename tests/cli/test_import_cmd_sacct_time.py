@@ -199,7 +199,7 @@ def test_an_alloctres_count_no_sacct_prints_is_refused(tmp_path: Path, run: Run,
     )
     assert res.exit_code == 2
     assert res.stderr == (
-        f"fs: error: {tmp_path / 'sacct.txt'}: line 2: AllocTRES mem={mem}: expected a "
+        f"fs: error: {tmp_path / 'sacct.txt'}:2: AllocTRES mem={mem}: expected a "
         "finite count of 0 or more (as sacct prints it)\n"
     )
     assert not (tmp_path / "state.json").exists()
@@ -224,7 +224,7 @@ def test_an_alloctres_item_not_a_count_is_refused_and_none_left_out(
     res = run("import", "sacct", str(other / "sacct.txt"), *args, "--now", "2026-11-21T10:30:00Z")
     assert res.exit_code == 2
     assert res.stderr == (
-        f"fs: error: {other / 'sacct.txt'}: line 2: AllocTRES mem=lots: expected name=count, "
+        f"fs: error: {other / 'sacct.txt'}:2: AllocTRES mem=lots: expected name=count, "
         "a number (memory with a unit: K, M, G, T or P), as sacct prints it\n"
     )
     assert not (other / "state.json").exists()

@@ -314,20 +314,20 @@ HISTORY_CASES: list[tuple[str, str | bytes, str]] = [
     (
         "h.jsonl",
         '{"owner": "a", "start": "2026-11-21T10:00:00Z", "slots": ' + "9" * 5000 + "}\n",
-        "line 1",
+        ":1:",
     ),
-    ("h.jsonl", '{"owner": "a", "start": ' + "[" * 50000 + "]" * 50000 + "}\n", "line 1"),
+    ("h.jsonl", '{"owner": "a", "start": ' + "[" * 50000 + "]" * 50000 + "}\n", ":1:"),
     ("h.csv", b"owner,start\nal\xffice,2026-11-21T10:00:00Z\n", "UTF-8"),
     ("h.csv", "owner,start\nalice,-1e300\n", "start"),
     # a header of another file and no row: was "Imported 0 usage records", exit 0
-    ("h.csv", "garbage here\n", "line 1: unknown usage history field 'garbage here'"),
-    ("h", "JobID|User|Account\n", "line 1: this is sacct output, which fs import sacct charges"),
+    ("h.csv", "garbage here\n", ":1: unknown usage history field 'garbage here'"),
+    ("h", "JobID|User|Account\n", ":1: this is sacct output, which fs import sacct charges"),
     # a slurm.conf: the header's first field, where the message named the one that sorts
     # first (' Debian bookworm)': a blank sorts before '#'), as if the line had that field
     (
         "slurm.conf",
         '# slurm.conf for "oracle" (Slurm 22.05.8, Debian bookworm)\nClusterName=oracle\n',
-        """line 1: unknown usage history field '# slurm.conf for "oracle" (Slurm 22.05.8'""",
+        """:1: unknown usage history field '# slurm.conf for "oracle" (Slurm 22.05.8'""",
     ),
 ]
 
@@ -465,7 +465,7 @@ def test_bad_submit(
         (
             "owner,start,qos\nalice,2026-11-21T10:00:00Z,\nalice,2026-11-21T10:00:01Z,,x\n"
             "alice,2026-11-21T10:00:01Z,nosuch\n",
-            " line 3: more values than header columns",
+            ":3: more values than header columns",
         ),
     ],
 )
@@ -475,7 +475,7 @@ def test_history_refused_by_a_model_names_the_file(
     path = env["dir"] / "h.csv"
     path.write_text(content)
     before = env["state"].read_bytes()
-    sep = "" if key.startswith(" line") else ": "  # the reader's "FILE line N", a model's
+    sep = "" if key.startswith(":") else ": "  # the reader's "FILE:N", a model's
     refused(run("import", "history", str(path), *common(env)), f"{path}{sep}{key}")
     assert env["state"].read_bytes() == before
 
@@ -624,7 +624,7 @@ def test_sacct_errors_give_the_line_number_in_the_file(
         "7|alice|hep|2026-11-21T10:00:00|2026-11-21T11:00:00|4\n\n"
         "8|alice|hep|2026-11-21T10:00:00|2026-11-21T11:00:00|x\n"
     )
-    refused(run("import", "sacct", str(path), *common(env)), f"{path}: line 7: alloccpus")
+    refused(run("import", "sacct", str(path), *common(env)), f"{path}:7: alloccpus")
 
 
 def test_init_into_a_path_that_cannot_be_written(

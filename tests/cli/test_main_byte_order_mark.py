@@ -60,8 +60,8 @@ def test_a_json_lines_history_with_a_byte_order_mark_is_refused_as_a_csv_one(
     before = env["state"].read_bytes()
     jsonl = tmp_path / "h.json"
     jsonl.write_bytes(BOM + RECORD)
-    refused(run("import", "history", str(jsonl), *common(env)), f"{jsonl} line 1: {SAYS}")
+    refused(run("import", "history", str(jsonl), *common(env)), f"{jsonl}:1: {SAYS}")
     csv = tmp_path / "h.csv"
     csv.write_bytes(BOM + b"owner,start\nalice,2026-11-20T00:00:00Z\n")
-    refused(run("import", "history", str(csv), *common(env)), f"{csv} line 1: {SAYS}")
+    refused(run("import", "history", str(csv), *common(env)), f"{csv}:1: {SAYS}")
     assert env["state"].read_bytes() == before

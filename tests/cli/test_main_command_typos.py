@@ -26,6 +26,13 @@ from tests.cli.conftest import refused
         pytest.param(["import", "slurmconf", "slurm.conf"], "No such command 'slurmconf'. "
                      "Did you mean 'slurm-conf'? (see 'cli import --help')", id="slurmconf"),
         pytest.param(["xyz"], "No such command 'xyz'. (see 'cli --help')", id="no-close-one"),
+        # fs sweep SPEC runs a spec: "Got unexpected extra argument (runs/) (see 'fs sweep
+        # run --help')", as if colect were a spec file; a word close to a subcommand that
+        # names no file is that subcommand mistyped
+        pytest.param(["sweep", "colect", "runs/"], "No such command 'colect'. Did you mean "
+                     "'collect'? (see 'cli sweep --help')", id="sweep-colect"),
+        pytest.param(["sweep", "run-pont", "runs/", "3"], "No such command 'run-pont'. Did "
+                     "you mean 'run-point'? (see 'cli sweep --help')", id="sweep-run-pont"),
     ],
 )  # fmt: skip
 def test_a_mistyped_command_names_the_close_ones(
@@ -68,3 +75,14 @@ def test_a_mistyped_option_is_worded_alike_under_every_click(
     res = run("userprio", option)
     refused(res)
     assert res.stderr == f"fs: error: {said} (see 'cli userprio --help')\n"
+
+
+def test_a_spec_named_like_a_sweep_command_is_still_a_spec(
+    run: Callable[..., Any], tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fs sweep colect, where a file colect exists: the spec is that file (empty here)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "colect").write_text("", encoding="utf-8")
+    res = run("sweep", "colect")
+    refused(res)
+    assert res.stderr.startswith("fs: error: sweep spec colect is empty")

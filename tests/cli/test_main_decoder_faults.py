@@ -34,7 +34,7 @@ DEEP = "[" * 100_000 + "1" + "]" * 100_000
                      "jobs file {path} is not valid JSON: a whole number too long at line 2",
                      id="submit-file-huge"),
         pytest.param("h.jsonl", f'{{"owner": "a", "slots": {HUGE}}}\n', ["import", "history"],
-                     "h.jsonl line 1: not valid JSON: a whole number too long", id="history-huge"),
+                     "h.jsonl:1: not valid JSON: a whole number too long", id="history-huge"),
         pytest.param("q.json", f'[{{"ClusterId": 1, "ProcId": {DEEP}}}]', ["import", "condor-q"],
                      "q.json:1: not valid JSON: nested too deep", id="condor-q-deep"),
     ],

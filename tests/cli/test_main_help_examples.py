@@ -3,7 +3,11 @@
 
 The examples name a few files of their own (a ``condor_status`` dump, an ``sacct``
 listing, ...): :data:`INPUTS` makes each from the real captures under tests/fixtures,
-under the name the example gives. The state the examples work on is the sample state as
+under the name the example gives. An example that runs the real tool first
+(``condor_q -allusers -json > queue.json && fs import condor-q queue.json``,
+``condor_config_val -dump | fs import condor-config - ...``) runs its fs part, on the
+capture written under that name or piped in; a capture from another pool than the sample
+(the HTCondor 25.0 and Slurm 26.05 clusters) is read in that pool (:data:`CAPTURE_POOLS`). The state the examples work on is the sample state as
 shipped, copied as the README's session copies it, and nothing more: the edits name its
 records, and an example that needs a job in the queue submits it first (``fs submit ...
 && fs prio ...``), so that each runs as shown on the sample pool.
@@ -11,6 +15,7 @@ records, and an example that needs a job in the queue submits it first (``fs sub
 
 from __future__ import annotations
 
+import re
 import shlex
 import shutil
 from collections.abc import Callable, Iterator
@@ -27,23 +32,47 @@ FIXTURES = REPO / "tests" / "fixtures"
 NOW = "2026-11-21T12:00:00Z"
 HTC = FIXTURES / "htcondor-25.0" / "flat_users"
 SLURM = FIXTURES / "slurm-22.05"
+TODAY = FIXTURES / "slurm-26.05" / "ft4_t2_idle"
+#: What condor_history -json prints of a job that ran (attributes the import reads), for a
+#: submitter the sample state has no record of: 2 CPUs 09:00-11:00 on 2026-11-21.
+HISTORY_ADS = (
+    '[{"ClusterId": 501, "ProcId": 0, "Owner": "zoe", "User": "zoe@example.org", '
+    '"JobStatus": 4, "JobCurrentStartDate": 1795251600, "CompletionDate": 1795258800, '
+    '"RequestCpus": 2}]\n'
+)
 
 #: (the command's words, a file an example names) -> the capture it is made from.
-INPUTS: dict[tuple[str, str], Path] = {
+INPUTS: dict[tuple[str, str], Path | str] = {
     ("import condor-config", "/etc/condor/condor_config"): HTC / "condor_config",
+    ("import condor-config", "-"): HTC / "condor_config_val.dump.txt",
+    ("import condor-history", "jobs.json"): HISTORY_ADS,
+    ("import condor-q", "queue.json"): HTC / "condor_q.json",
+    ("import condor-userprio", "prio.txt"): HTC / "condor_userprio.long_allusers.txt",
     ("import condor-status", "slots.json"): HTC / "condor_status.json",
     ("import dirac-cfg", "dirac.cfg"): FIXTURES / "dirac-cfg" / "dirac.cfg",
     ("import sacct", "jobs.txt"): SLURM / "sacct_jobs_1_13.txt",
     ("import sacctmgr", "assoc.txt"): SLURM / "ft1_running" / "sacctmgr_assoc_tree.txt",
+    ("import sacctmgr", "qos.txt"): SLURM / "ft1_running" / "sacctmgr_qos.txt",
     ("import scontrol-assoc", "assoc_mgr.txt"): SLURM / "ft1_running" / "scontrol_assoc_mgr.txt",
     ("import slurm-conf", "/etc/slurm/slurm.conf"): SLURM / "config" / "slurm.conf.fairtree",
     ("import squeue", "jobs.txt"): SLURM / "ft1_running" / "scontrol_show_jobs.txt",
+    ("import squeue", "jobs.json"): TODAY / "squeue_json.txt",
     ("import sshare", "shares.txt"): SLURM / "ft1_running" / "sshare_a_l_P.txt",
 }
 #: Commands whose examples start from no state (the Slurm captures' cluster), and the
 #: Slurm imports' capture time as --now.
 FRESH_STATE = ("import scontrol-assoc", "import squeue", "import sshare")
 SLURM_NOW = (SLURM / "ft1_running" / "date.txt").read_text().splitlines()[3]
+#: (the command's words, the file its example names) -> the config (in the examples'
+#: folder) and --now of the pool a capture comes from, read into a new state.
+CAPTURE_POOLS = {
+    ("import condor-q", "queue.json"): ("htcondor.toml", "2026-11-23T18:25:33Z"),
+    ("import condor-userprio", "prio.txt"): ("htcondor.toml", "2026-11-23T18:25:33Z"),
+    ("import squeue", "jobs.json"): (
+        "slurm-26.05.toml",
+        (TODAY / "date.txt").read_text().splitlines()[3],
+    ),
+}
 
 
 def _commands(cmd: click.Command, path: list[str]) -> Iterator[tuple[list[str], click.Command]]:
@@ -70,7 +99,7 @@ def examples() -> list[tuple[str, str]]:
             else:
                 joined.append(text)
         for text in joined:
-            if text.startswith("fs "):
+            if text.startswith("fs ") or re.search(r"(&&|\|) fs ", text):
                 out.append((" ".join(path[1:]), text.split("  #")[0].split(" #")[0].strip()))
     return out
 
@@ -81,6 +110,14 @@ EXAMPLES = examples()
 def test_the_examples_were_found() -> None:
     assert len(EXAMPLES) > 50
     assert {words for words, _ in EXAMPLES} >= {"whatif", "simulate", "userprio", "import sacct"}
+    after_a_tool = {words for words, line in EXAMPLES if not line.startswith("fs ")}
+    assert after_a_tool == {
+        "import condor-config",
+        "import condor-history",
+        "import condor-q",
+        "import condor-userprio",
+        "import squeue",
+    }
 
 
 @pytest.fixture(scope="module")
@@ -96,16 +133,24 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copy(
         REPO / "sample_configs" / "sample-state.history.sqlite", folder / "state.history.sqlite"
     )
-    slurm = folder / "slurm.toml"  # the cluster of the Slurm captures
-    slurm.write_text('[pool]\ndefaults = "current"\n', encoding="utf-8")
-    for dump in (
-        SLURM / "config" / "slurm.conf.fairtree",
-        SLURM / "ft1_running" / "sacctmgr_assoc_tree.txt",
-        SLURM / "ft1_running" / "sacctmgr_qos.txt",
+    for name, dumps in (
+        ("slurm.toml", (SLURM, SLURM / "ft1_running")),  # the Slurm 22.05 captures
+        ("slurm-26.05.toml", (TODAY.parent, TODAY)),
+        ("htcondor.toml", ()),
     ):
-        kind = "slurm-conf" if dump.name.startswith("slurm.conf") else "sacctmgr"
-        result = CliRunner().invoke(cli, ["import", kind, str(dump), "--into", str(slurm)])
-        assert result.exit_code == 0, (dump, result.stderr)
+        config = folder / name
+        config.write_text('[pool]\ndefaults = "current"\n', encoding="utf-8")
+        imports = [["import", "condor-config", str(HTC / "condor_config")]]
+        if dumps:
+            top, capture = dumps
+            imports = [
+                ["import", "slurm-conf", str(top / "config" / "slurm.conf.fairtree")],
+                ["import", "sacctmgr", str(capture / "sacctmgr_assoc_tree.txt")],
+                ["import", "sacctmgr", str(capture / "sacctmgr_qos.txt")],
+            ]
+        for words in imports:
+            result = CliRunner().invoke(cli, [*words, "--into", str(config)])
+            assert result.exit_code == 0, (words, result.stderr)
     return folder
 
 
@@ -129,13 +174,27 @@ def test_every_help_example_runs(
     if words.startswith("import s"):  # the Slurm dumps: as of their capture, their cluster
         monkeypatch.setenv("FAIRSHARE_NOW", SLURM_NOW)
         monkeypatch.setenv("FAIRSHARE_CONFIG", str(work / "slurm.toml"))
+    stdin = None
     for (command, name), capture in INPUTS.items():
-        if command == words:
-            target = work / Path(name).name
-            shutil.copy(capture, target)
-            line = line.replace(name, str(target)) if name.startswith("/") else line
+        if command != words or name not in line.split():
+            continue
+        text = capture if isinstance(capture, str) else capture.read_text(encoding="utf-8")
+        if name == "-":
+            stdin = text
+            continue
+        target = work / Path(name).name
+        target.write_text(text, encoding="utf-8")
+        line = line.replace(name, str(target)) if name.startswith("/") else line
+        if (command, name) in CAPTURE_POOLS:
+            config, now = CAPTURE_POOLS[command, name]
+            monkeypatch.setenv("FAIRSHARE_CONFIG", str(work / config))
+            monkeypatch.setenv("FAIRSHARE_STATE", str(work / "fresh.json"))
+            monkeypatch.setenv("FAIRSHARE_NOW", now)
     for part in line.split(" && "):
-        argv = shlex.split(part)
-        assert argv[0] == "fs"
-        result = run(*argv[1:])
+        _tool, piped, fs_part = part.partition(" | ")
+        argv = shlex.split(fs_part if piped else part)
+        if argv[0] != "fs":  # (the real tool writing its dump: its capture is there)
+            assert ">" in argv, part
+            continue
+        result = run(*argv[1:], input=stdin if piped else None)
         assert result.exit_code == 0, (part, result.stderr)

@@ -2,7 +2,8 @@
 view (cli/options.config_option): an empty, blank, missing or folder path, or ``-``, is
 refused in the same one line, exit 2. ``fs config check`` had its own option: ``--config
 ''`` looked for ./fairshare.toml, ``' '`` said "config file   does not exist", and
-``FAIRSHARE_CONFIG=-`` read "File '-' does not exist." in a view."""
+``FAIRSHARE_CONFIG=-`` read "File '-' does not exist." in a view. A missing file named by
+the variable is named by it, in the loader's words."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ REFUSED = [
      "Invalid value for FAIRSHARE_CONFIG: ' ' is only blanks; give a file's path, or leave it "
      "out"),
     ("nope.toml", "config file nope.toml does not exist",
-     "Invalid value for FAIRSHARE_CONFIG: File 'nope.toml' does not exist."),
+     "Invalid value for FAIRSHARE_CONFIG: config file nope.toml does not exist"),
 ]  # fmt: skip
 
 
@@ -64,3 +65,25 @@ def test_an_empty_config_option_is_refused_by_config_check_too(
     assert "Invalid value for '--config': an empty path" in typed.stderr
     unset = run("config", "check", env={"FAIRSHARE_CONFIG": ""})
     assert unset.exit_code == 0, unset.stderr
+
+
+def test_the_missing_sample_pool_from_the_variable_says_how_to_get_it(
+    run: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's line FAIRSHARE_CONFIG=sample_configs/pool.toml
+    FAIRSHARE_NOW=2026-11-21T12:00:00Z fs sshare, run outside the checkout, said "Invalid
+    value for FAIRSHARE_CONFIG: File 'sample_configs/pool.toml' does not exist.", while
+    --config sample_configs/pool.toml says how to get the sample pool: both say it now."""
+    monkeypatch.chdir(tmp_path)
+    env = {"FAIRSHARE_CONFIG": "sample_configs/pool.toml", "FAIRSHARE_NOW": "2026-11-21T12:00:00Z"}
+    result = run("sshare", env=env)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(
+        "fs: error: Invalid value for FAIRSHARE_CONFIG: config file sample_configs/pool.toml "
+        "does not exist; 'fs init --example sample_configs' writes the sample pool there "
+    )
+    assert result.stderr.count("\n") == 1
+    assert run("init", "--example", "sample_configs").exit_code == 0
+    result = run("sshare", env=env)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("Account ")

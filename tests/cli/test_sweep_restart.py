@@ -75,7 +75,7 @@ def test_a_failed_point_then_the_mended_spec_is_refused_naming_restart_which_run
     failed = run("sweep", str(spec), "--out", str(out), "--jobs", "1")
     assert (failed.exit_code, failed.stdout) == (2, "")
     assert failed.stderr == (
-        f"fs: error: point 0: {tmp_path / 'bad.csv'} line {LINES}: slots: expected a whole "
+        f"fs: error: point 0: {tmp_path / 'bad.csv'}:{LINES}: slots: expected a whole "
         "number, got 'eight'\n"
     )
     spec.write_text(SPEC.format(history="good.csv"), encoding="utf-8")
@@ -145,7 +145,7 @@ def test_run_point_names_the_point_and_collect_names_the_failed_points(
 ) -> None:
     out = tmp_path / "runs"
     assert run("sweep", str(spec), "--out", str(out), "--engine", "slurm").exit_code == 0
-    cause = f"{tmp_path / 'bad.csv'} line {LINES}: slots: expected a whole number, got 'eight'"
+    cause = f"{tmp_path / 'bad.csv'}:{LINES}: slots: expected a whole number, got 'eight'"
     for index in (0, 1):  # (the base, point 2, replays no history: it runs)
         failed = run("sweep", "run-point", str(out), str(index))
         assert (failed.exit_code, failed.stdout) == (2, "")
@@ -188,7 +188,7 @@ def test_collect_after_a_local_sweep_stopped_names_its_failed_point_and_restart_
     assert collected.exit_code == 2
     assert collected.stderr.splitlines()[:2] == [
         "2 of 3 points have no result yet",
-        f"fs: note: point 0 failed: {tmp_path / 'bad.csv'} line {LINES}: slots: expected a "
+        f"fs: note: point 0 failed: {tmp_path / 'bad.csv'}:{LINES}: slots: expected a "
         "whole number, got 'eight'",
     ]
     assert collected.stdout.splitlines()[0].startswith("Index")

@@ -191,8 +191,16 @@ def test_no_queue_matches(run: Callable[..., Any], args: list[str]) -> None:
             "fs: error: --pilot cputime=3600: expected KEY=VALUE with KEY one of CPUTime, Site, "
             "GridCE, Platform, JobType, Tag, RequiredTag, NumberOfProcessors, WholeNode, "
             "MaxRAM, Owner, OwnerGroup, ReleaseVersion, DIRACVersion, ReleaseProject, "
-            "VirtualOrganization (did you mean CPUTime?)",
+            "VirtualOrganization (did you mean 'CPUTime'?)",
             id="key-case",
+        ),
+        pytest.param(  # (quoted as every other "did you mean"; a misspelling is named too)
+            ["CPUTme=3600"],
+            "fs: error: --pilot CPUTme=3600: expected KEY=VALUE with KEY one of CPUTime, Site, "
+            "GridCE, Platform, JobType, Tag, RequiredTag, NumberOfProcessors, WholeNode, "
+            "MaxRAM, Owner, OwnerGroup, ReleaseVersion, DIRACVersion, ReleaseProject, "
+            "VirtualOrganization (did you mean 'CPUTime'?)",
+            id="key-misspelt",
         ),
     ],
 )

@@ -209,7 +209,7 @@ def test_import_errors(pool: list[str], run: Callable[..., Any], tmp_path: Path)
             '{"owner": "x", "start": "2026-11-21T10:00:00Z", "end": "2026-11-21T09:00:00Z"}\n',
             "end is before start",
         ),
-        ('{"owner": "x", "start": 1}\n{"owner": \n', "line 2: not valid JSON"),
+        ('{"owner": "x", "start": 1}\n{"owner": \n', ":2: not valid JSON"),
         (
             '{"owner": "alice", "start": "2026-11-21T00:00:00Z", "end": "2026-11-21T01:00:00Z"}\n',
             "use --rebuild",

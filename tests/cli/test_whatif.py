@@ -265,9 +265,7 @@ def test_a_history_of_another_kind_is_refused(
     line = ["whatif", "--history", str(junk), "--set", "accountant.priority_halflife=3600"]
     result = run(*line, "userprio", *_args(sample))
     assert result.exit_code == 2, result.stdout
-    assert (
-        result.stderr == f"fs: error: {junk} line 1: unknown usage history field 'garbage here'\n"
-    )
+    assert result.stderr == f"fs: error: {junk}:1: unknown usage history field 'garbage here'\n"
     assert result.stdout == ""
 
 

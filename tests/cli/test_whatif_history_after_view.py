@@ -50,13 +50,17 @@ def test_an_option_of_the_comparison_after_the_view_is_read_as_before_it(
 def test_a_history_after_the_view_is_checked_as_before_it(
     pool: list[str], run: Callable[..., Any]
 ) -> None:
-    """fs whatif --set ... userprio --history nope.csv: one line, exit 2, as before the view;
-    two different files, one on each side, are refused as any file option given twice."""
+    """fs whatif --set ... userprio --history nope.csv: one line, exit 2, as before the view
+    (it said "Invalid value: File 'nope.csv' does not exist.", naming no option, where
+    before the view it says "Invalid value for '--history': ..."); two different files, one
+    on each side, are refused as any file option given twice."""
     key = "accountant.priority_halflife=3600"
-    missing = run("whatif", "--set", key, "userprio", "--history", "nope.csv", *pool)
-    assert missing.exit_code == 2
-    assert missing.stderr.startswith("fs: error: Invalid value: File 'nope.csv' does not exist.")
-    assert len(missing.stderr.splitlines()) == 1
+    said = "fs: error: Invalid value for '--history': File 'nope.csv' does not exist."
+    for line in (["userprio", "--history", "nope.csv"], ["--history", "nope.csv", "userprio"]):
+        missing = run("whatif", "--set", key, *line, *pool)
+        assert missing.exit_code == 2
+        assert missing.stderr.startswith(said), missing.stderr
+        assert len(missing.stderr.splitlines()) == 1
     two = run("whatif", "--set", key, "--history", str(SAMPLE / "history.csv"), "userprio",
               "--history", str(SAMPLE / "workload.json"), *pool)  # fmt: skip
     assert two.exit_code == 2

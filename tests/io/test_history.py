@@ -50,7 +50,7 @@ _RECORD = st.fixed_dictionaries(
 
 def _slow(obj: dict[str, Any]) -> Any:
     try:
-        return parse_record(obj, "h.jsonl line 2")
+        return parse_record(obj, "h.jsonl:2")
     except InputError as exc:
         return str(exc)
 
@@ -76,7 +76,7 @@ def _expected(objs: list[dict[str, Any]]) -> Any:
     out = []
     for lineno, obj in enumerate(objs, 1):
         try:
-            out.append(parse_record(obj, f"h.jsonl line {lineno}"))
+            out.append(parse_record(obj, f"h.jsonl:{lineno}"))
         except InputError as exc:
             return str(exc)
     return out
@@ -133,7 +133,7 @@ def test_the_exact_parser_reads_only_the_refused_lines(
     monkeypatch.setattr(history, "_PIECE", 1)
     monkeypatch.setattr(history, "parse_record", spied)
     got = list(read_records(str(path)))
-    assert seen == [f"{path} line 501", f"{path} line 901"]
+    assert seen == [f"{path}:501", f"{path}:901"]
     assert len(got) == 999
     assert [r.owner for r in got[498:501]] == ["alice", "bob", "alice"]
     assert (got[899].owner, got[899].cpus) == ("carol", 2)

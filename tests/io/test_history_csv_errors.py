@@ -25,7 +25,7 @@ def test_a_field_over_the_csv_limit_names_its_line(tmp_path: Path, run: Callable
     result = run("import", "history", str(history), *common(env))
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
-        f"fs: error: {history} line 3: not valid CSV: field larger than field limit (131072)\n"
+        f"fs: error: {history}:3: not valid CSV: field larger than field limit (131072)\n"
     )
     assert env["state"].read_bytes() == before
 
@@ -52,7 +52,7 @@ def test_a_line_of_fewer_values_than_the_header_is_refused(
     before = env["state"].read_bytes()
     refused(
         run("import", "history", str(history), *common(env)),
-        f"{history} line 3: fewer values than header columns ({got} of 4); a line cut short?",
+        f"{history}:3: fewer values than header columns ({got} of 4); a line cut short?",
     )
     assert env["state"].read_bytes() == before
     history.write_text(HEADER + GOOD + "bob,2026-11-21T10:00:00Z,,1\n", "utf-8")

@@ -41,5 +41,5 @@ def test_a_blank_jobid_or_account_is_refused(
         "--state", str(state), "--now", NOW,
     )  # fmt: skip
     assert result.exit_code == 2
-    assert result.stderr == f"fs: error: {dump}: line 3: {says} is empty\n"
+    assert result.stderr == f"fs: error: {dump}:3: {says} is empty\n"
     assert state.read_bytes() == before

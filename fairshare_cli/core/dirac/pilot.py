@@ -21,6 +21,7 @@ from fairshare_cli.core.dirac.pilot_vo import generic_groups
 from fairshare_cli.core.dirac.stored import stored_float32
 from fairshare_cli.core.dirac.taskqueues import TaskQueueDefinition, TaskQueueRow
 from fairshare_cli.core.names import shown
+from fairshare_cli.errors import did_you_mean
 
 #: The pilot description's keys ``fs`` reads, as DIRAC's resource description names them.
 PILOT_KEYS = (
@@ -142,8 +143,7 @@ def _given(settings: Sequence[str]) -> dict[str, str]:
         key = key.strip()
         if not eq or key not in PILOT_KEYS:
             known = ", ".join(PILOT_KEYS)
-            cased = [k for k in PILOT_KEYS if k.lower() == key.lower() != k]  # (exact in DIRAC)
-            hint = f" (did you mean {cased[0]}?)" if cased else ""
+            hint = "" if key in PILOT_KEYS else did_you_mean(key, PILOT_KEYS)  # (exact in DIRAC)
             raise ValueError(f"{shown(text)}: expected KEY=VALUE with KEY one of {known}{hint}")
         if key in given:
             raise ValueError(f"{shown(text)}: {key} is given twice")

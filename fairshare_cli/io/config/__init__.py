@@ -46,6 +46,7 @@ __all__ = [
     "load_config",
     "read_toml",
     "same_key_twice",
+    "sample_hint",
     "split_dotted",
 ]
 
@@ -74,7 +75,7 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
             raise ConfigError(f"{what} {path} is empty" + (f"; {start}" if start else ""))
         return loads_file(text, what, path)
     except FileNotFoundError:
-        raise ConfigError(f"{what} {path} does not exist{_sample_hint(path)}") from None
+        raise ConfigError(f"{what} {path} does not exist{sample_hint(path)}") from None
     except OSError as exc:
         raise ConfigError(cannot_be_read(what, str(path), exc)) from None
     except UnicodeDecodeError as exc:
@@ -83,7 +84,7 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
         ) from None
 
 
-def _sample_hint(path: Path) -> str:
+def sample_hint(path: Path) -> str:
     """How to get the sample pool that ``fs --help``, the README and docs/ name
     (``sample_configs/pool.toml``), which an installed fs does not find in the folder it
     runs in: ``fs init --example sample_configs`` writes it there."""

@@ -21,6 +21,15 @@ class StringExpected(ConfigError):
     KEY=false`` then takes the text: :func:`fairshare_cli.io.config.build_overridden`)."""
 
 
+def _both(close: str, knob: str | None) -> str:
+    """One hint from the closest key of the table and a knob the key names: ``[group."g"]``
+    is close to ``groups`` and also DIRAC's ``Group`` knob (written elsewhere), and the
+    admin is told both, the table's key first."""
+    if not close or knob is None:
+        return knob or close
+    return f"{close[:-1]} {knob.strip()[1:]}"
+
+
 class Reader:
     """Checks one TOML table: known keys only, typed values, a clear error otherwise."""
 
@@ -39,7 +48,7 @@ class Reader:
             if key not in members:
                 extra = did_you_mean(key, names)
                 if same_but_case(key, names) is None:  # ([Priority]: the table, no knob)
-                    extra = knob_hint(key, where, close=not extra) or extra
+                    extra = _both(extra, knob_hint(key, where, close=not extra))
                 known = ", ".join(names) if names else "none"
                 self.fail(f"unknown key '{self.key(key)}'{extra}; known keys: {known}")
 

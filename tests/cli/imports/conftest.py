@@ -14,6 +14,9 @@ from tests.conftest import FIXTURES
 
 HTCONDOR = FIXTURES / "htcondor-25.0" / "flat_users"
 SLURM = FIXTURES / "slurm-22.05"
+#: When the HTCondor captures were taken (condor_status and condor_userprio); a dump is of
+#: that time, and an import of it needs a --now no earlier.
+CAPTURED = "2026-11-23T18:25:33Z"
 #: Another tool's dump of each kind, to hand to the importers that do not read it.
 OTHER_DUMPS = {
     "condor_status -json": HTCONDOR / "condor_status.json",

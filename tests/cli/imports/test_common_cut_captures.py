@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.cli.conftest import common, write_pool
-from tests.cli.imports.conftest import HTCONDOR, SLURM, Refuse
+from tests.cli.imports.conftest import CAPTURED, HTCONDOR, SLURM, Refuse
 
 #: kind: (the capture, the text its cut copy ends with, that text's line).
 CUTS = {
@@ -84,7 +84,8 @@ def test_the_same_capture_with_its_newline_is_read(tmp_path: Path, run: Callable
     dump = tmp_path / "dump.txt"
     data = (HTCONDOR / "condor_userprio.long.txt").read_bytes()
     dump.write_bytes(data[: data.index(b"Priority = 860.165\n") + len(b"Priority = 860.165\n")])
-    result = run("import", "condor-userprio", str(dump), *common(env))
+    # (--now the capture's time: its records are valid at LastUpdate 2026-11-23T18:25:23Z)
+    result = run("import", "condor-userprio", str(dump), *common(env)[:-1], CAPTURED)
     assert result.exit_code == 0, result.stderr
 
 

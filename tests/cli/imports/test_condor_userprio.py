@@ -111,3 +111,33 @@ def test_a_backslash_in_a_name_is_read_as_condor_userprio_prints_it(
     assert result.exit_code == 0, result.stderr
     rows = json.loads(run(*shlex.split(f"userprio --json {at}")).stdout)
     assert [row["name"] for row in rows] == ["AD\\\\ann@htc.test", "AD\\ben@htc.test"]
+
+
+def test_a_dump_of_a_time_after_now_is_refused_unwritten(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs import condor-userprio condor_userprio.long_allusers.txt --config
+    sample_configs/pool.toml --state s.json --now 2026-11-21T12:00:00Z (the docs' time, two
+    days before the capture's LastUpdate = 1795458323, 2026-11-23T18:25:23Z) wrote records
+    valid at that later time: every command at the docs' time was then refused ('--now ...
+    is before the last update of state file s.json'). The import is refused, naming the
+    time to give; at that time it is read."""
+    from tests.conftest import REPO
+
+    state = tmp_path / "s.json"
+    dump = HTCONDOR / "condor_userprio.long_allusers.txt"
+    at = f"--config {REPO / 'sample_configs' / 'pool.toml'} --state {state}"
+    early = run(*shlex.split(f"import condor-userprio {dump} {at} --now 2026-11-21T12:00:00Z"))
+    assert (early.exit_code, early.stdout, state.exists()) == (2, "", False)
+    assert early.stderr == (
+        f"fs: error: {dump}: the accountant's LastUpdate 2026-11-23T18:25:23Z is after --now "
+        "2026-11-21T12:00:00Z: the dump is of a later time; give 2026-11-23T18:25:23Z or a "
+        "later time\n"
+    )
+    env = {"FAIRSHARE_NOW": "2026-11-21T12:00:00Z"}
+    from_env = run(*shlex.split(f"import condor-userprio {dump} {at}"), env=env)
+    assert from_env.exit_code == 2
+    assert "is after FAIRSHARE_NOW 2026-11-21T12:00:00Z" in from_env.stderr
+    assert "give --now 2026-11-23T18:25:23Z or a later time" in from_env.stderr
+    line = f"import condor-userprio {dump} {at} --now 2026-11-23T18:25:23Z"
+    assert run(*shlex.split(line)).exit_code == 0

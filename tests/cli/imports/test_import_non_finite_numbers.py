@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.cli.conftest import NOW, write_pool
-from tests.cli.imports.conftest import HTCONDOR, SLURM, Refuse
+from tests.cli.imports.conftest import CAPTURED, HTCONDOR, SLURM, Refuse
 
 SLURM_26 = SLURM.parent / "slurm-26.05" / "ft4_t2_idle"
 #: What the JSON readers say after ``FILE:LINE: NUMBER``.
@@ -95,7 +95,8 @@ def test_condor_userprio_negative_zero_is_read(tmp_path: Path, run: Callable[...
     dump = tmp_path / "up.txt"
     source = HTCONDOR / "condor_userprio.long.txt"
     dump.write_text(_edited(source, "Priority = 860.165", "Priority = -0.0"), encoding="utf-8")
-    args = ["--config", str(pool["config"]), "--state", str(pool["state"]), "--now", NOW]
+    # (--now the capture's time: its records are valid at LastUpdate 2026-11-23T18:25:23Z)
+    args = ["--config", str(pool["config"]), "--state", str(pool["state"]), "--now", CAPTURED]
     result = run("import", "condor-userprio", str(dump), *args, "--dry-run")
     assert result.exit_code == 0, result.stderr
 

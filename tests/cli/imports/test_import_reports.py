@@ -38,7 +38,7 @@ def test_no_summary_when_the_state_cannot_be_written(
     state = tmp_path / "state.json"
     shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
     line = ["import", kind, str(dump), "--config", str(REPO / "sample_configs" / "pool.toml"),
-            "--state", str(state), "--now", "2026-11-22T12:00:00Z"]  # fmt: skip
+            "--state", str(state), "--now", "2026-11-23T18:25:33Z"]  # fmt: skip
     written = run(*line, "--dry-run")
     assert written.exit_code == 0, written.stderr
     assert written.stderr.startswith("(dry run, nothing written) ")

@@ -24,7 +24,7 @@ def _source(last: UsageRecord | None, readings: list[int]) -> Iterator[UsageReco
     for k in range(3):
         yield UsageRecord("alice", NOW - 3600 + k, NOW - 60)
     if last is None:
-        raise InputError("h.jsonl line 4: missing required field 'owner'")
+        raise InputError("h.jsonl:4: missing required field 'owner'")
     yield last
 
 
@@ -32,7 +32,7 @@ def test_a_line_the_reader_refuses_is_read_once() -> None:
     readings: list[int] = []
     with pytest.raises(InputError) as caught:
         import_usage(CONFIG, State(), NOW, lambda: _source(None, readings), label="h.jsonl")
-    assert str(caught.value) == "h.jsonl line 4: missing required field 'owner'"
+    assert str(caught.value) == "h.jsonl:4: missing required field 'owner'"
     assert readings == [1]
 
 
