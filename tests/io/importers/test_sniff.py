@@ -182,7 +182,7 @@ def test_blank_lines_make_no_guess(text: str) -> None:
     [
         pytest.param(["whatif", "--set", "accountant.priority_halflife=3600", "--history",
                       "pool.toml", "userprio", "--config", "pool.toml", "--now", NOW],
-                     "pool.toml line 1: unknown usage history field '# A realistic sample pool: "
+                     "pool.toml:1: unknown usage history field '# A realistic sample pool: "
                      f"50 eight-slot machines and 5 four-slot big-memory ones (420'; {CONFIG}",
                      id="whatif-history-config"),
         pytest.param(["whatif", "--set", "accountant.priority_halflife=3600", "--history",
@@ -191,7 +191,7 @@ def test_blank_lines_make_no_guess(text: str) -> None:
                      "not a JSON array; it looks like a jobs file: give it to fs submit --file, or "
                      "as --jobs-file or --workload", id="whatif-history-jobs"),
         pytest.param(["sweep", "spec.toml", "--out", "runs"],
-                     "{tmp}/pool.toml line 1: unknown usage history field '# A realistic sample "
+                     "{tmp}/pool.toml:1: unknown usage history field '# A realistic sample "
                      f"pool: 50 eight-slot machines and 5 four-slot big-memory ones (420'; {CONFIG}",
                      id="sweep-spec-history-config"),
     ],
