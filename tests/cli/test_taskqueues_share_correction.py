@@ -94,6 +94,27 @@ def test_both_groups_in_both_slices(corrected: Callable[..., Any]) -> None:
     assert lines[2].endswith("2  2000.0000  76.800      2.0000  84.896")
 
 
+def test_two_corrector_types_apply_in_turn(corrected: Callable[..., Any]) -> None:
+    """A ``MonitoringHistory`` instance between groups beside the ``WMSHistory`` one: DIRAC's
+    ``SharesCorrector.correctShares`` runs each started type in turn, the second on the
+    shares the first corrected. Same history as above; the first gives g1 604.1667 and g2
+    2000 (factors 0.604167 and 2). The second (one slice of 3600 s, weight 1, max 3, global
+    max 5) normalises those: g1 604.1667 / 2604.1667 = 0.232, g2 0.768; usage g1 3/4, g2
+    1/4: g1 0.232 / 0.75 = 0.309 -> 1/3, g2 0.768 / 0.25 = 3.07 -> 3. g1 604.1667 / 3 =
+    201.3889 (read back 201.389), g2 2000 × 3 = 6000; factors 0.604167 / 3 and 6. DIRAC
+    9.1.22's TaskQueueDB on MariaDB 10.11 (both corrector types fed these averages) stored
+    201.389 and 6000. fs applied the first instance only (604.167 and 2000)."""
+    config = TWO_GROUPS + (
+        "[[dirac.correction.instances]]\n"
+        'name = "Again"\ncorrector = "MonitoringHistory"\nslices = [ { time_span = 3600 } ]\n'
+    )
+    history = "u1,g1,2026-11-21T10:00:00Z,,3\nu2,g2,2026-11-21T11:00:00Z,,1\n"
+    rows, _ = corrected(config, history, ONE_OWNER_EACH)
+    assert [(r["owner"], r["priority"]) for r in rows] == [("u1", 201.389), ("u2", 6000.0)]
+    assert rows[0]["correction"] == pytest.approx((0.4375 + 1 / 6) / 3, rel=1e-15)
+    assert rows[1]["correction"] == 6.0
+
+
 def test_a_group_absent_from_the_last_hour(corrected: Callable[..., Any]) -> None:
     """g1 ran 2 jobs from 10:00 to 11:00, g2 runs 2 from 11:00 on.
 
