@@ -263,3 +263,70 @@ def test_whatif_turning_the_correction_on_without_history_says_why_nothing_moves
     doc = run(*line, "--json")
     assert doc.exit_code == 0, doc.stderr
     assert json.loads(doc.stdout)["notes"] == [note]
+
+
+ZERO_SHARES = """
+[dirac.groups.g1]
+job_share = 0
+[dirac.groups.g2]
+job_share = {g2}
+[dirac.correction]
+enabled = true
+[[dirac.correction.instances]]
+name = "Groups"
+slices = [ {{}} ]
+[[dirac.correction.instances]]
+name = "InG1"
+group = "g1"
+slices = [ {{}} ]
+"""
+
+
+@pytest.mark.parametrize(
+    ("g2", "stopped", "expected"),
+    [
+        pytest.param(500, "group 'g1'", [("a", 500.0), ("b", 500.0), ("c", 500.0)], id="in-g1"),
+        pytest.param(0, "the groups", [("a", 1000.0), ("b", 500.0), ("c", 500.0)], id="global"),
+    ],
+)
+def test_a_correction_dividing_by_zero_stops_the_agent(
+    run: Callable[..., Any],
+    write_config: Callable[..., Path],
+    tmp_path: Path,
+    g2: int,
+    stopped: str,
+    expected: list[tuple[str, float]],
+) -> None:
+    """``BaseHistoryCorrector.applyCorrection`` divides each share by their sum before it
+    looks at the history, so shares summing to 0 raise ZeroDivisionError and the
+    TaskQueuesAgent's ``recalculateTQSharesForAll`` stops there, each cycle; the queues it
+    has not set keep what ``insertJob`` set (the default 1000 split over the owners queued
+    so far: a's queue 1000, then b's 1000, then c's makes b and c 500 each). The groups in
+    ``SELECT DISTINCT(OwnerGroup)`` order: g2 (owner a) before g1.
+
+    g2 500: between groups {g1: 0, g2: 500} sums to 500; g2 is set to 500 (no history, so
+    uncorrected); g1's owners {b: 0, c: 0}, corrected by InG1, sum to 0: the agent stops,
+    b and c keep 500. g2 0: between groups {g1: 0, g2: 0} sums to 0: the agent sets nothing,
+    a keeps 1000. DIRAC 9.1.22's TaskQueueDB on MariaDB 10.11 (the jobs inserted in order,
+    then recalculateTQSharesForAll, which raised) held 500, 500, 500 and 1000, 500, 500.
+    fs gave the shares uncorrected: 500, 0.001, 0.001 and 0.001 each."""
+    jobs = [
+        {"id": "1.0", "owner": "a", "dirac_group": "g2", "count": 2},
+        {"id": "2.0", "owner": "b", "dirac_group": "g1"},
+        {"id": "3.0", "owner": "c", "dirac_group": "g1"},
+    ]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(jobs), encoding="utf-8")
+    result = run(
+        "taskqueues", "--config", str(write_config(ZERO_SHARES.format(g2=g2))),
+        "--state", str(tmp_path / "s.json"), "--now", NOW, "--jobs-file", str(path), "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert [(r["owner"], r["priority"]) for r in json.loads(result.stdout)] == expected
+    assert (
+        f"fs: warning: dirac_group 'g1': DIRAC's share correction of {stopped} divides by "
+        "zero (the shares it corrects sum to 0), so each TaskQueuesAgent cycle fails before "
+        "it sets this group's priorities; its 2 queues keep what insertJob's recalculation "
+        "set when a queue of the group was made"
+    ) in result.stderr
+    assert ("dirac_group 'g2'" in result.stderr) is (g2 == 0)

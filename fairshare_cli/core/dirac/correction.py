@@ -25,6 +25,7 @@ from fairshare_cli.core.config import (
     DiracCorrectionInstance,
     DiracSlice,
 )
+from fairshare_cli.core.dirac.taskqueues import CorrectionFails
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.core.usage import UsageRecord, record_end
 
@@ -361,7 +362,8 @@ def apply_correction(
     entity gets ``clamp(s_e / (h_e / T), 1/Max, Max) · weight`` (weight over the sum of all
     weights), an absent one ``Max`` (code) or ``Max · weight`` (docs); the sum of an entity's
     slice factors is clamped to ``[1/G, G]`` (G = max_global_correction) and multiplies its
-    share. No history at all (any slice without data): nothing changes.
+    share. No history at all (any slice without data): nothing changes. Shares summing to
+    0 raise :class:`~fairshare_cli.core.dirac.taskqueues.CorrectionFails` (DIRAC divides).
 
     Args:
         shares: entity -> share, in DIRAC's iteration order.
@@ -373,12 +375,12 @@ def apply_correction(
         (corrected shares, correction factors), factors 1.0 where nothing applied.
     """
     ones = dict.fromkeys(shares, 1.0)
-    if not instance.slices or any(not h for h in histories):
-        return dict(shares), ones
     total_share = 0.0
     for entity in shares:
         total_share += shares[entity]
-    if total_share == 0:  # every JobShare is 0: DIRAC would divide by zero
+    if total_share == 0 and shares:  # (before the history: DIRAC normalises first)
+        raise CorrectionFails("the shares to correct sum to 0")
+    if not instance.slices or any(not h for h in histories):
         return dict(shares), ones
     normalized = {e: shares[e] / total_share for e in shares}
     weight_sum = 0
