@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         GroupPolicy,
         JobPriorityWeighting,
         NewQueueHook,
+        ShareCorrector,
         TaskQueue,
         TaskQueueRow,
     )
@@ -96,7 +97,8 @@ def taskqueues(
     dirac = env.config.dirac
     pilot = read_pilot(pilot_settings, env.config) if pilot_settings else None
     weighting = dirac.job_priority_weighting
-    kept, replay_with = insert_time_replay(dirac.groups, weighting)  # type: ignore[arg-type]
+    corrector, unrecorded = _corrector(env)
+    kept, replay_with = insert_time_replay(dirac.groups, weighting, corrector)  # type: ignore[arg-type]
     with gc_paused():
         if jobs_file is not None:
             queues = task_queues_from_file(
@@ -118,9 +120,9 @@ def taskqueues(
         unlisted = unlisted_groups(queues, dirac.groups)
         for group, jobs, extra in unlisted:
             warn_unlisted_group(group, f"{jobs} waiting job{'s' * (jobs != 1)}", extra)
-        for group, left in queues_left_as_made(queues, dirac.groups).items():
-            warn_left_as_made(group, left)
-        corrector, unrecorded = _corrector(env)
+        left = queues_left_as_made(queues, dirac.groups, corrector)
+        for group, count in left.counts.items():
+            warn_left_as_made(group, count, left.failed_at)
         rows = task_queue_rows(queues, dirac.groups, corrector, weighting, kept)  # type: ignore[arg-type]
     empty = NO_MATCH if pilot is not None and rows else NO_JOBS
     if pilot is not None:
@@ -252,7 +254,9 @@ def warn_unlisted_group(group: str, jobs: str, extra: str) -> None:
 
 
 def insert_time_replay(
-    groups: Mapping[str, GroupPolicy], weighting: JobPriorityWeighting
+    groups: Mapping[str, GroupPolicy],
+    weighting: JobPriorityWeighting,
+    correct: ShareCorrector | None = None,
 ) -> tuple[dict[int, float], ReplayHook]:
     """``(kept, replay_with)``: where a group has queues DIRAC's recalculation for all does not
     set, the jobs are queued again one by one and ``kept`` fills with the priorities
@@ -262,7 +266,7 @@ def insert_time_replay(
     kept: dict[int, float] = {}
 
     def replay_with(queues: list[TaskQueue]) -> NewQueueHook | None:
-        left = queues_left_as_made(queues, groups)
+        left = queues_left_as_made(queues, groups, correct).counts
         if not left:
             return None
         kept.clear()
@@ -272,9 +276,22 @@ def insert_time_replay(
     return kept, replay_with
 
 
-def warn_left_as_made(group: str, left: int) -> None:
+def warn_left_as_made(group: str, left: int, failed_at: str | None = None) -> None:
     """On stderr: ``left`` queues of ``group`` are not set by DIRAC's recalculation for all
-    (an owner named ``all`` with several queues), but by ``insertJob``'s."""
+    (an owner named ``all`` with several queues, or its share correction failed before it
+    reached the group: ``failed_at``), but by ``insertJob``'s."""
+    if failed_at is not None:
+        where = f"group '{failed_at}'" if failed_at else "the groups"
+        click.echo(
+            f"fs: warning: dirac_group '{group}': DIRAC's share correction of {where} divides "
+            "by zero (the shares it corrects sum to 0), so each TaskQueuesAgent cycle fails "
+            f"before it sets this group's priorities; its {left} queue{'s' * (left != 1)} "
+            f"{'keeps' if left == 1 else 'keep'} what insertJob's recalculation set when a "
+            "queue of the group was made (the default share 1000, uncorrected, over the jobs "
+            "queued so far), as shown",
+            err=True,
+        )
+        return
     click.echo(
         f"fs: warning: dirac_group '{group}' has an owner named 'all' with several task "
         "queues: DIRAC's recalculateTQSharesForAll then sets only all's priorities; its "

@@ -362,12 +362,15 @@ class DiracSlice(msgspec.Struct, frozen=True):
 
 
 class DiracCorrectionInstance(msgspec.Struct, frozen=True):
-    """``[[dirac.correction.instances]]`` (one WMSHistory corrector instance)."""
+    """``[[dirac.correction.instances]]`` (one corrector instance of a type DIRAC starts)."""
 
     name: str
     group: str = ""
     max_global_correction: int = 5
     slices: tuple[DiracSlice, ...] = ()
+    #: The corrector type (``ShareCorrectorsToStart``): one instance per key within a type;
+    #: instances of several types for one key all apply, in turn.
+    corrector: str = "WMSHistory"
 
 
 class DiracCorrectionConfig(msgspec.Struct, frozen=True):

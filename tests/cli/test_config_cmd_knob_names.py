@@ -70,6 +70,7 @@ def test_knob_names_of_the_knob_column_are_read_as_their_keys(
             "group": "lhcb",
             "max_global_correction": 4,
             "slices": [{"time_span": 3600, "weight": 2, "max_correction": 2}],
+            "corrector": "WMSHistory",
         }
     ]
     assert got["dirac"]["job_description"] == {

@@ -77,6 +77,25 @@ def test_owners_fold_case_and_accents(taskqueues: Callable[..., Any]) -> None:
     assert result.stderr == ""
 
 
+def test_letters_of_scripts_mariadb_does_not_fold_stay_apart(
+    taskqueues: Callable[..., Any],
+) -> None:
+    """MariaDB 10.11's utf8mb4_general_ci folds only Latin, Greek, Cyrillic, Armenian and a
+    few symbol blocks: 'أحمد' (alef with hamza) is not 'احمد' (alef), and the Georgian
+    'ნინო' is not its Mtavruli capitals 'ᲜᲘᲜᲝ'. Four owners: 1000/4 = 250 each, one queue
+    each; the second 'ნინო' joins the first. DIRAC 9.1.22's TaskQueueDB on MariaDB
+    10.11.19 (insertJob of the five jobs, then recalculateTQSharesForAll) gave the same four
+    queues at 250.0. fs folded both pairs before (two owners, 500 each)."""
+    owners = ["أحمد", "احمد", "ნინო", "ᲜᲘᲜᲝ", "ნინო"]
+    result = taskqueues([job(n, owner) for n, owner in enumerate(owners, 1)], "--json")
+    assert rows(result) == [
+        ("أحمد", "user", 1, 250.0),
+        ("احمد", "user", 1, 250.0),
+        ("ნინო", "user", 2, 250.0),
+        ("ᲜᲘᲜᲝ", "user", 1, 250.0),
+    ]
+
+
 def test_group_spelt_with_an_accent_is_one_group(taskqueues: Callable[..., Any]) -> None:
     """'physique' and 'physiqué' are one OwnerGroup. ``SELECT DISTINCT(OwnerGroup)`` gives
     the spelling of the first queue in the TQOwner index (owner, group, CPU time): alice's.

@@ -24,6 +24,8 @@ import pytest
 
 NOW = "2026-11-21T12:00:00Z"
 CONFIG = """
+[dirac]  # (the services' VO: a generic pilot gets every group)
+vo = "lhcb"
 [dirac.groups.user]
 job_share = 1000
 [dirac.groups.prod]
@@ -119,7 +121,8 @@ def test_a_pilot_without_owner_group_is_given_the_listed_groups(
     run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
 ) -> None:
     """A generic pilot that names no OwnerGroup gets its VO's groups from DIRAC's matcher
-    (``Matcher._checkCredentials``: every listed group, ``user`` and ``prod``), so with
+    (``Matcher._checkCredentials``: with the services' VO set, every listed group,
+    ``user`` and ``prod``), so with
     ``Owner=alice`` __generateTQMatchSQL takes alice's queue in ``user`` (TQ 1, 500: the
     1000 split over alice and bob) and every queue of the JobSharing ``prod`` (TQ 3, carol's,
     1000), not bob's, and not alice's queue of the unlisted ``misc`` (TQ 4). TQ 3 comes first

@@ -162,3 +162,62 @@ def test_a_pilot_naming_its_groups_needs_no_vo(
     """With ``OwnerGroup`` the matcher reads no VO (a pilot with a group's own credentials)."""
     result = run("taskqueues", *args(""), *PILOT, "--pilot", "OwnerGroup=lhcb_prod", "--json")
     assert rows(result) == [(3, 300.0)]
+
+
+NO_VO = """
+[dirac.groups.lhcb_user]
+job_share = 1000
+[dirac.groups.lhcb_prod]
+job_share = 300
+job_sharing = true
+"""
+NO_VO_FIX = (
+    "no group names a VO: set [dirac] vo (the services' VO) or the groups' vo, or name the "
+    "pilot's groups with --pilot OwnerGroup=NAME,..."
+)
+
+
+@pytest.mark.parametrize(
+    ("pilot", "message"),
+    [
+        pytest.param(
+            [],
+            "gives no OwnerGroup and no VirtualOrganization: with [dirac] vo unset, DIRAC's "
+            "matcher gives such a (generic) pilot the groups of its VO (its credential "
+            "group's, or a host's VirtualOrganization), here none ('No VO requested'), so "
+            f"{FAILS}; {NO_VO_FIX}",
+            id="no-vo",
+        ),
+        pytest.param(
+            ["VirtualOrganization=lhcb"],
+            "VirtualOrganization=lhcb: no group of [dirac.groups] has that vo, so "
+            f"{FAILS} ('No groups found for VO=lhcb'); {NO_VO_FIX}",
+            id="a-vo-no-group-has",
+        ),
+    ],
+)
+def test_a_generic_pilot_in_a_config_naming_no_vo_is_refused(
+    run: Callable[..., Any],
+    write_config: Callable[..., Path],
+    tmp_path: Path,
+    pilot: list[str],
+    message: str,
+) -> None:
+    """Neither ``[dirac] vo`` nor any group's ``vo``: ``getGroupsForVO`` has no services'
+    VO, so it looks for the pilot's among the groups' ``VO`` options and finds none.
+    DIRAC 9.1.22's ``Matcher._checkCredentials`` with such a registry (a host's pilot and a
+    group's, with and without ``VirtualOrganization``) raised 'No VO requested' or 'No
+    groups found for VO=lhcb' each time. ``fs`` read such a config as one VO and gave the
+    pilot both groups (TQ 1 to 3)."""
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(JOBS[:3]), encoding="utf-8")
+    base = ["--config", str(write_config(NO_VO)), "--state", str(tmp_path / "s.json")]
+    options = [text for setting in pilot for text in ("--pilot", setting)]
+    result = run("taskqueues", *base, "--now", NOW, "--jobs-file", str(path), *PILOT, *options)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: --pilot {message}\n"
+    named = run(
+        "taskqueues", *base, "--now", NOW, "--jobs-file", str(path), *PILOT,
+        "--pilot", "OwnerGroup=lhcb_prod", "--json",
+    )  # fmt: skip
+    assert rows(named) == [(3, 300.0)]

@@ -94,6 +94,27 @@ def test_both_groups_in_both_slices(corrected: Callable[..., Any]) -> None:
     assert lines[2].endswith("2  2000.0000  76.800      2.0000  84.896")
 
 
+def test_two_corrector_types_apply_in_turn(corrected: Callable[..., Any]) -> None:
+    """A ``MonitoringHistory`` instance between groups beside the ``WMSHistory`` one: DIRAC's
+    ``SharesCorrector.correctShares`` runs each started type in turn, the second on the
+    shares the first corrected. Same history as above; the first gives g1 604.1667 and g2
+    2000 (factors 0.604167 and 2). The second (one slice of 3600 s, weight 1, max 3, global
+    max 5) normalises those: g1 604.1667 / 2604.1667 = 0.232, g2 0.768; usage g1 3/4, g2
+    1/4: g1 0.232 / 0.75 = 0.309 -> 1/3, g2 0.768 / 0.25 = 3.07 -> 3. g1 604.1667 / 3 =
+    201.3889 (read back 201.389), g2 2000 × 3 = 6000; factors 0.604167 / 3 and 6. DIRAC
+    9.1.22's TaskQueueDB on MariaDB 10.11 (both corrector types fed these averages) stored
+    201.389 and 6000. fs applied the first instance only (604.167 and 2000)."""
+    config = TWO_GROUPS + (
+        "[[dirac.correction.instances]]\n"
+        'name = "Again"\ncorrector = "MonitoringHistory"\nslices = [ { time_span = 3600 } ]\n'
+    )
+    history = "u1,g1,2026-11-21T10:00:00Z,,3\nu2,g2,2026-11-21T11:00:00Z,,1\n"
+    rows, _ = corrected(config, history, ONE_OWNER_EACH)
+    assert [(r["owner"], r["priority"]) for r in rows] == [("u1", 201.389), ("u2", 6000.0)]
+    assert rows[0]["correction"] == pytest.approx((0.4375 + 1 / 6) / 3, rel=1e-15)
+    assert rows[1]["correction"] == 6.0
+
+
 def test_a_group_absent_from_the_last_hour(corrected: Callable[..., Any]) -> None:
     """g1 ran 2 jobs from 10:00 to 11:00, g2 runs 2 from 11:00 on.
 
@@ -242,3 +263,70 @@ def test_whatif_turning_the_correction_on_without_history_says_why_nothing_moves
     doc = run(*line, "--json")
     assert doc.exit_code == 0, doc.stderr
     assert json.loads(doc.stdout)["notes"] == [note]
+
+
+ZERO_SHARES = """
+[dirac.groups.g1]
+job_share = 0
+[dirac.groups.g2]
+job_share = {g2}
+[dirac.correction]
+enabled = true
+[[dirac.correction.instances]]
+name = "Groups"
+slices = [ {{}} ]
+[[dirac.correction.instances]]
+name = "InG1"
+group = "g1"
+slices = [ {{}} ]
+"""
+
+
+@pytest.mark.parametrize(
+    ("g2", "stopped", "expected"),
+    [
+        pytest.param(500, "group 'g1'", [("a", 500.0), ("b", 500.0), ("c", 500.0)], id="in-g1"),
+        pytest.param(0, "the groups", [("a", 1000.0), ("b", 500.0), ("c", 500.0)], id="global"),
+    ],
+)
+def test_a_correction_dividing_by_zero_stops_the_agent(
+    run: Callable[..., Any],
+    write_config: Callable[..., Path],
+    tmp_path: Path,
+    g2: int,
+    stopped: str,
+    expected: list[tuple[str, float]],
+) -> None:
+    """``BaseHistoryCorrector.applyCorrection`` divides each share by their sum before it
+    looks at the history, so shares summing to 0 raise ZeroDivisionError and the
+    TaskQueuesAgent's ``recalculateTQSharesForAll`` stops there, each cycle; the queues it
+    has not set keep what ``insertJob`` set (the default 1000 split over the owners queued
+    so far: a's queue 1000, then b's 1000, then c's makes b and c 500 each). The groups in
+    ``SELECT DISTINCT(OwnerGroup)`` order: g2 (owner a) before g1.
+
+    g2 500: between groups {g1: 0, g2: 500} sums to 500; g2 is set to 500 (no history, so
+    uncorrected); g1's owners {b: 0, c: 0}, corrected by InG1, sum to 0: the agent stops,
+    b and c keep 500. g2 0: between groups {g1: 0, g2: 0} sums to 0: the agent sets nothing,
+    a keeps 1000. DIRAC 9.1.22's TaskQueueDB on MariaDB 10.11 (the jobs inserted in order,
+    then recalculateTQSharesForAll, which raised) held 500, 500, 500 and 1000, 500, 500.
+    fs gave the shares uncorrected: 500, 0.001, 0.001 and 0.001 each."""
+    jobs = [
+        {"id": "1.0", "owner": "a", "dirac_group": "g2", "count": 2},
+        {"id": "2.0", "owner": "b", "dirac_group": "g1"},
+        {"id": "3.0", "owner": "c", "dirac_group": "g1"},
+    ]
+    path = tmp_path / "jobs.json"
+    path.write_text(json.dumps(jobs), encoding="utf-8")
+    result = run(
+        "taskqueues", "--config", str(write_config(ZERO_SHARES.format(g2=g2))),
+        "--state", str(tmp_path / "s.json"), "--now", NOW, "--jobs-file", str(path), "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert [(r["owner"], r["priority"]) for r in json.loads(result.stdout)] == expected
+    assert (
+        f"fs: warning: dirac_group 'g1': DIRAC's share correction of {stopped} divides by "
+        "zero (the shares it corrects sum to 0), so each TaskQueuesAgent cycle fails before "
+        "it sets this group's priorities; its 2 queues keep what insertJob's recalculation "
+        "set when a queue of the group was made"
+    ) in result.stderr
+    assert ("dirac_group 'g2'" in result.stderr) is (g2 == 0)

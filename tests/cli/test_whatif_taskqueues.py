@@ -13,6 +13,9 @@ from typing import Any
 
 NOW = "2026-11-30T06:00:00Z"
 CONFIG = """\
+[dirac]
+vo = "lhcb"
+
 [dirac.groups.lhcb_user]
 job_share = 1000
 

@@ -37,6 +37,21 @@ def test_defaults_are_diracs_code(write_config: Callable[[str], Path]) -> None:
     )
 
 
+def test_one_key_takes_an_instance_of_each_corrector_type(
+    write_config: Callable[[str], Path],
+) -> None:
+    """DIRAC keeps one instance per key within a corrector type, and starts every type."""
+    config = load_config(
+        write_config(
+            "[[dirac.correction.instances]]\nname = 'a'\nslices = [{}]\n"
+            "[[dirac.correction.instances]]\nname = 'b'\nslices = [{}]\n"
+            "corrector = 'MonitoringHistory'\n"
+        )
+    )
+    kinds = [(i.name, i.corrector) for i in config.dirac.correction.instances]
+    assert kinds == [("a", "WMSHistory"), ("b", "MonitoringHistory")]
+
+
 @pytest.mark.parametrize(
     ("value", "share", "note"),
     [
@@ -150,8 +165,15 @@ def test_documented_variants(write_config: Callable[[str], Path]) -> None:
         pytest.param(
             "[[dirac.correction.instances]]\nname = 'a'\nslices = [{}]\n"
             "[[dirac.correction.instances]]\nname = 'b'\nslices = [{}]\n",
-            "instances[1]: instance 'b' corrects the same groups as 'a'",
+            "instances[1]: instance 'b' corrects the same groups as 'a' (both WMSHistory); "
+            "DIRAC refuses two correctors of one type for one key",
             id="two-global",
+        ),
+        pytest.param(
+            "[[dirac.correction.instances]]\nslices = [{}]\ncorrector = 'Accounting'\n",
+            'instances[0].corrector: expected one of "WMSHistory", "MonitoringHistory", '
+            'got "Accounting"',
+            id="unknown-corrector-type",
         ),
         pytest.param(
             "[[dirac.correction.instances]]\ngroup = 'lhcb'\nslices = [{}]\n",

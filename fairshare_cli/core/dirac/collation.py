@@ -11,11 +11,14 @@ is made of (``Owner``, ``OwnerGroup`` and the ``tq_TQTo*`` values):
   accents (``é`` = ``E``, ``ö`` = ``O``, ``Å`` = ``A``, so ``jörg`` is ``JORG``), ``ß`` as
   ``S``, ``Æ``, ``Ø``, ``Đ``, ``Ł``, ``Þ`` and the like as their capital, the Cyrillic
   ``й`` as ``Й`` (not ``И``); every character beyond U+FFFF (an emoji) as U+FFFD, so all
-  such characters are one. The weights below follow Python's case and decomposition data,
-  which MariaDB's older tables follow but where a capital came later into Unicode: checked
-  on MariaDB 10.11 for every character up to U+05FF and U+1E00 to U+1FFF; in other scripts
-  a letter whose capital Unicode added late may compare otherwise. Names hold no blanks
-  (the name rule), so the collation's trailing-space padding never matters.
+  such characters are one. MariaDB folds only in a few blocks of 256 code points (Latin,
+  Greek, Cyrillic, Armenian, Latin and Greek Extended, letterlike and number forms, the
+  enclosed alphanumerics, the fullwidth forms); elsewhere each character is its own weight.
+  Inside those blocks the weights below follow Python's case and decomposition data, which
+  MariaDB's older tables follow but where a capital came later into Unicode. Checked
+  against MariaDB 10.11 for every character up to U+FFFF (``WEIGHT_STRING``; the tests pin
+  a digest of all of them). Names hold no blanks (the name rule), so the collation's
+  trailing-space padding never matters.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ _OWN_RANGES = (
     (0x48B, 0x48B), (0x4C6, 0x4C6), (0x4CA, 0x4CA), (0x4CE, 0x4CF), (0x4F7, 0x4F7),
     (0x4FB, 0x4FB), (0x4FD, 0x4FD), (0x4FF, 0x4FF), (0x1EFB, 0x1EFB), (0x1EFD, 0x1EFD),
     (0x1EFF, 0x1EFF), (0x1FC1, 0x1FC1), (0x1FCD, 0x1FCF), (0x1FDD, 0x1FDF), (0x1FED, 0x1FED),
+    (0x214E, 0x214E), (0x2184, 0x2184), (0x219A, 0x219B), (0x21AE, 0x21AE), (0x21CD, 0x21CF),
 )  # fmt: skip
 
 #: The Cyrillic Supplement's small letters (odd code points) MariaDB keeps as they are.
@@ -42,6 +46,9 @@ _OWN_ODD = (0x501, 0x52F)
 
 #: Characters that weigh as another by MariaDB's rule, not Python's.
 _SPECIAL = {"ß": "S", "ϲ": "Σ", "й": "Й"}
+
+#: The blocks of 256 code points (by their high byte) where MariaDB folds case and accents.
+_CASED_PAGES = frozenset((0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x1E, 0x1F, 0x21, 0x24, 0xFF))
 
 #: The weight of every character beyond U+FFFF.
 _BEYOND_BMP = "\ufffd"
@@ -54,6 +61,8 @@ def _weight(char: str) -> str:
     code = ord(char)
     if code > 0xFFFF:
         return _BEYOND_BMP
+    if code >> 8 not in _CASED_PAGES:
+        return char
     if char in _SPECIAL:
         return _SPECIAL[char]
     if any(lo <= code <= hi for lo, hi in _OWN_RANGES):

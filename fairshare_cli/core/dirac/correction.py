@@ -25,8 +25,13 @@ from fairshare_cli.core.config import (
     DiracCorrectionInstance,
     DiracSlice,
 )
+from fairshare_cli.core.dirac.taskqueues import CorrectionFails
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.core.usage import UsageRecord, record_end
+
+CORRECTOR_TYPES = ("WMSHistory", "MonitoringHistory")
+"""The ``<Type>Corrector`` classes DIRAC ships (both read the same options; ``fs`` feeds
+both from the running-jobs history)."""
 
 AbsentRule = Literal["max_correction", "weighted"]
 """Correction of an entity missing from a slice's history.
@@ -357,7 +362,8 @@ def apply_correction(
     entity gets ``clamp(s_e / (h_e / T), 1/Max, Max) · weight`` (weight over the sum of all
     weights), an absent one ``Max`` (code) or ``Max · weight`` (docs); the sum of an entity's
     slice factors is clamped to ``[1/G, G]`` (G = max_global_correction) and multiplies its
-    share. No history at all (any slice without data): nothing changes.
+    share. No history at all (any slice without data): nothing changes. Shares summing to
+    0 raise :class:`~fairshare_cli.core.dirac.taskqueues.CorrectionFails` (DIRAC divides).
 
     Args:
         shares: entity -> share, in DIRAC's iteration order.
@@ -369,12 +375,12 @@ def apply_correction(
         (corrected shares, correction factors), factors 1.0 where nothing applied.
     """
     ones = dict.fromkeys(shares, 1.0)
-    if not instance.slices or any(not h for h in histories):
-        return dict(shares), ones
     total_share = 0.0
     for entity in shares:
         total_share += shares[entity]
-    if total_share == 0:  # every JobShare is 0: DIRAC would divide by zero
+    if total_share == 0 and shares:  # (before the history: DIRAC normalises first)
+        raise CorrectionFails("the shares to correct sum to 0")
+    if not instance.slices or any(not h for h in histories):
         return dict(shares), ones
     normalized = {e: shares[e] / total_share for e in shares}
     weight_sum = 0
@@ -447,28 +453,40 @@ class HistoryCorrector:
     def __call__(
         self, shares: dict[str, float], group: str | None
     ) -> tuple[dict[str, float], dict[str, float]]:
-        """Correct ``shares`` between groups (``group`` None) or between owners of ``group``."""
-        key = f"gr:{group}" if group else "global"
-        for instance in self.settings.instances:
-            if (f"gr:{instance.group}" if instance.group else "global") != key:
+        """Correct ``shares`` between groups (``group`` None) or between owners of ``group``.
+
+        Every corrector type has at most one instance for a key; the instances for this key
+        apply in the order of their types (``ShareCorrectorsToStart``: the order in which the
+        types first come in the instances), each to the shares the one before corrected, and
+        the factors multiply.
+        """
+        key = group or ""
+        types = list(dict.fromkeys(instance.corrector for instance in self.settings.instances))
+        factors = dict.fromkeys(shares, 1.0)
+        shares = dict(shares)
+        for instance in sorted(self.settings.instances, key=lambda i: types.index(i.corrector)):
+            if instance.group != key:
                 continue
-            histories = [
-                slice_history(
-                    self.history,
-                    instance.group,
-                    piece.time_span,
-                    self.now,
-                    self.settings.in_group_history,  # type: ignore[arg-type]
-                )
-                for piece in instance.slices
-            ]
-            return apply_correction(
-                shares,
-                instance,
-                histories,
-                self.settings.absent_entities,  # type: ignore[arg-type]
+            shares, more = self._one(instance, shares)
+            factors = {entity: factors[entity] * more[entity] for entity in factors}
+        return shares, factors
+
+    def _one(
+        self, instance: DiracCorrectionInstance, shares: dict[str, float]
+    ) -> tuple[dict[str, float], dict[str, float]]:
+        """One instance's correction of ``shares`` (``BaseHistoryCorrector.applyCorrection``)."""
+        histories = [
+            slice_history(
+                self.history,
+                instance.group,
+                piece.time_span,
+                self.now,
+                self.settings.in_group_history,  # type: ignore[arg-type]
             )
-        return dict(shares), dict.fromkeys(shares, 1.0)
+            for piece in instance.slices
+        ]
+        absent = self.settings.absent_entities
+        return apply_correction(shares, instance, histories, absent)  # type: ignore[arg-type]
 
 
 def make_dirac_history_sink(

@@ -8,46 +8,80 @@ in their order and then one TaskQueuesAgent cycle (how ``fs taskqueues`` reads a
 that is the one ``insertJob`` runs when it makes a queue of the group: in the service that
 queued the job, whose TaskQueueDB never loads ``__groupShares`` (only the agent's
 ``__updateGlobalShares`` does), so with ``DEFAULT_GROUP_SHARE`` split over the group's
-owners, uncorrected, over the jobs queued so far. Pure: no I/O.
+owners, uncorrected, over the jobs queued so far. So too where the agent's share
+correction divides by zero (:class:`~fairshare_cli.core.dirac.taskqueues.CorrectionFails`):
+its cycle fails there each time, and the groups it has not reached keep insertJob's values.
+Pure: no I/O.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from fairshare_cli.core.dirac.collation import folded
 from fairshare_cli.core.dirac.taskqueues import (
+    ALL_OWNERS,
     DEFAULT_GROUP_SHARE,
+    CorrectionFails,
     GroupPolicy,
     JobPriorityWeighting,
+    ShareCorrector,
     TaskQueue,
     TaskQueueDefinition,
     UnlistedGroup,
     entity_priorities,
     group_owners,
     job_weight,
-    recalculated_owners,
     share_groups,
+    task_queue_priorities,
 )
+
+Corrected = tuple[dict[str, float], dict[str, float]]
+
+
+@dataclass(frozen=True)
+class LeftAsMade:
+    """The queues ``recalculateTQSharesForAll`` does not set, by group (the group as
+    :func:`~fairshare_cli.core.dirac.taskqueues.share_groups` names it), and where its
+    share correction failed: None (it did not), ``""`` (between groups) or the group."""
+
+    counts: dict[str, int]
+    failed_at: str | None = None
 
 
 def queues_left_as_made(
-    queues: Sequence[TaskQueue], groups: Mapping[str, GroupPolicy]
-) -> dict[str, int]:
-    """Groups with queues ``recalculateTQSharesForAll`` does not set, and how many.
+    queues: Sequence[TaskQueue],
+    groups: Mapping[str, GroupPolicy],
+    correct: ShareCorrector | None = None,
+) -> LeftAsMade:
+    """The queues the agent's recalculation leaves as ``insertJob`` set them: those of an
+    owner other than ``all`` where ``all`` has several, and every queue of a group the
+    recalculation does not reach once its correction fails (the recalculation itself run
+    with a stand-in priority that none it computes can be; not run where nothing can be
+    left: no owner spelt ``all``, and no share that could sum to 0)."""
+    zero = correct is not None and any(groups[g].job_share <= 0 for g in groups)
+    if not zero and all(q.definition.owner != ALL_OWNERS for q in queues):
+        return LeftAsMade({})
+    failed: list[str] = []
 
-    Keys are the group as :func:`~fairshare_cli.core.dirac.taskqueues.share_groups` names it.
-    """
-    left: dict[str, int] = {}
+    def watched(shares: dict[str, float], group: str | None) -> Corrected:
+        assert correct is not None
+        try:
+            return correct(shares, group)
+        except CorrectionFails:
+            failed.append(group or "")
+            raise
+
+    stand_in = dict.fromkeys((q.tq_id for q in queues), math.nan)
+    computed = task_queue_priorities(queues, groups, watched if correct else None, kept=stand_in)
+    counts: dict[str, int] = {}
     for group, indices in share_groups(queues).items():
-        if (groups.get(group) or UnlistedGroup()).job_sharing:
-            continue
-        members, names = group_owners(queues, indices)
-        kept = set(recalculated_owners(members, names))
-        count = sum(len(m) for k, m in members.items() if k not in kept)
+        count = sum(1 for i in indices if math.isnan(computed[i][0]))
         if count:
-            left[group] = count
-    return left
+            counts[group] = count
+    return LeftAsMade(counts, failed[0] if failed else None)
 
 
 class InsertTimePriorities:

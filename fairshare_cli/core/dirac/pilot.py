@@ -277,7 +277,7 @@ def generic_pilot(pilot: Pilot, groups: Sequence[str]) -> Pilot:
     """The pilot as DIRAC's matcher hands it to ``__generateTQMatchSQL``: one without an
     ``OwnerGroup`` is given its VO's groups (``Matcher._checkCredentials`` for a generic
     pilot: ``Registry.getGroupsForVO``, :attr:`Pilot.vo_groups` when known, else every
-    group of ``/Registry/Groups``, as in a DIRAC of one VO), so it matches no queue of a
+    group of ``/Registry/Groups``, as with the services' VO set), so it matches no queue of a
     group the Registry does not list (or of another VO), and with an ``Owner`` every queue of
     a JobSharing group.
 

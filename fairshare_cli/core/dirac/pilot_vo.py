@@ -6,7 +6,8 @@ the services' ``/DIRAC/VirtualOrganization`` set (``[dirac] vo``), every group o
 comma-separated list) names the pilot's VO, sorted by name as Python sorts texts (capitals
 first). The pilot's VO is its credential group's, or, for a host certificate, its
 ``VirtualOrganization``; ``fs`` reads it from ``--pilot VirtualOrganization``. A config
-that names no VO at all is read as a DIRAC of one VO: every group, in its order. Pure.
+that names no VO at all (neither ``[dirac] vo`` nor a group's ``vo``) is no DIRAC of one VO:
+there the matcher finds no group for any VO and every generic pilot fails. Pure.
 """
 
 from __future__ import annotations
@@ -48,22 +49,29 @@ def generic_groups(
     """
     if not groups:
         raise ValueError(NO_GROUPS_FOR_GENERIC_PILOT)
-    if services_vo or not any(vo_names(vo) for _, vo in groups):
+    if services_vo:
         return tuple(name for name, _ in groups)
     fails = "DIRAC's matcher fails and the pilot gets only 'Error requesting job'"
+    known = sorted({name for _, vo in groups for name in vo_names(vo)})
+    fix = (
+        f"e.g. --pilot VirtualOrganization={known[0]} (the VOs of [dirac.groups]: "
+        f"{', '.join(known)})"
+        if known
+        else "no group names a VO: set [dirac] vo (the services' VO) or the groups' vo, "
+        "or name the pilot's groups with --pilot OwnerGroup=NAME,..."
+    )
     if not pilot_vo:
-        known = sorted({name for _, vo in groups for name in vo_names(vo)})
         raise ValueError(
             "gives no OwnerGroup and no VirtualOrganization: with [dirac] vo unset, DIRAC's "
             "matcher gives such a (generic) pilot the groups of its VO (its credential "
             f"group's, or a host's VirtualOrganization), here none ('No VO requested'), so "
-            f"{fails}; e.g. --pilot VirtualOrganization={known[0]} (the VOs of "
-            f"[dirac.groups]: {', '.join(known)})"
+            f"{fails}; {fix}"
         )
     mine = sorted(name for name, vo in groups if pilot_vo in vo_names(vo))
     if not mine:
+        more = "" if known else f"; {fix}"
         raise ValueError(
             f"VirtualOrganization={pilot_vo}: no group of [dirac.groups] has that vo, so "
-            f"{fails} ('No groups found for VO={pilot_vo}')"
+            f"{fails} ('No groups found for VO={pilot_vo}'){more}"
         )
     return tuple(mine)

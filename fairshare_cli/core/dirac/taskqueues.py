@@ -11,6 +11,7 @@ a caller's function makes each distinct raw key a :class:`TaskQueueDefinition` o
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -77,6 +78,11 @@ ShareCorrector = Callable[
 ``group`` is None for the correction between groups, else the group whose owners are being
 corrected. Mirrors ``SharesCorrector.correctShares``.
 """
+
+
+class CorrectionFails(ArithmeticError):
+    """A :data:`ShareCorrector` where DIRAC's divides by zero (the shares sum to 0): the
+    TaskQueuesAgent's recalculation stops there, the queues it has not set keep theirs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,15 +181,11 @@ def cpu_segment(cpu_time: float, segments: Sequence[int] = DEFAULT_CPU_SEGMENTS)
 
 
 def valid_cpu_segments(segments: Sequence[object]) -> bool:
-    """Whether a segment list is usable: non-empty, strictly increasing integers.
-
-    DIRAC falls back to :data:`DEFAULT_CPU_SEGMENTS` when the configured list is not.
-    """
-    if not segments:
-        return False
-    if not all(type(s) is int and s > 0 for s in segments):
-        return False
-    return all(a < b for a, b in itertools.pairwise(segments))  # type: ignore[operator]
+    """Whether a segment list is usable: non-empty, strictly increasing positive integers
+    (else DIRAC falls back to :data:`DEFAULT_CPU_SEGMENTS`)."""
+    ints = all(type(s) is int and s > 0 for s in segments)
+    rising = ints and all(a < b for a, b in itertools.pairwise(segments))  # type: ignore[operator]
+    return bool(segments) and rising
 
 
 def build_task_queues(
@@ -375,8 +377,8 @@ def task_queue_priorities(
         groups: policy per listed group.
         correct: the share corrector (None when ``EnableSharesCorrection`` is off).
         weighting: see :data:`JobPriorityWeighting`.
-        kept: priority by TQId of a queue the recalculation does not set (``_entities``),
-            else ``NEW_TQ_PRIORITY``.
+        kept: priority by TQId of a queue the recalculation does not set (``_entities``,
+            or after a :class:`CorrectionFails`), else ``NEW_TQ_PRIORITY``.
 
     Returns:
         ``(priority, correction_factor)`` per queue, in the order given.
@@ -385,25 +387,26 @@ def task_queue_priorities(
     active = list(by_group)
     shares: dict[str, float] = {g: groups[g].job_share for g in active if g in groups}
     group_factor = dict.fromkeys(shares, 1.0)
-    if correct is not None and shares:
-        shares, group_factor = correct(shares, None)
     weights = [job_weight(q, weighting) for q in queues]
     result = [((kept or {}).get(q.tq_id, NEW_TQ_PRIORITY), 1.0) for q in queues]
-    for group in active:
-        policy: GroupPolicy = groups.get(group) or UnlistedGroup()
-        share = shares.get(group, policy.job_share)
-        factor = group_factor.get(group, 1.0)
-        for members, entity_share, entity_factor in _entities(
-            queues, by_group[group], group, policy.job_sharing, share, factor, correct
-        ):
-            prios = entity_priorities(
-                [queues[i] for i in members],
-                [weights[i] for i in members],
-                entity_share,
-                policy.allow_background_tqs,
-            )
-            for i, prio in zip(members, prios, strict=True):
-                result[i] = (prio, entity_factor)
+    with contextlib.suppress(CorrectionFails):  # (the agent stops; ``kept`` stays)
+        if correct is not None and shares:
+            shares, group_factor = correct(shares, None)
+        for group in active:
+            policy: GroupPolicy = groups.get(group) or UnlistedGroup()
+            share = shares.get(group, policy.job_share)
+            factor = group_factor.get(group, 1.0)
+            for members, entity_share, entity_factor in _entities(
+                queues, by_group[group], group, policy.job_sharing, share, factor, correct
+            ):
+                prios = entity_priorities(
+                    [queues[i] for i in members],
+                    [weights[i] for i in members],
+                    entity_share,
+                    policy.allow_background_tqs,
+                )
+                for i, prio in zip(members, prios, strict=True):
+                    result[i] = (prio, entity_factor)
     return result
 
 

@@ -15,6 +15,7 @@ from fairshare_cli.core.config import (
     DiracPilotCheck,
     DiracSlice,
 )
+from fairshare_cli.core.dirac.correction import CORRECTOR_TYPES
 from fairshare_cli.core.dirac.description import defaults_and_bounds
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN
 from fairshare_cli.io.config.reader import Reader, choice, int_list
@@ -100,14 +101,15 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
     if not isinstance(inst_raw, list):
         c.fail("dirac.correction.instances: expected an array of tables")
     instances = [_correction_instance(body, i, file) for i, body in enumerate(inst_raw)]
-    seen: dict[str, str] = {}
+    seen: dict[tuple[str, str], str] = {}
     for i, inst in enumerate(instances):
-        key = inst.group or "<between groups>"
+        key = (inst.corrector, inst.group)
         if key in seen:
             what = f"group '{inst.group}'" if inst.group else "groups"
             c.fail(
                 f"dirac.correction.instances[{i}]: instance '{inst.name}' corrects the same "
-                f"{what} as '{seen[key]}'; DIRAC refuses two correctors for one key"
+                f"{what} as '{seen[key]}' (both {inst.corrector}); DIRAC refuses two "
+                "correctors of one type for one key"
             )
         seen[key] = inst.name
         if inst.group and inst.group not in groups:
@@ -137,7 +139,9 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
 def _correction_instance(body: Any, i: int, file: str) -> DiracCorrectionInstance:
     """One ``[[dirac.correction.instances]]`` table, with DIRAC's defaults."""
     where = f"dirac.correction.instances[{i}]"
-    ir = Reader(body, where, file, ("name", "group", "max_global_correction", "slices"))
+    ir = Reader(
+        body, where, file, ("name", "group", "max_global_correction", "slices", "corrector")
+    )
     slices_raw = ir.table.get("slices", [])
     if not isinstance(slices_raw, list):
         ir.fail(f"{where}.slices: expected a list of {{ time_span, weight, max_correction }}")
@@ -168,6 +172,7 @@ def _correction_instance(body: Any, i: int, file: str) -> DiracCorrectionInstanc
         group=ir.get("group", ir.string, ""),
         max_global_correction=ir.int_("max_global_correction", 5, lo=1),
         slices=tuple(slices),
+        corrector=ir.get("corrector", choice(ir, CORRECTOR_TYPES), CORRECTOR_TYPES[0]),
     )
 
 

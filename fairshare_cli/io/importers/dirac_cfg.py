@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracJobDescription
+from fairshare_cli.core.dirac.correction import CORRECTOR_TYPES
 from fairshare_cli.core.dirac.description import defaults_and_bounds
 from fairshare_cli.core.dirac.registry import read_job_share
 from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE
@@ -46,9 +47,6 @@ from fairshare_cli.io.importers.cfg_syntax import (
     merge_cfg,
 )
 from fairshare_cli.io.importers.dirac_pilot import pilot_check
-
-CORRECTOR_TYPES = ("WMSHistory", "MonitoringHistory")
-"""The ``<Type>Corrector`` classes DIRAC ships (both read the same options)."""
 
 GROUP_KEYS = ("JobShare", "Properties", "AllowBackgroundTQs", "VO")
 SCHEDULING_KEYS = ("taskQueueCPUTimeIntervals", "EnableSharesCorrection", "ShareCorrections")
@@ -340,14 +338,16 @@ def _segments(sched: CfgSection, reading: _Reading) -> list[int] | None:
 
 
 def _instances(sched: CfgSection, groups: set[str], reading: _Reading) -> list[dict[str, Any]]:
-    """Corrector instances of the started types, in ``ShareCorrectorsToStart`` order."""
+    """Corrector instances of the started types, in ``ShareCorrectorsToStart`` order (a type
+    named twice starts once). ``SharesCorrector`` keeps one instance per key within a type
+    and refuses the second; instances of several types for one key all apply, in turn."""
     base = sched.section("ShareCorrections") or CfgSection()
-    started = cfg_list(base.text("ShareCorrectorsToStart"), [])
+    started = list(dict.fromkeys(cfg_list(base.text("ShareCorrectorsToStart"), [])))
     for name in base.entries:
         if name != "ShareCorrectorsToStart" and name not in started:
             reading.ignored.append(f"Operations/JobScheduling/ShareCorrections/{name}")
     out: list[dict[str, Any]] = []
-    keys: dict[str, str] = {}
+    keys: dict[tuple[str, str], str] = {}
     for kind in started:
         line = base.line_of("ShareCorrectorsToStart")
         section = base.section(kind)
@@ -362,9 +362,13 @@ def _instances(sched: CfgSection, groups: set[str], reading: _Reading) -> list[d
             assert inst is not None
             where = f"ShareCorrections/{kind}/{name}"
             group = (inst.text("Group") or "").strip()
-            key = group or "<between groups>"
+            key = (kind, group)
             if key in keys:
-                reading.warn(inst.line, _same_key(where, keys[key], kind, group))
+                what = "group" if group else "groups"
+                reading.warn(
+                    inst.line,
+                    f"{where} corrects the same {what} as {keys[key]}; DIRAC refuses the second",
+                )
                 continue
             if group and group not in groups:
                 reading.warn(
@@ -381,25 +385,9 @@ def _instances(sched: CfgSection, groups: set[str], reading: _Reading) -> list[d
                 continue
             reading.came(("correction", "instances", len(out)), inst.line, where)
             out.append(_instance(inst, name, group, where, reading))
+            if kind != CORRECTOR_TYPES[0]:
+                out[-1]["corrector"] = kind
     return out
-
-
-def _same_key(where: str, first: str, kind: str, group: str) -> str:
-    """The warning for an instance correcting what ``first`` corrects: ``SharesCorrector``
-    keeps one instance per key within a corrector type (it refuses the second), but
-    ``correctShares`` runs every started type in turn, each on the shares the one before
-    corrected."""
-    what = "group" if group else "groups"
-    if first.split("/")[1] == kind:
-        return (
-            f"{where} corrects the same {what} as {first}; DIRAC refuses the second "
-            "(fs applies one corrector per key)"
-        )
-    return (
-        f"{where} corrects the same {what} as {first}, of another corrector type; DIRAC "
-        "applies both in turn, this one to the shares the first corrected; fs applies the "
-        "first only (one corrector per key)"
-    )
 
 
 def _instance(

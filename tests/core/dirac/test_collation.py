@@ -11,6 +11,8 @@ Greek capital Μ (0x39C), the lunate sigma ϲ as Σ, and every character beyond 
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -45,6 +47,18 @@ from fairshare_cli.core.dirac.collation import folded, folded_set, unstorable
         pytest.param("李", "李", True, id="cjk-itself"),
         pytest.param("😀", "🚀", True, id="beyond-bmp-all-one"),
         pytest.param("€", "E", False, id="euro-is-itself"),
+        pytest.param("أ", "ا", False, id="arabic-hamza-is-its-own-letter"),
+        pytest.param("क़", "क", False, id="devanagari-nukta-is-its-own-letter"),
+        pytest.param("ა", "Ა", False, id="georgian-mtavruli-is-its-own-letter"),
+        pytest.param("Ⴀ", "ⴀ", False, id="georgian-nuskhuri-is-its-own-letter"),
+        pytest.param("ꭰ", "Ꭰ", False, id="cherokee-small-is-its-own-letter"),
+        pytest.param("ɑ", "Ɑ", False, id="latin-alpha-keeps-its-late-capital-apart"),
+        pytest.param("ⅎ", "Ⅎ", False, id="turned-f-keeps-its-capital-apart"),
+        pytest.param("↚", "←", False, id="arrow-with-stroke-is-itself"),
+        pytest.param("ⅰ", "Ⅰ", True, id="roman-numeral-case"),
+        pytest.param("ⓐ", "Ⓐ", True, id="circled-letter-case"),
+        pytest.param("ａ", "Ａ", True, id="fullwidth-case"),
+        pytest.param("ὰ", "α", True, id="greek-extended-is-base-letter"),
     ],
 )
 def test_utf8mb4_general_ci_equality(a: str, b: str, equal: bool) -> None:
@@ -74,6 +88,29 @@ def test_unstorable(name: str, char: str | None) -> None:
 
 def test_folded_set_merges_equal_names() -> None:
     assert folded_set(("LCG.Zürich.ch", "lcg.zurich.CH", "X")) == ("LCG.ZURICH.CH", "X")
+
+
+#: SHA-256 of the 2-byte weights of every BMP code point but the surrogates, in code point
+#: order, as MariaDB 10.11.19 gives them: ``SELECT HEX(WEIGHT_STRING(CONVERT(CHAR(seq USING
+#: utf32) USING utf8mb4) COLLATE utf8mb4_general_ci)) FROM seq_0_to_65535 WHERE seq < 55296
+#: OR seq > 57343`` (63488 rows, each weight read as a big-endian 2-byte number). A bulk
+#: equality test on the same server (each character ``=`` the character of its weight,
+#: space aside) agreed on all 63487.
+MARIADB_BMP_WEIGHTS_SHA256 = "32feec741656ddac4291499154362c932f97505616b93914057912929c6547af"
+
+
+def test_every_bmp_character_weighs_as_in_mariadb() -> None:
+    """Each character's weight is the code point of the one character ``folded`` gives
+    it: equal to MariaDB's for all 63488 (outside the blocks MariaDB folds, U+0000 to
+    U+05FF, U+1E00 to U+1FFF, U+2100 to U+21FF, U+2400 to U+24FF and U+FF00 to U+FFFF,
+    every character is its own weight, so Arabic, Indic, Georgian, Cherokee and the late
+    Latin capitals of U+2C00 to U+2CFF and U+A700 to U+A7FF are not folded)."""
+    digest = hashlib.sha256()
+    for code in (*range(0xD800), *range(0xE000, 0x10000)):
+        weight = folded(chr(code))
+        assert len(weight) == 1
+        digest.update(ord(weight).to_bytes(2, "big"))
+    assert digest.hexdigest() == MARIADB_BMP_WEIGHTS_SHA256
 
 
 @given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=12))

@@ -20,6 +20,7 @@ from fairshare_cli.core.dirac.correction import (
     record_cycle,
     slice_history,
 )
+from fairshare_cli.core.dirac.taskqueues import CorrectionFails
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.core.usage import UsageRecord as Record
 
@@ -361,3 +362,12 @@ def test_finish_sums_each_time_and_sorts_by_time(
         if any(steps.values()):
             want[key] = sorted((t, d) for t, d in steps.items() if d != 0)
     assert history_from_json(sink.finish()).events == want
+
+
+def test_shares_summing_to_zero_fail_before_the_history_is_read() -> None:
+    """``BaseHistoryCorrector.applyCorrection`` normalises the shares first (dividing by
+    their sum), so shares summing to 0 raise even with no history at all."""
+    instance = CorrectorInstance("i", slices=(DiracSlice(),))
+    with pytest.raises(CorrectionFails):
+        apply_correction({"g1": 0.0, "g2": 0.0}, instance, [{}])
+    assert apply_correction({}, instance, [{}]) == ({}, {})

@@ -34,7 +34,7 @@ def test_each_new_queue_recalculates_with_the_default_share() -> None:
     recorder = InsertTimePriorities({}, ["USER"])  # groups compare by the collation
     queues = build_task_queues(JOBS, define, on_new_queue=recorder)
     assert recorder.kept == {1: 250.0, 2: 500.0, 3: 250.0}
-    assert queues_left_as_made(queues, {}) == {"user": 1}
+    assert queues_left_as_made(queues, {}).counts == {"user": 1}
 
 
 def test_groups_not_watched_are_not_recalculated() -> None:

@@ -125,7 +125,7 @@ def test_a_pilot_without_owner_group_gets_the_listed_groups(
     definition: TaskQueueDefinition, settings: list[str], expected: bool
 ) -> None:
     """Matcher._checkCredentials gives a generic pilot without OwnerGroup its VO's groups
-    (every group of /Registry/Groups in a DIRAC of one VO): ``user`` and ``prod`` here; with
+    (every group of /Registry/Groups with the services' VO set): ``user`` and ``prod``; with
     an Owner, __generateTQMatchSQL then takes a JobSharing group's queues whatever their
     owner, and no queue of an unlisted group."""
     pilot = generic_pilot(described("CPUTime=86400", *settings), ["user", "prod"])
