@@ -4,7 +4,8 @@ condor_userprio 25.0 sorts its rows with ``std::sort``, which for 16 elements or
 libstdc++'s insertion sort alone: stable. The negotiator's one ad (``-allusers``) numbers
 the groups breadth-first, then the submitters as its accountant's ``HashTable`` iterates
 (``core/htcondor/acctlog_order.py``), so in a pool of at most 16 records tied rows come in
-that order, not by name; above 16 the introsort's partitions move them from there.
+that order, not by name; above 16 the introsort's partitions move them from there, up to
+``AD_ORDER_MAX`` records (past it, by name).
 """
 
 from __future__ import annotations
@@ -12,6 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from fairshare_cli.core.config import Config
+from fairshare_cli.core.htcondor import accountant as acct
+from fairshare_cli.core.htcondor.userprio import AD_ORDER_MAX, userprio_view
+from fairshare_cli.core.htcondor.userprio_query import UserprioQuery
 
 POOL = """
 [pool]
@@ -110,3 +116,28 @@ def test_past_16_records_hierarchical_ties_follow_the_sorts_partitions(
     assert result.exit_code == 0, result.stderr
     rows = [line.split()[0] for line in result.stdout.splitlines()[4:-2]]
     assert rows == ["g", *(u.removeprefix("g.") for u in reversed(ad_users)), "<none>"]
+
+
+def _tied_view(users: int) -> list[str]:
+    """The flat table's names of ``users`` fresh submitters (each 0.5 x 1: all tie), with
+    the accountant table's entries given (every record and ``Accountant.``)."""
+    records = {
+        f"u{i:04d}@d": acct.CustomerRecord(name=f"u{i:04d}@d", last_update=0.0)
+        for i in range(users)
+    }
+    query = UserprioQuery(all_users=True)
+    view = userprio_view(records, Config(), 10.0, query, table_entries=users + 2)
+    return [row.name for row in view.rows]
+
+
+def test_ties_follow_the_sort_up_to_the_limit_and_go_by_name_past_it() -> None:
+    """Past AD_ORDER_MAX records the step-by-step replay of ``std::sort`` is not made (it
+    took fs userprio --allusers over 20,000 submitters from 0.27 s to 0.44 s)."""
+    # AD_ORDER_MAX records with <none>: the sort's partitions move the tied rows away from
+    # their names' order; one more, and they are listed by name.
+    at_limit = _tied_view(AD_ORDER_MAX - 1)
+    assert sorted(at_limit) == [f"u{i:04d}@d" for i in range(AD_ORDER_MAX - 1)]
+    assert at_limit != sorted(at_limit)
+    past = _tied_view(AD_ORDER_MAX)
+    assert past == sorted(past)
+    assert len(past) == AD_ORDER_MAX

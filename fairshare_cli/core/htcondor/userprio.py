@@ -215,6 +215,12 @@ def _flat_order(
 #: ``std::sort`` sorts this many elements or fewer by insertion alone (libstdc++'s
 #: ``_S_threshold``): a stable sort, so rows that tie keep the order of the ads.
 _STABLE_SORT_MAX = 16
+#: The most records whose ties ``fs`` orders as the negotiator's ad and ``std::sort`` leave
+#: them; a larger table lists them by name. Replaying the sort step by step in Python, and
+#: hashing each name as the accountant's table does, cost 0.17 s of CPU at 20,000
+#: submitters (``benchmarks/run.py --rows userprio``: 0.27 s became 0.44 s, over its 0.3 s
+#: target), some 10 ms at this size.
+AD_ORDER_MAX = 2_000
 
 
 def _cutoff(query: UserprioQuery, since: float) -> float | None:
@@ -268,8 +274,9 @@ def ties_keep_ad_order(records: int, query: UserprioQuery) -> bool:
     ad order (:func:`_ad_ranks`), which needs the accountant table's size: the negotiator's
     one ad, sorted by priority. Up to :data:`_STABLE_SORT_MAX` rows they keep that order;
     above it the sort's partitions move them (:func:`_introsorted`, and
-    :func:`_introsorted_blocks` when every ad is shown; else by name)."""
-    return query.negotiator_ad and query.sort == "priority"
+    :func:`_introsorted_blocks` when every ad is shown; else by name). Past
+    :data:`AD_ORDER_MAX` records ties go by name."""
+    return query.negotiator_ad and query.sort == "priority" and records <= AD_ORDER_MAX
 
 
 def _introsorted(
