@@ -87,6 +87,7 @@ def check(opts: GlobalOptions) -> None:
         click.echo(f"fs: warning: {note}", err=True)
     _warn_slot_weights(config)
     _warn_group_factors(config)
+    _warn_no_vo(config)
     data = _keyed_as_in_the_file(_plain(config))
     fmt = opts.output
     if fmt == "json":
@@ -166,6 +167,19 @@ def _warn_group_factors(config: Config) -> None:
                 f"group's factor as {factor:g})"
             )
         click.echo(f'fs: warning: groups."{name}".prio_factor {factor:g} {what}', err=True)
+
+
+def _warn_no_vo(config: Config) -> None:
+    """One stderr line when ``[dirac.groups]`` lists groups and no VO is named (neither
+    ``[dirac] vo`` nor a group's ``vo``): DIRAC's matcher refuses a generic pilot then."""
+    dirac = config.dirac
+    if dirac.groups and not dirac.vo and not any(g.vo for g in dirac.groups.values()):
+        click.echo(
+            "fs: warning: [dirac] names no VO ([dirac] vo and every group's vo unset): "
+            "DIRAC's matcher refuses a pilot that gives no OwnerGroup ('No VO requested'), "
+            "and so does fs taskqueues --pilot; set [dirac] vo to the services' VO",
+            err=True,
+        )
 
 
 _LEAVES = frozenset((str, int, float, bool, type(None)))

@@ -94,7 +94,7 @@ def test_config_check_warns_about_each_share(
     write_config: Callable[[str], Path], run: Callable[..., Any]
 ) -> None:
     path = write_config(
-        '[pool]\ndefaults = "legacy"\n'  # no profile warning: the shares' warnings only
+        '[pool]\ndefaults = "legacy"\n[dirac]\nvo = "v"\n'  # no profile or VO warning
         "[dirac.groups.a]\njob_share = -1\n[dirac.groups.b]\njob_share = 'lots'\n"
         "[dirac.groups.c]\njob_share = 7\n"
     )
