@@ -172,8 +172,10 @@ def _warn_group_factors(config: Config) -> None:
 def _warn_no_vo(config: Config) -> None:
     """One stderr line when ``[dirac.groups]`` lists groups and no VO is named (neither
     ``[dirac] vo`` nor a group's ``vo``): DIRAC's matcher refuses a generic pilot then."""
+    from fairshare_cli.core.dirac.pilot_vo import vo_names
+
     dirac = config.dirac
-    if dirac.groups and not dirac.vo and not any(g.vo for g in dirac.groups.values()):
+    if dirac.groups and not dirac.vo and not any(vo_names(g.vo) for g in dirac.groups.values()):
         click.echo(
             "fs: warning: [dirac] names no VO ([dirac] vo and every group's vo unset): "
             "DIRAC's matcher refuses a pilot that gives no OwnerGroup ('No VO requested'), "
