@@ -113,9 +113,12 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
             )
         seen[key] = inst.name
         if inst.group and inst.group not in groups:
-            c.fail(
-                f"dirac.correction.instances[{i}].group: '{inst.group}' is not in "
-                f"[dirac.groups] (known: {', '.join(sorted(groups)) or 'none'})"
+            # SharesCorrector keys an instance by its Group option alone, and the
+            # TaskQueueDB gives such a group's owners DEFAULT_GROUP_SHARE and corrects them
+            notes.append(
+                f"{file}: dirac.correction.instances[{i}].group: '{inst.group}' is not in "
+                f"[dirac.groups] (known: {', '.join(sorted(groups)) or 'none'}); as in DIRAC, "
+                "its owners still get this correction, under the default share 1000"
             )
     return DiracConfig(
         groups=groups,
