@@ -10,8 +10,9 @@ the sum clamped to ``[1/MaxGlobalCorrection, MaxGlobalCorrection]``),
 ``recalculateTQSharesForEntity`` (the corrected group share split evenly over the owners,
 then the group's in-group instance; a JobSharing group is one entity) and
 ``calculate_priority`` with ``Priority=%.4f`` into a FLOAT read back with six digits. The
-history is the average number of running jobs over ``[now − TimeSpan, now]`` (the
-``AverageNumberOfJobs`` report, whose common divisor cancels in h / T).
+history is the average number of running jobs over ``[now − TimeSpan, now]``
+(``history_report = "average"``, the documented reading; the accounting report DIRAC's
+code reads is derived in the tests that leave that key out).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ job_share = 1000
 job_share = 1000
 [dirac.correction]
 enabled = true
+history_report = "average"
 [[dirac.correction.instances]]
 name = "Groups"
 max_global_correction = 3
@@ -137,6 +139,7 @@ job_sharing = true
 [dirac.correction]
 enabled = true
 in_group_history = "user"
+history_report = "average"
 [[dirac.correction.instances]]
 name = "Groups"
 slices = [ { time_span = 7200, weight = 1, max_correction = 3 },
