@@ -376,14 +376,15 @@ class DiracCorrectionInstance(msgspec.Struct, frozen=True):
 class DiracCorrectionConfig(msgspec.Struct, frozen=True):
     """``[dirac.correction]``.
 
-    ``absent_entities`` and ``in_group_history`` choose between DIRAC's code (the defaults)
-    and its documentation where the two disagree.
+    ``absent_entities``, ``in_group_history`` and ``history_report`` choose between DIRAC's
+    code (the defaults) and its documentation where the two disagree.
     """
 
     enabled: bool = False
     instances: tuple[DiracCorrectionInstance, ...] = ()
     absent_entities: str = "max_correction"
     in_group_history: str = "dn"
+    history_report: str = "accounting"
 
 
 class DiracJobDescription(msgspec.Struct, frozen=True):

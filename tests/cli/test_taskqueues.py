@@ -137,6 +137,7 @@ job_share = 525
 job_share = 200
 [dirac.correction]
 enabled = true
+history_report = "average"
 {extra}
 [[dirac.correction.instances]]
 name = "GroupsInstance"

@@ -169,6 +169,7 @@ def test_correction_between_groups_and_between_the_owners_of_one(
         "[dirac.groups.gy]\njob_share = 500\njob_sharing = true\n"
         "[dirac.groups.gz]\njob_share = 0\n[dirac.groups.gw]\njob_share = 200\n"
         '[dirac.correction]\nenabled = true\nin_group_history = "user"\n'
+        'history_report = "average"\n'
         '[[dirac.correction.instances]]\nname = "Groups"\nmax_global_correction = 4\n'
         "slices = [ { time_span = 86400, weight = 2, max_correction = 3 },\n"
         "           { time_span = 3600, weight = 1, max_correction = 2 } ]\n"

@@ -10,8 +10,9 @@ the sum clamped to ``[1/MaxGlobalCorrection, MaxGlobalCorrection]``),
 ``recalculateTQSharesForEntity`` (the corrected group share split evenly over the owners,
 then the group's in-group instance; a JobSharing group is one entity) and
 ``calculate_priority`` with ``Priority=%.4f`` into a FLOAT read back with six digits. The
-history is the average number of running jobs over ``[now − TimeSpan, now]`` (the
-``AverageNumberOfJobs`` report, whose common divisor cancels in h / T).
+history is the average number of running jobs over ``[now − TimeSpan, now]``
+(``history_report = "average"``, the documented reading; the accounting report DIRAC's
+code reads is derived in the tests that leave that key out).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ job_share = 1000
 job_share = 1000
 [dirac.correction]
 enabled = true
+history_report = "average"
 [[dirac.correction.instances]]
 name = "Groups"
 max_global_correction = 3
@@ -137,6 +139,7 @@ job_sharing = true
 [dirac.correction]
 enabled = true
 in_group_history = "user"
+history_report = "average"
 [[dirac.correction.instances]]
 name = "Groups"
 slices = [ { time_span = 7200, weight = 1, max_correction = 3 },
@@ -330,3 +333,41 @@ def test_a_correction_dividing_by_zero_stops_the_agent(
         "set when a queue of the group was made"
     ) in result.stderr
     assert ("dirac_group 'g2'" in result.stderr) is (g2 == 0)
+
+
+UNLISTED_GROUP = """
+[dirac.groups.g1]
+job_share = 1000
+[dirac.correction]
+enabled = true
+in_group_history = "user"
+[[dirac.correction.instances]]
+name = "InGhost"
+group = "ghost"
+max_global_correction = 3
+slices = [ { time_span = 86400, weight = 1, max_correction = 3 } ]
+"""
+
+
+def test_a_group_the_registry_does_not_list_keeps_its_in_group_corrector(
+    corrected: Callable[..., Any],
+) -> None:
+    """``SharesCorrector`` keys an instance by its ``Group`` option alone (``gr:ghost``), and
+    ``recalculateTQSharesForEntity`` calls ``correctShares(..., group="ghost")`` for a group
+    ``/Registry/Groups`` does not list as for any other; only its share is the default.
+
+    ghost: ``float(DEFAULT_GROUP_SHARE)`` = 1000 over u1 and u2: 500 each, 0.5 each.
+    The slice (86400 s, weight 1, max 3), u1 running 3 jobs and u2 1 throughout: T = 4;
+      u1 0.5 / (3/4) = 2/3 (inside [1/3, 3]); u2 0.5 / (1/4) = 2.
+    Global clamp [1/3, 3] leaves both: u1 500 × 2/3 = 333.3333 ('%.4f', read back 333.333),
+    u2 1000. fs refused the instance ("'ghost' is not in [dirac.groups]", exit 2), and
+    ``fs import dirac-cfg`` left it out, so both kept 500.
+    """
+    history = "u1,ghost,2026-11-19T00:00:00Z,,3\nu2,ghost,2026-11-19T00:00:00Z,,1\n"
+    jobs = [
+        {"id": "1.0", "owner": "u1", "dirac_group": "ghost"},
+        {"id": "2.0", "owner": "u2", "dirac_group": "ghost"},
+    ]
+    rows, _ = corrected(UNLISTED_GROUP, history, jobs)
+    assert [(r["owner"], r["priority"]) for r in rows] == [("u1", 333.333), ("u2", 1000.0)]
+    assert [r["correction"] for r in rows] == pytest.approx([2 / 3, 2.0], rel=1e-15)

@@ -175,11 +175,6 @@ def test_documented_variants(write_config: Callable[[str], Path]) -> None:
             'got "Accounting"',
             id="unknown-corrector-type",
         ),
-        pytest.param(
-            "[[dirac.correction.instances]]\ngroup = 'lhcb'\nslices = [{}]\n",
-            "instances[0].group: 'lhcb' is not in [dirac.groups]",
-            id="unknown-group",
-        ),
     ],
 )
 def test_bad_dirac_config(write_config: Callable[[str], Path], text: str, needle: str) -> None:
@@ -187,6 +182,20 @@ def test_bad_dirac_config(write_config: Callable[[str], Path], text: str, needle
         load_config(write_config(text))
     assert needle in str(info.value)
     assert "\n" not in str(info.value)
+
+
+def test_an_instance_for_an_unlisted_group_is_kept_with_a_note(
+    write_config: Callable[[str], Path],
+) -> None:
+    """DIRAC starts an in-group instance whatever group it names (a group the registry does
+    not list still has its owners corrected), so the instance is kept; a note says so."""
+    config = load_config(
+        write_config("[[dirac.correction.instances]]\ngroup = 'lhcb'\nslices = [{}]\n")
+    )
+    assert [i.group for i in config.dirac.correction.instances] == ["lhcb"]
+    assert len(config.dirac.notes) == 1
+    note = config.dirac.notes[0]
+    assert "instances[0].group: 'lhcb' is not in [dirac.groups] (known: none)" in note
 
 
 def test_job_description_defaults_are_diracs(write_config: Callable[[str], Path]) -> None:

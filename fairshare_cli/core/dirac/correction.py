@@ -4,8 +4,9 @@ Mirrors DIRAC's ``WorkloadManagementSystem/private/SharesCorrector.py`` and
 ``correctors/BaseHistoryCorrector.py``/``WMSHistoryCorrector.py``: corrector instances
 between groups (no ``Group``) or between the owners of one group, time slices with a
 weight and a maximum correction, a global clamp, and the rule for entities absent from
-the history. The history is the average number of running jobs per entity over each
-slice's time span, kept in the state's ``dirac`` section as step functions. Pure.
+the history. The history is the running jobs per entity over time, kept in the state's
+``dirac`` section as step functions; a slice reads it as DIRAC's accounting report does
+(:mod:`~fairshare_cli.core.dirac.history_report`). Pure.
 """
 
 from __future__ import annotations
@@ -25,6 +26,12 @@ from fairshare_cli.core.config import (
     DiracCorrectionInstance,
     DiracSlice,
 )
+from fairshare_cli.core.dirac.history_report import (
+    SHORTEST_REPORT,
+    Entity,
+    bucket_length,
+    slice_history,
+)
 from fairshare_cli.core.dirac.taskqueues import CorrectionFails
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.core.usage import UsageRecord, record_end
@@ -39,15 +46,6 @@ AbsentRule = Literal["max_correction", "weighted"]
 ``"max_correction"`` is DIRAC's code: the slice's MaxCorrection, not multiplied by its
 weight. ``"weighted"`` is the documented formula: MaxCorrection × weight, like any slice.
 """
-
-InGroupHistory = Literal["dn", "user"]
-"""How an in-group instance finds owners in the history.
-
-``"dn"`` is DIRAC's code: the history is re-keyed by certificate DN while task queues are
-keyed by username, so no owner is ever found and such an instance never corrects.
-``"user"`` is what the documentation describes: owners are looked up by username.
-"""
-
 
 # --- running-jobs history -------------------------------------------------------------------
 
@@ -83,22 +81,6 @@ def _add_delta(steps: list[tuple[float, float]], time: float, delta: float) -> N
             steps[i] = (time, merged)
     else:
         steps.insert(i, (time, delta))
-
-
-def average_running(steps: Sequence[tuple[float, float]], start: float, end: float) -> float:
-    """Average number of running jobs over ``[start, end]`` (the AverageNumberOfJobs report)."""
-    running = 0.0
-    area = 0.0
-    previous = start
-    for time, delta in steps:
-        if time >= end:
-            break
-        if time > start:
-            area += running * (time - previous)
-            previous = time
-        running += delta
-    area += running * (end - previous)
-    return area / (end - start)
 
 
 def history_to_json(history: RunningHistory) -> dict[str, Any]:
@@ -302,51 +284,17 @@ def fold_before(history: RunningHistory, cutoff: float) -> None:
 
 
 def history_retention(config: Config) -> float:
-    """How far back a slice can look: the longest configured time span (a week at least)."""
+    """How far back a slice can look: the longest configured time span (a week at least),
+    and the accounting bucket it starts in."""
     spans = [s.time_span for inst in config.dirac.correction.instances for s in inst.slices]
-    return max([DEFAULT_RETENTION, *spans])
+    longest = max([DEFAULT_RETENTION, *spans])
+    return longest + bucket_length(0, -int(longest))
 
 
 DEFAULT_RETENTION = 604800.0  # DIRAC's default slice: one week
 
 
 # --- the corrector --------------------------------------------------------------------------
-
-
-Entity = Any
-"""An entity key in a history: a group name, an owner name, or an unmatchable DN key."""
-
-
-def slice_history(
-    history: RunningHistory,
-    group: str,
-    time_span: float,
-    now: float,
-    in_group_history: InGroupHistory = "dn",
-) -> dict[Entity, float]:
-    """Average running jobs per entity over ``[now - time_span, now]`` for one instance.
-
-    For the instance between groups (``group`` empty) entities are groups; otherwise they
-    are the owners of ``group``. An entity without running jobs in the span is absent, as it
-    is in DIRAC's accounting report. With ``in_group_history="dn"`` owners come back keyed
-    by a stand-in for their certificate DN, which never equals a username.
-    """
-    start = now - time_span
-    result: dict[Entity, float] = {}
-    for (g, owner), steps in history.events.items():
-        if group and g != group:
-            continue
-        value = average_running(steps, start, now)
-        if value <= 0:
-            continue
-        if not group:
-            entity: Entity = g
-        elif in_group_history == "dn":
-            entity = ("dn", owner)
-        else:
-            entity = owner
-        result[entity] = result.get(entity, 0.0) + value
-    return result
 
 
 def apply_correction(
@@ -474,15 +422,21 @@ class HistoryCorrector:
     def _one(
         self, instance: DiracCorrectionInstance, shares: dict[str, float]
     ) -> tuple[dict[str, float], dict[str, float]]:
-        """One instance's correction of ``shares`` (``BaseHistoryCorrector.applyCorrection``)."""
+        """One instance's correction of ``shares`` (``BaseHistoryCorrector.applyCorrection``);
+        a slice shorter than :data:`SHORTEST_REPORT` leaves the instance without history."""
+        settings = self.settings
         histories = [
             slice_history(
-                self.history,
+                self.history.events,
                 instance.group,
                 piece.time_span,
                 self.now,
-                self.settings.in_group_history,  # type: ignore[arg-type]
+                settings.in_group_history,  # type: ignore[arg-type]
+                # (the monitoring's report is not the accounting's buckets: not modelled)
+                settings.history_report if instance.corrector == "WMSHistory" else "average",  # type: ignore[arg-type]
             )
+            if all(p.time_span >= SHORTEST_REPORT for p in instance.slices)
+            else {}
             for piece in instance.slices
         ]
         absent = self.settings.absent_entities

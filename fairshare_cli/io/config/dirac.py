@@ -95,7 +95,7 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
         r.table.get("correction", {}),
         "dirac.correction",
         file,
-        ("enabled", "instances", "absent_entities", "in_group_history"),
+        ("enabled", "instances", "absent_entities", "in_group_history", "history_report"),
     )
     inst_raw = c.table.get("instances", [])
     if not isinstance(inst_raw, list):
@@ -112,10 +112,19 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
                 "correctors of one type for one key"
             )
         seen[key] = inst.name
+        if any(piece.time_span < 3600 for piece in inst.slices):
+            notes.append(
+                f"{file}: dirac.correction.instances[{i}]: a slice shorter than 3600 s; "
+                "DIRAC's accounting refuses such a report ('lastSeconds must be more than "
+                f"3600'), so instance '{inst.name}' never corrects"
+            )
         if inst.group and inst.group not in groups:
-            c.fail(
-                f"dirac.correction.instances[{i}].group: '{inst.group}' is not in "
-                f"[dirac.groups] (known: {', '.join(sorted(groups)) or 'none'})"
+            # SharesCorrector keys an instance by its Group option alone, and the
+            # TaskQueueDB gives such a group's owners DEFAULT_GROUP_SHARE and corrects them
+            notes.append(
+                f"{file}: dirac.correction.instances[{i}].group: '{inst.group}' is not in "
+                f"[dirac.groups] (known: {', '.join(sorted(groups)) or 'none'}); as in DIRAC, "
+                "its owners still get this correction, under the default share 1000"
             )
     return DiracConfig(
         groups=groups,
@@ -126,6 +135,9 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
                 "absent_entities", choice(c, ("max_correction", "weighted")), "max_correction"
             ),
             in_group_history=c.get("in_group_history", choice(c, ("dn", "user")), "dn"),
+            history_report=c.get(
+                "history_report", choice(c, ("accounting", "average")), "accounting"
+            ),
         ),
         job_priority_weighting=weighting,
         cpu_segments=tuple(segments),

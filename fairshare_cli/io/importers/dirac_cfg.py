@@ -370,14 +370,13 @@ def _instances(sched: CfgSection, groups: set[str], reading: _Reading) -> list[d
                     f"{where} corrects the same {what} as {keys[key]}; DIRAC refuses the second",
                 )
                 continue
+            keys[key] = where
             if group and group not in groups:
                 reading.warn(
                     inst.line,
                     f"{where} corrects group '{group}', which /Registry/Groups does not "
-                    "list; left out",
+                    "list; kept: DIRAC still corrects its owners (share 1000 between them)",
                 )
-                continue
-            keys[key] = where
             if not inst.sections():
                 reading.warn(
                     inst.line, f"{where} has no time slices; DIRAC's instance corrects nothing"

@@ -396,6 +396,37 @@ def test_corrector_instances_and_their_defaults(
     assert "ShareCorrections/WMSHistory/D corrects group 'nobody', which /Registry/Groups" in err
 
 
+def test_an_instance_for_a_group_the_registry_does_not_list_is_kept(
+    run: Callable[..., Any], write_config: Callable[..., Path]
+) -> None:
+    """``SharesCorrector.instantiateRequiredCorrectors`` starts an instance whatever its
+    ``Group`` names, and the TaskQueueDB corrects that group's owners (under the default
+    share 1000) when its jobs are queued. fs left it out ('left out'); it keeps it with a
+    warning, and the pool config it makes loads, with the same warning from fs config
+    check."""
+    instances = "          D\n          {\n            Group = nobody\n            S\n            {\n            }\n          }\n"
+    cfg = write_config(CORRECTORS.format(start="WMSHistory", instances=instances), "c.cfg")
+    target = write_config("[pool]\ndefaults = 'current'\n", name="pool.toml")
+    result = run("import", "dirac-cfg", str(cfg), "--into", str(target))
+    assert result.exit_code == 0, result.stderr
+    assert (
+        f"fs: warning: {cfg}:24: ShareCorrections/WMSHistory/D corrects group 'nobody', which "
+        "/Registry/Groups does not list; kept: DIRAC still corrects its owners (share 1000 "
+        "between them)"
+    ) in result.stderr
+    found = toml(target.read_text(encoding="utf-8"))["dirac"]["correction"]["instances"]
+    default = {"time_span": 604800, "weight": 1, "max_correction": 3}
+    assert found == [
+        {"name": "D", "group": "nobody", "max_global_correction": 5, "slices": [default]}
+    ]
+    check = run("config", "check", "--config", str(target))
+    assert check.exit_code == 0, check.stderr
+    assert (
+        "dirac.correction.instances[0].group: 'nobody' is not in [dirac.groups] (known: g); "
+        "as in DIRAC, its owners still get this correction, under the default share 1000"
+    ) in check.stderr
+
+
 def test_two_corrector_types_for_the_same_groups_are_both_applied_in_dirac(
     run: Callable[..., Any], write_config: Callable[..., Path]
 ) -> None:

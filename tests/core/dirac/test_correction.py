@@ -1,4 +1,8 @@
-"""The WMSHistory share corrector, with the seed's example configuration."""
+"""The WMSHistory share corrector, with the seed's example configuration.
+
+The seed's numbers are the average number of running jobs over exactly the slice
+(``history_report = "average"``); the accounting's buckets are in ``test_history_report``.
+"""
 
 from __future__ import annotations
 
@@ -14,12 +18,11 @@ from fairshare_cli.core.dirac.correction import (
     HistoryCorrector,
     RunningHistory,
     apply_correction,
-    average_running,
     history_from_json,
     history_to_json,
     record_cycle,
-    slice_history,
 )
+from fairshare_cli.core.dirac.history_report import average_running, slice_history
 from fairshare_cli.core.dirac.taskqueues import CorrectionFails
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.core.usage import UsageRecord as Record
@@ -50,7 +53,9 @@ def test_seed_three_times_a_third_and_not_at_all() -> None:
         ("B", "b", NOW - WEEK, None, 7),
     )
     shares = {"A": 275.0, "B": 525.0, "C": 200.0}
-    corrector = HistoryCorrector(CorrectionSettings(True, (SEED,)), history, NOW)
+    corrector = HistoryCorrector(
+        CorrectionSettings(True, (SEED,), history_report="average"), history, NOW
+    )
     corrected, factors = corrector(shares, None)
     # A: week clamp(1/3, 1/2, 2) = 1/2 -> x 0.8 = 0.4; hour 1/3 x 0.2 = 1/15; sum 7/15.
     # B: week clamp(3) = 2 -> 1.6; hour 3 x 0.2 = 0.6; sum 2.2.
@@ -61,7 +66,9 @@ def test_seed_three_times_a_third_and_not_at_all() -> None:
 
 def test_documented_rule_weights_absent_entities() -> None:
     history = running(("A", "a", NOW - WEEK, None, 33), ("B", "b", NOW - WEEK, None, 7))
-    settings_ = CorrectionSettings(True, (SEED,), absent_entities="weighted")
+    settings_ = CorrectionSettings(
+        True, (SEED,), absent_entities="weighted", history_report="average"
+    )
     _, factors = HistoryCorrector(settings_, history, NOW)(
         {"A": 275.0, "B": 525.0, "C": 200.0}, None
     )
@@ -71,9 +78,9 @@ def test_documented_rule_weights_absent_entities() -> None:
 def test_absent_in_the_last_hour_only() -> None:
     # B stopped two hours ago: it is present in the week slice and absent in the hour slice.
     history = running(("A", "a", NOW - WEEK, None, 1), ("B", "b", NOW - WEEK, NOW - 2 * HOUR, 1))
-    _, factors = HistoryCorrector(CorrectionSettings(True, (SEED,)), history, NOW)(
-        {"A": 1000.0, "B": 1000.0}, None
-    )
+    _, factors = HistoryCorrector(
+        CorrectionSettings(True, (SEED,), history_report="average"), history, NOW
+    )({"A": 1000.0, "B": 1000.0}, None)
     b_week = WEEK - 2 * HOUR
     total = WEEK + b_week
     a_week = min(max(0.5 / (WEEK / total), 0.5), 2) * 0.8
@@ -86,14 +93,18 @@ def test_no_history_means_no_correction() -> None:
     # A slice without any data discards the whole history (the hour slice here).
     history = running(("A", "a", NOW - WEEK, NOW - 2 * HOUR, 5))
     shares = {"A": 1000.0, "B": 1000.0}
-    got = HistoryCorrector(CorrectionSettings(True, (SEED,)), history, NOW)(shares, None)
+    got = HistoryCorrector(
+        CorrectionSettings(True, (SEED,), history_report="average"), history, NOW
+    )(shares, None)
     assert got == (shares, {"A": 1.0, "B": 1.0})
 
 
 def test_slices_without_usage_from_these_entities_are_skipped() -> None:
     # Only group Z (not in the task queues) ran: T = 0 in both slices, nothing changes.
     history = running(("Z", "z", NOW - WEEK, None, 5))
-    got = HistoryCorrector(CorrectionSettings(True, (SEED,)), history, NOW)({"A": 1.0}, None)
+    got = HistoryCorrector(
+        CorrectionSettings(True, (SEED,), history_report="average"), history, NOW
+    )({"A": 1.0}, None)
     assert got == ({"A": 1.0}, {"A": 1.0})
 
 
@@ -105,11 +116,15 @@ def test_in_group_history_by_dn_never_corrects_and_by_user_does() -> None:
         ("lhcb_user", "alice", NOW - WEEK, None, 3), ("lhcb_user", "bob", NOW - WEEK, None, 1)
     )
     shares = {"alice": 500.0, "bob": 500.0}
-    code = HistoryCorrector(CorrectionSettings(True, (instance,)), history, NOW)
+    code = HistoryCorrector(
+        CorrectionSettings(True, (instance,), history_report="average"), history, NOW
+    )
     assert code(shares, "lhcb_user") == (shares, {"alice": 1.0, "bob": 1.0})
     assert code(shares, None) == (shares, {"alice": 1.0, "bob": 1.0})  # no global instance
     docs = HistoryCorrector(
-        CorrectionSettings(True, (instance,), in_group_history="user"), history, NOW
+        CorrectionSettings(True, (instance,), in_group_history="user", history_report="average"),
+        history,
+        NOW,
     )
     _, factors = docs(shares, "lhcb_user")
     # alice used 3/4 against a share of 1/2: 2/3 in both slices -> 0.8·2/3 + 0.2·2/3 = 2/3.
@@ -244,9 +259,13 @@ def test_record_cycle_counts_started_and_stopped_jobs() -> None:
 
 def test_slice_history_groups_owners() -> None:
     history = running(("g", "a", NOW - 100, None, 2), ("g", "b", NOW - 100, None, 1))
-    assert slice_history(history, "", 100, NOW) == {"g": 3.0}
-    assert slice_history(history, "g", 100, NOW, "user") == {"a": 2.0, "b": 1.0}
-    assert set(slice_history(history, "g", 100, NOW)) == {("dn", "a"), ("dn", "b")}
+    events = history.events
+    assert slice_history(events, "", 100, NOW, report="average") == {"g": 3.0}
+    assert slice_history(events, "g", 100, NOW, "user", "average") == {"a": 2.0, "b": 1.0}
+    assert set(slice_history(events, "g", 100, NOW, report="average")) == {
+        ("dn", "a"),
+        ("dn", "b"),
+    }
 
 
 @settings(max_examples=100, deadline=None)
@@ -259,7 +278,7 @@ def test_folding_keeps_every_later_average(
     intervals: list[tuple[float, float, int]], cutoff: float, width: float
 ) -> None:
     """History folded at a cutoff gives the same average over any window after it."""
-    from fairshare_cli.core.dirac.correction import RunningHistory, average_running, fold_before
+    from fairshare_cli.core.dirac.correction import RunningHistory, fold_before
 
     history = RunningHistory()
     for start, length, jobs in intervals:

@@ -1,0 +1,225 @@
+"""What a DIRAC share corrector reads as an entity's usage in one time slice.
+
+The correctors ask for the ``AverageNumberOfJobs`` report of the last ``TimeSpan`` seconds
+(``lastSeconds``). The WMSHistory corrector reads it from the accounting's MySQL buckets
+(``AccountingDB.retrieveBucketedData``/``calculateBuckets``/``compactBuckets``,
+``WMSHistoryPlotter``). The StatesAccountingAgent records each entity's running jobs every
+15 minutes; a record goes to its 15-minute bucket, which the nightly compaction merges into
+2.5-hour buckets past two days, 5-hour ones past ten days, and so on. The report sums, over
+the buckets whose start is in the window, each bucket's ``Jobs / entriesInBucket`` (the mean
+of the records that saw the entity), and divides by the number of buckets of the span. The
+window starts at the span's first bucket moved on by an hour (a shift the query makes
+"because MySQL and UNIX do not start epoch at the same time"). So a bucket counts once
+whatever its length, and a long bucket counts an entity at its mean while it ran. Pure.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+InGroupHistory = Literal["dn", "user"]
+"""How an in-group instance finds owners in the history.
+
+``"dn"`` is DIRAC's code: the history is re-keyed by certificate DN while task queues are
+keyed by username, so no owner is ever found and such an instance never corrects.
+``"user"`` is what the documentation describes: owners are looked up by username.
+"""
+
+HistoryReport = Literal["accounting", "average"]
+"""How a slice's usage is read from the running-jobs history.
+
+``"accounting"`` is the WMSHistory accounting report DIRAC's code reads (the module's
+docstring); ``"average"`` is what the documentation describes, the average number of
+running jobs over exactly ``[now - time_span, now]``.
+"""
+
+Entity = Any
+"""An entity key in a history: a group name, an owner name, or an unmatchable DN key."""
+
+SHORTEST_REPORT = 3600
+"""The shortest ``lastSeconds`` the accounting and monitoring services report on: a slice
+below it gets an error, and ``updateHistoryKnowledge`` then drops every slice's history."""
+
+WMS_HISTORY_BUCKETS = (
+    (86400 * 2, 900),
+    (86400 * 10, 9000),
+    (86400 * 35, 18000),
+    (86400 * 30 * 6, 86400),
+    (86400 * 600, 604800),
+)
+"""The WMSHistory accounting type's ``bucketsLength``: (age up to, bucket length) seconds."""
+
+LONGEST_BUCKET = 604800
+"""``AccountingDB.maxBucketTime``: the length of a bucket older than every age above."""
+
+EPOCH_SHIFT = 3600
+"""What ``AccountingDB.__queryType`` adds to both ends of a bucket query before it rounds
+them down to a bucket start."""
+
+
+def average_running(steps: Sequence[tuple[float, float]], start: float, end: float) -> float:
+    """Average number of running jobs over ``[start, end]`` (steps: ``(time, delta)``)."""
+    running = 0.0
+    area = 0.0
+    previous = start
+    for time, delta in steps:
+        if time >= end:
+            break
+        if time > start:
+            area += running * (time - previous)
+            previous = time
+        running += delta
+    area += running * (end - previous)
+    return area / (end - start)
+
+
+def bucket_length(now: int, when: int) -> int:
+    """``AccountingDB.calculateBucketLengthForTime``: the length of the bucket holding
+    ``when``, seen at ``now``."""
+    for age, length in WMS_HISTORY_BUCKETS:
+        if max(0, now - now % length - when) <= age:
+            return length
+    return LONGEST_BUCKET
+
+
+def bucket_start(now: int, when: int) -> int:
+    """The start of the bucket holding ``when`` (``calculateBuckets(when, when)[0][0]``)."""
+    return when - when % bucket_length(now, when)
+
+
+SNAPSHOT_PERIOD = 900
+"""The StatesAccountingAgent's ``PollingTime``: one WMSHistory record per entity this often,
+taken here at each multiple of it (epoch seconds; the agent's own phase is not known)."""
+
+COMPACTED_AFTER = {length: age for age, length in WMS_HISTORY_BUCKETS}
+"""Bucket length -> the age past which ``compactBuckets`` moves such a bucket to a longer one."""
+
+
+def report_window(now: int, time_span: int) -> tuple[int, int]:
+    """The first bucket start a ``lastSeconds = time_span`` report takes, and its divisor.
+
+    Returns:
+        ``(first, bins)``: the bucket of ``now - time_span`` rounded down, plus
+        :data:`EPOCH_SHIFT`, rounded down to a bucket again (``retrieveBucketedData`` and
+        ``__queryType``); and ``len(calculateBuckets(now - time_span, now))``.
+    """
+    first = bucket_start(now, bucket_start(now, now - time_span) + EPOCH_SHIFT)
+    bins = 0
+    start = bucket_start(now, now - time_span)
+    while start < now:
+        bins += 1
+        start += bucket_length(now, start)
+    return first, max(bins, 1)
+
+
+def compacted_bucket(now: int, snapshot: int) -> int:
+    """The start of the bucket a snapshot's record is in after ``compactBuckets`` at ``now``:
+    its 15-minute bucket, moved on to a longer one while older than that length's age."""
+    length = SNAPSHOT_PERIOD
+    start = snapshot - snapshot % length
+    while start < now - now % length - COMPACTED_AFTER.get(length, math.inf):
+        longer = bucket_length(now, start)
+        if longer <= length:
+            break
+        length = longer
+        start -= start % length
+    return start
+
+
+@dataclass(frozen=True)
+class ReportRecords:
+    """The records a report takes (:func:`report_records`): their times, the bucket each is
+    in, where each one's run of records in the same bucket ends, and the report's divisor."""
+
+    times: list[int]
+    buckets: list[int]
+    run_end: list[int]
+    bins: int
+
+
+def report_records(now: int, time_span: int) -> ReportRecords:
+    """Every record a ``lastSeconds = time_span`` report at ``now`` takes: one every
+    :data:`SNAPSHOT_PERIOD` from the window's first bucket start to ``now`` whose bucket
+    (after compaction) starts there or later."""
+    first, bins = report_window(now, time_span)
+    times: list[int] = []
+    buckets: list[int] = []
+    for snapshot in range(first, now + 1, SNAPSHOT_PERIOD):
+        bucket = compacted_bucket(now, snapshot)
+        if bucket >= first:
+            times.append(snapshot)
+            buckets.append(bucket)
+    run_end = list(range(1, len(times) + 1))
+    for i in range(len(times) - 2, -1, -1):
+        if buckets[i] == buckets[i + 1]:
+            run_end[i] = run_end[i + 1]
+    return ReportRecords(times, buckets, run_end, bins)
+
+
+def reported_running(steps: Sequence[tuple[float, float]], report: ReportRecords) -> float:
+    """``SUM(Jobs / entriesInBucket) / numBins``: each bucket the mean of its records that saw
+    jobs running (a record at a step's time sees it), step by step rather than record by
+    record (a six-month slice holds 17,280 records)."""
+    jobs: dict[int, float] = {}
+    entries: dict[int, int] = {}
+    times, buckets, run_end = report.times, report.buckets, report.run_end
+
+    def charge(lo: int, hi: int, running: float) -> None:
+        while lo < hi:
+            end = min(run_end[lo], hi)
+            jobs[buckets[lo]] = jobs.get(buckets[lo], 0.0) + running * (end - lo)
+            entries[buckets[lo]] = entries.get(buckets[lo], 0) + end - lo
+            lo = end
+
+    running = 0.0
+    done = 0
+    for time, delta in steps:
+        upto = bisect.bisect_left(times, time, done)
+        if running > 0:
+            charge(done, upto, running)
+        done = upto
+        running += delta
+    if running > 0:
+        charge(done, len(times), running)
+    return math.fsum(jobs[b] / entries[b] for b in jobs) / report.bins
+
+
+def slice_history(
+    events: Mapping[tuple[str, str], Sequence[tuple[float, float]]],
+    group: str,
+    time_span: float,
+    now: float,
+    in_group_history: InGroupHistory = "dn",
+    report: HistoryReport = "accounting",
+) -> dict[Entity, float]:
+    """Each entity's usage in a slice of ``time_span`` seconds at ``now`` for one instance.
+
+    For the instance between groups (``group`` empty) entities are groups; otherwise they
+    are the owners of ``group``. An entity without running jobs in the report is absent, as it
+    is in DIRAC's report. With ``in_group_history="dn"`` owners come back keyed by a stand-in
+    for their certificate DN, which never equals a username.
+    """
+    if report == "accounting":
+        records = report_records(math.floor(now), int(time_span))
+    result: dict[Entity, float] = {}
+    for (g, owner), steps in events.items():
+        if group and g != group:
+            continue
+        if report == "accounting":
+            value = reported_running(steps, records)
+        else:
+            value = average_running(steps, now - time_span, now)
+        if value <= 0:
+            continue
+        if not group:
+            entity: Entity = g
+        elif in_group_history == "dn":
+            entity = ("dn", owner)
+        else:
+            entity = owner
+        result[entity] = result.get(entity, 0.0) + value
+    return result

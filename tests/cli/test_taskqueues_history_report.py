@@ -1,0 +1,131 @@
+"""``fs taskqueues`` share correction read through the WMSHistory accounting report.
+
+DIRAC's WMSHistory corrector asks the accounting for ``AverageNumberOfJobs`` with
+``lastSeconds = TimeSpan`` (``ReportGeneratorHandler`` refuses under 3600 s, and one failed
+slice drops the instance's whole history). ``WMSHistoryPlotter._reportAverageNumberOfJobs``
+sums ``Jobs / entriesInBucket`` over the buckets ``AccountingDB.retrieveBucketedData`` finds
+and divides by ``len(calculateBuckets(start, end))``. The query's start is the span's first
+bucket start S0; ``__queryType`` adds 3600 and rounds down to a bucket again; buckets are 900 s
+while ``now − start`` ≤ 2 days, 9000 s up to 10 days, a record every 900 s (taken here at
+each quarter-hour, ``now`` included) in its 15-minute bucket until ``compactBuckets`` moves
+it; a bucket's ``Jobs / entriesInBucket`` is the mean of the records that saw the entity.
+Every expected number is derived by hand from that.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+NOW = "2026-11-21T12:00:00Z"  # epoch 1795262400: a multiple of 900, 5400 past one of 9000
+POOL = """
+[dirac.groups.g1]
+job_share = 1000
+[dirac.groups.g2]
+job_share = 1000
+[dirac.correction]
+enabled = true
+[[dirac.correction.instances]]
+name = "Groups"
+max_global_correction = 3
+slices = [ {{ time_span = {span}, weight = 1, max_correction = 3 }} ]
+"""
+JOBS = [
+    {"id": "1.0", "owner": "u1", "dirac_group": "g1"},
+    {"id": "2.0", "owner": "u2", "dirac_group": "g2"},
+]
+
+
+@pytest.fixture
+def taskqueues(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> Callable[..., tuple[list[dict[str, Any]], str]]:
+    """``fs import history H.csv --rebuild`` then ``fs taskqueues --json`` (rows, stderr)."""
+
+    def go(config: str, history: str) -> tuple[list[dict[str, Any]], str]:
+        cfg = write_config(config)
+        csv = tmp_path / "history.csv"
+        csv.write_text("owner,dirac_group,start,end,slots\n" + history, encoding="utf-8")
+        jobs = tmp_path / "jobs.json"
+        jobs.write_text(json.dumps(JOBS), encoding="utf-8")
+        common = ["--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", NOW]
+        result = run("import", "history", str(csv), "--rebuild", *common)
+        assert result.exit_code == 0, result.stderr
+        result = run("taskqueues", *common, "--jobs-file", str(jobs), "--json")
+        assert result.exit_code == 0, result.stderr
+        return json.loads(result.stdout), result.stderr
+
+    return go
+
+
+def test_a_two_hour_slice_reads_the_last_hour_only(taskqueues: Callable[..., Any]) -> None:
+    """g1 ran 3 jobs from 10:00 to 11:00; g2 runs 1 from 10:00 on. Slice 7200 s at 12:00.
+
+    Start 10:00 (a 900 s bucket start); + 3600 -> the buckets from 11:00: the records of
+    11:00, 11:15, 11:30, 11:45 and 12:00. g1 has none (it stopped at 11:00): absent, so its
+    factor is MaxCorrection 3 (unweighted); g2 1 in each: 5 / 8 bins, T = 5 / 8 (g2 alone),
+    usage 1: 0.5 / 1 = 0.5 (× weight 1).
+    Global clamp [1/3, 3]: g1 3000, g2 500. The average over [10:00, 12:00] (g1 1.5, g2 1)
+    gave fs 833.333 and 1250 (``history_report = "average"`` still does).
+    """
+    history = "u1,g1,2026-11-21T10:00:00Z,2026-11-21T11:00:00Z,3\nu2,g2,2026-11-21T10:00:00Z,,1\n"
+    rows, _ = taskqueues(POOL.format(span=7200), history)
+    assert [(r["priority"], r["correction"]) for r in rows] == [(3000.0, 3.0), (500.0, 0.5)]
+    average = POOL.format(span=7200).replace(
+        "enabled = true", 'enabled = true\nhistory_report = "average"'
+    )
+    rows, _ = taskqueues(average, history)
+    assert [r["priority"] for r in rows] == [833.333, 1250.0]
+
+
+def test_uneven_buckets_weigh_the_last_two_days_ten_times(
+    taskqueues: Callable[..., Any],
+) -> None:
+    """A week's slice: g1 runs 1 job all week, g2 1 job for the last two days only.
+
+    now n = 1795262400; S = n − 604800, 3600 past a 9000 s bucket start (n − S > 2 days,
+    so 9000 s buckets there): S0 = n − 608400; S0 + 3600 rounds down to S0 again. Records
+    every 900 s; those before n − 172800 are compacted into 9000 s buckets: 49 of them, from
+    S0 to n − 176400 (the last holds 4 records); then 193 of 900 s, n − 172800 to n. Bins:
+    ``calculateBuckets(S, n)``: 49 + 186 = 235.
+    g1: 1 in every bucket: 242 / 235. g2: the 193 recent buckets only: 193 / 235.
+    T = 435 / 235; usage g1 242 / 435, g2 193 / 435; shares 0.5 each:
+    g1 0.5 · 435 / 242 = 0.8987603 -> 898.7603 ('%.4f'), read back 898.760;
+    g2 0.5 · 435 / 193 = 1.1269430 -> 1126.9430, read back 1126.94.
+    The plain average (g1 1, g2 2/7) gave 642.857 and 2250.
+    """
+    history = "u1,g1,2026-11-01T00:00:00Z,,1\nu2,g2,2026-11-19T12:00:00Z,,1\n"
+    rows, _ = taskqueues(POOL.format(span=604800), history)
+    assert [r["priority"] for r in rows] == [898.76, 1126.94]
+    assert [r["correction"] for r in rows] == pytest.approx([217.5 / 242, 217.5 / 193], rel=1e-12)
+
+
+def test_a_slice_under_an_hour_switches_the_instance_off(
+    run: Callable[..., Any], taskqueues: Callable[..., Any], write_config: Callable[..., Path]
+) -> None:
+    """Slices of 1800 s and 86400 s: the accounting refuses ``lastSeconds`` 1800 ("must be
+    more than 3600"), ``updateHistoryKnowledge`` then empties the whole history, and
+    ``applyCorrection`` returns the shares as they came: 1000 each, factor 1. (Either
+    report: the plain average gave g1 3 of 4 running in both slices, g1 0.5 / 0.75 = 2/3,
+    g2 2 -> 666.667 and 2000.) fs config check says why."""
+    config = POOL.replace(
+        "slices = [ {{ time_span = {span}, weight = 1, max_correction = 3 }} ]",
+        "slices = [ { time_span = 1800 }, { time_span = 86400 } ]",
+    )
+    history = "u1,g1,2026-11-20T00:00:00Z,,3\nu2,g2,2026-11-20T00:00:00Z,,1\n"
+    for extra in ("", 'history_report = "average"\n'):
+        rows, _ = taskqueues(
+            config.replace("enabled = true\n", "enabled = true\n" + extra), history
+        )
+        assert [(r["priority"], r["correction"]) for r in rows] == [(1000.0, 1.0), (1000.0, 1.0)]
+    check = run("config", "check", "--config", str(write_config(config)))
+    assert check.exit_code == 0, check.stderr
+    assert (
+        "dirac.correction.instances[0]: a slice shorter than 3600 s; DIRAC's accounting "
+        "refuses such a report ('lastSeconds must be more than 3600'), so instance 'Groups' "
+        "never corrects"
+    ) in check.stderr
