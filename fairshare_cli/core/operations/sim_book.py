@@ -72,6 +72,8 @@ class SimBook:
         self.last_cycle = negotiator.last_cycle
         self.group_quotas = negotiator.group_quotas
         self.limits_seen = set(negotiator.limits_seen)
+        #: the last cycle's matches no job took: charged until the next cycle's CheckMatches
+        self.jobless = list(negotiator.jobless)
         self.start = start
         self.slurm = slurm
         self.name_of = submitter_of(config)
@@ -267,4 +269,5 @@ class SimBook:
     def negotiator(self) -> NegotiatorState:
         """The ``negotiator`` section at the end."""
         claims, rr, seen = dict(self.claims), dict(self.rr_times), tuple(sorted(self.limits_seen))
-        return NegotiatorState(claims, rr, self.last_cycle, self.group_quotas, seen)
+        jobless = tuple(self.jobless)
+        return NegotiatorState(claims, rr, self.last_cycle, self.group_quotas, seen, jobless)

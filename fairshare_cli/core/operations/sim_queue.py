@@ -24,7 +24,8 @@ from fairshare_cli.core.htcondor.claims import (
     unchecked_matches,
 )
 from fairshare_cli.core.htcondor.customer_record import as_stored
-from fairshare_cli.core.htcondor.negotiator import CycleResult, negotiate_cycle
+from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, negotiate_cycle
+from fairshare_cli.core.htcondor.negotiator.results import JoblessMatch
 from fairshare_cli.core.htcondor.placement import fill_leftovers
 from fairshare_cli.core.htcondor.pool import quota_view
 from fairshare_cli.core.operations import slurm_beside as beside
@@ -43,6 +44,9 @@ class SimQueue(SimBook):
         """``UpdatePriorities`` at ``t``, then ``CheckMatches`` sees the jobs whose run time is
         up: their slots were charged up to ``t`` (HTCondor sees an end at the next cycle)."""
         self.acc.update(t)
+        for held in self.jobless:  # (the last cycle's matches no job took: slots unclaimed)
+            self.acc.remove_match(held.submitter, held.weight or 0.0, t, held.start_time)
+        self.jobless = []
         released: list[tuple[str, float]] = []  # each RemoveMatch in turn
         for claim in self.gone:  # (the first cycle's CheckMatches: their slots are gone)
             released.append((claim.submitter, claim_weight(claim, self.weigh)))
@@ -157,16 +161,31 @@ class SimQueue(SimBook):
             self._add_idle(self._restricted(back))
         self.stranded = []
 
-    def _commit(self, result: CycleResult, t: float) -> None:
-        """The accountant as ``apply_matches`` charges it; matched jobs leave their batches,
-        preempted ones go back to idle."""
+    def _charge(self, result: CycleResult, t: float) -> None:
+        """``UpdatePriorities`` at ``t``, then each match's ``AddMatch`` in turn (a
+        preemption ``RemoveMatch``es first; a match no job takes is charged in its turn
+        and kept until the next cycle's :meth:`finish_jobs`)."""
         self.acc.update(t)
-        for m in result.matches:  # AddMatch, one by one (a preemption RemoveMatches first)
+        jobless = result.jobless
+        self.jobless = [Claim(j.slot, j.submitter, "", t, j.weight) for j in jobless]
+        at: dict[int, list[JoblessMatch]] = {}
+        for j in jobless:  # (after the last match: charged at the end)
+            at.setdefault(min(j.after, len(result.matches)), []).append(j)
+        for i, m in enumerate(result.matches):
+            for j in at.get(i, ()) if at else ():
+                self.acc.add_match(j.submitter, j.weight, t)
             old = self.claims.get(m.slot)
             if old is not None and m.preempted_job:
                 self.acc.remove_match(old.submitter, claim_weight(old, self.weigh), t, t)
             if m.reason != beside.BESIDE:
                 self.acc.add_match(m.submitter, m.weight if m.charge is None else m.charge, t)
+        for j in at.get(len(result.matches), ()):
+            self.acc.add_match(j.submitter, j.weight, t)
+
+    def _commit(self, result: CycleResult, t: float) -> None:
+        """The accountant as ``apply_matches`` charges it (:meth:`_charge`); matched jobs
+        leave their batches, preempted ones go back to idle."""
+        self._charge(result, t)
         started = self._take_idle({m.job_id for m in result.matches})
         for m in result.matches:
             if m.preempted_job and m.preempted_job in self.running:
