@@ -356,7 +356,7 @@ def _hold_running(
         kept = {s: c for s, c in neg.claims.items() if not c.job_id.startswith(HISTORY_PREFIX)}
         if len(kept) != len(neg.claims):
             neg = NegotiatorState(
-                kept, neg.rr_times, neg.last_cycle, neg.group_quotas, neg.limits_seen
+                kept, neg.rr_times, neg.last_cycle, neg.group_quotas, neg.limits_seen, neg.jobless
             )
             env.state = env.state.with_section("negotiator", negotiator_to_json(neg))
     from fairshare_cli.core.htcondor.replay import record_weigher

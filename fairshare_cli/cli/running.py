@@ -69,6 +69,7 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
         negotiator.last_cycle,
         negotiator.group_quotas,
         negotiator.limits_seen,
+        negotiator.jobless,
     )
     state = env.state.with_section("negotiator", negotiator_to_json(negotiator))
     env.state = state.with_section("accountant", acct.accountant_to_json(accountant))
@@ -174,6 +175,7 @@ def release_slots(env: Env, slots: Sequence[str], config: Config | None = None) 
         negotiator.last_cycle,
         negotiator.group_quotas,
         negotiator.limits_seen,
+        negotiator.jobless,
     )
     state = env.state.with_section("negotiator", negotiator_to_json(negotiator))
     env.state = state.with_section("accountant", acct.accountant_to_json(accountant))

@@ -447,8 +447,11 @@ def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
             "fs does not hold)"
         )
     submitter = qualify(name, env.config.pool.uid_domain)
-    claims = negotiator_claims(env).values()
-    held = [(c.slot, c.start_time) for c in claims if c.submitter == submitter]
+    negotiator = negotiator_section(env)  # (a match no job took holds its slot's record
+    claims = negotiator.claims.values()  # until the next cycle: listed after the claims)
+    held = [
+        (c.slot, c.start_time) for c in (*claims, *negotiator.jobless) if c.submitter == submitter
+    ]
     click.echo(render_reslist(held, env.now), nl=False)
     inside = [] if held else group_records(submitter, {c.submitter for c in claims})
     if inside:

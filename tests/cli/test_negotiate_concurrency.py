@@ -153,3 +153,21 @@ def test_condor_q_import_keeps_a_string_and_an_expression(
     assert "attributes" not in jobs[1] or "ConcurrencyLimits" not in jobs[1]["attributes"]
     for view in (["userprio"], ["quota"], ["negotiate", "--dry-run"]):
         assert run(*view, *args).exit_code == 0, view
+
+
+def test_a_hexadecimal_count_is_read_as_strtod_reads_it(
+    tmp_path: Path, write_config: Callable[..., Path], run: Any
+) -> None:
+    """``ParseConcurrencyLimit`` reads the count after ``:`` with C's ``strtod``, which
+    takes C99's hexadecimal form: ``db:0x1p-1`` is 1 x 2^-1 = 0.5 of ``DB_LIMIT = 1`` (``concurrency_limits``).
+    Four slots, three such jobs: 0.5, then 0.5 + 0.5 = 1.0 (not over 1), then 1.5 over:
+    two match, the third waits for the limit. fs read the ``0`` before the ``x`` alone,
+    a count of 0, which counts 1: one match."""
+    args = _args(tmp_path, write_config, "concurrency_limits = { db = 1 }")
+    jobs = _jobs(tmp_path, [{"id": "1.0", "owner": "a", "count": 3,
+                             "concurrency_limits": "db:0x1p-1"}])  # fmt: skip
+    result = run("negotiate", "--dry-run", "--json", *args, *jobs)
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert [m["job_id"] for m in doc["matches"]] == ["1.0", "1.1"]
+    assert [(u["job_id"], u["reason"]) for u in doc["unmatched"]] == [("1.2", "concurrency_limit")]

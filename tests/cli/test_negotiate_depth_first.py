@@ -240,9 +240,9 @@ def test_a_match_counting_no_job_offers_the_request_once_more(
 LOST_NOTE = (
     "fs: note: negotiator.depth_first: a match of {who}'s request counted no job, so "
     "HTCondor offered the request once more than it has jobs and matched a slot no job of "
-    "the request takes; fs counts that match in the cycle but lists none and charges the "
-    "accountant nothing for it, where the schedd gives the slot to another idle job of the "
-    "submitter that fits it, if any, and AddMatch charges it until a later cycle "
+    "the request takes; fs counts that match in the cycle, and a committed cycle charges the "
+    "accountant for it until the next cycle, but lists none and starts no job in it, where "
+    "the schedd gives the slot to another idle job of the submitter that fits it, if any "
     "(docs/htcondor.md)\n"
 )
 
@@ -274,6 +274,71 @@ def test_a_re_offer_with_no_job_to_take_its_slot_is_noted(
     assert matches == [("1.0", "slot1_1@c001"), ("1.1", "slot1_2@c001")]
     assert unmatched == []
     assert _stderr(tmp_path, run) == LOST_NOTE.format(who="alice@example.org")
+
+
+T1 = "2026-11-20T01:00:00Z"  # an hour after NOW
+
+
+def _alice_of(run: Callable[..., Any], files: list[str], now: str) -> dict[str, Any]:
+    """alice's row of ``fs userprio --allusers --json`` at ``now``."""
+    result = run("userprio", "--allusers", "--json", *files, "--now", now)
+    assert result.exit_code == 0, result.stderr
+    return next(r for r in json.loads(result.stdout) if r["name"] == "alice@example.org")
+
+
+def test_a_committed_match_no_job_takes_is_charged_until_the_next_cycle(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The pool of the test above, committed: at NOW 1.0 and 1.1 take c001 (each charged
+    the 1 CPU it takes: slot weight 2 before, 1 after, 0 at the end) and the request's
+    re-offer matches s001, slot weight Cpus = 4, for no job. 25.0's ``Matchmaker::
+    matchmakingProtocol`` ``AddMatch``es it (alice: ResourcesUsed 3, WeightedResourcesUsed
+    1 + 1 + 4 = 6); the schedd, finding no job (``scheduler_handleMatch`` returns false),
+    never claims s001, and with ``NEGOTIATOR_INFORM_STARTD`` off (its default) the startd
+    never hears of the match, so s001 stays Unclaimed. An hour later (T1) the next cycle's
+    ``UpdatePriorities`` charges alice 6 weighted slots for 3600 s (weighted accumulated
+    usage 6 x 3600 s = 6.0 hours; unweighted 3 slots x 3600 s = 3.0 hours), then
+    ``CheckMatches`` finds s001 neither claimed nor matched and ``RemoveMatch``es it
+    (ResourcesUsed 2, WeightedResourcesUsed 2), and bob's job, submitted at T1, takes
+    s001. alice's priority (half-life 86400 s, from 0.5): beta = 0.5^(3600/86400) =
+    0.971532, 0.5 beta + 6 (1 - beta) = 0.656574. fs charged the re-offer in the cycle
+    only: 2 in use after NOW (and 2 resources listed), 2.0 and 2.0 hours and a priority
+    of 0.542702 at T1."""
+    pool = CONSUMPTION.replace("Cpus = 4, Memory = 4096", "Cpus = 2, Memory = 2048") + (
+        '[[machines]]\nname = "s"\ncount = 1\nslots = 1\n'
+        "attributes = {{ Cpus = 4, Memory = 4096 }}\n"
+    )
+    config, state = tmp_path / "pool.toml", tmp_path / "state.json"
+    config.write_text(pool.format(depth_first="true", preemption="true"), encoding="utf-8")
+    files = ["--config", str(config), "--state", str(state)]
+    job = ["--cpus", "1", "--memory", "1024"]
+    assert (
+        run("submit", *files, "--owner", "alice", "--count", "2", *job, "--now", NOW).exit_code == 0
+    )
+    first = run("negotiate", "--json", *files, "--now", NOW)
+    assert first.exit_code == 0, first.stderr
+    assert [m["slot"] for m in json.loads(first.stdout)["matches"]] == [
+        "slot1_1@c001", "slot1_2@c001"
+    ]  # fmt: skip
+    held = json.loads(state.read_text(encoding="utf-8"))["negotiator"]["jobless_matches"]
+    assert held == [{"slot": "slot1@s001", "submitter": "alice@example.org",
+                     "start_time": 1795132800.0, "weight": 4.0}]  # fmt: skip
+    between = _alice_of(run, files, NOW)
+    assert (between["resources_in_use"], between["weighted_resources_in_use"]) == (3, 6.0)
+    # (condor_userprio -getreslist lists the accountant's resource records: s001's too)
+    reslist = run("userprio", "-getreslist", "alice", *files, "--now", NOW).stdout
+    assert "slot1@s001" in reslist and reslist.endswith("Number of Resources Used: 3\n")
+    assert run("submit", *files, "--owner", "bob", *job, "--now", T1).exit_code == 0
+    second = run("negotiate", "--json", *files, "--now", T1)
+    assert second.exit_code == 0, second.stderr
+    matched = [(m["job_id"], m["slot"]) for m in json.loads(second.stdout)["matches"]]
+    assert matched == [("2", "slot1@s001")]
+    after = _alice_of(run, files, T1)
+    assert (after["resources_in_use"], after["weighted_resources_in_use"]) == (2, 2.0)
+    assert after["weighted_accumulated_usage_hours"] == pytest.approx(6.0)
+    assert after["accumulated_usage_hours"] == pytest.approx(3.0)
+    assert after["effective_priority"] == pytest.approx(0.656574, abs=1e-6)
+    assert "jobless_matches" not in json.loads(state.read_text(encoding="utf-8"))["negotiator"]
 
 
 def test_a_re_offer_that_finds_no_slot_is_refused_silently(

@@ -378,3 +378,61 @@ def test_a_submitter_stops_at_its_ceiling_across_its_group_and_the_autoregroup_r
     assert explained.stdout.rstrip().splitlines()[-1].strip() == (
         "left idle: its submitter reached its ceiling"
     )
+
+
+NESTED_SURPLUS = """
+[pool]
+uid_domain = "d"
+[[machines]]
+name = "m"
+slots = 10
+[groups.a]
+quota = 4
+accept_surplus = true
+[groups."a.x"]
+quota = 2
+[groups."a.y"]
+quota = 1
+accept_surplus = true
+[groups.b]
+quota = 3
+autoregroup = true
+"""
+
+
+def test_surplus_skips_a_child_that_refuses_it_and_autoregroup_opens_the_root(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """Ten slots (legacy: no slot weights, no oversubscription); a (4, surplus) holds a.x
+    (2, no surplus) and a.y (1, surplus); b (3) autoregroups. Demand: alice in a.x 6,
+    bob in a.y 5, carol in b 6, dave in ``<none>`` 1.
+
+    ``hgq_assign_quotas(10)``: a 4 and b 3, ``<none>`` 10 - 7 = 3; under a, x 2 and y 1,
+    a itself 4 - 3 = 1. ``hgq_fairshare``: ``<none>`` takes min(1, 3) = 1 (surplus 2);
+    a min(0, 1) = 0 (surplus 1); x 2 (4 left, not passed up: it refuses surplus); y 1 (4
+    left, passed up: a's subtree asks 4); a's ``hgq_allocate_surplus(1)``: 1 < 4, by quota
+    among those asking (y alone, Z = 1): y 1 more (2); a hands 3 up. b 3 (3 left, not
+    passed up: no accept_surplus). ``<none>``'s surplus 2 < 3 asked: by quota (a alone,
+    Z = 4): a 2, down to y: 4. So a.x 2, a.y 4, b 3, and autoregroup gives ``<none>`` the
+    whole pool, 10, where dave and carol (b autoregroups) negotiate last. Matches: bob 4,
+    carol 3, alice 2, dave the tenth slot."""
+    cfg = write_config(NESTED_SURPLUS)
+    queue = [
+        jobs("alice", "a.x.alice", 6, 1),
+        jobs("bob", "a.y.bob", 5, 2),
+        jobs("carol", "b.carol", 6, 3),
+        jobs("dave", None, 1, 4),
+    ]
+    (tmp_path / "jobs.json").write_text(json.dumps(queue), encoding="utf-8")
+    args = ["--config", str(cfg), "--state", str(tmp_path / "s.json"),
+            "--jobs-file", str(tmp_path / "jobs.json"), "--now", "2026-01-01T01:00:00Z"]  # fmt: skip
+    quota = run("quota", "--json", *args)
+    assert quota.exit_code == 0, quota.stderr
+    limits = {row["group"]: row["limit"] for row in json.loads(quota.stdout)}
+    assert limits == {"<none>": 10, "a": 0, "a.x": 2, "a.y": 4, "b": 3}
+    cycle = run("negotiate", "--dry-run", "--json", *args)
+    assert cycle.exit_code == 0, cycle.stderr
+    matched: dict[str, int] = {}
+    for m in json.loads(cycle.stdout)["matches"]:
+        matched[m["submitter"]] = matched.get(m["submitter"], 0) + 1
+    assert matched == {"a.y.bob@d": 4, "b.carol@d": 3, "a.x.alice@d": 2, "dave@d": 1}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from fairshare_cli.cli.context import mutate_state, now_source
+from fairshare_cli.cli.context import Env, mutate_state, now_source
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 
 
@@ -21,7 +21,9 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
       condor_userprio -l -allusers > prio.txt && fs import condor-userprio prio.txt
     Each record's real priority (the stored priority over its factor), factor, resources in
     use, accumulated usage and usage times, valid at the accountant's LastUpdate; group
-    records also bring the quotas of the negotiator's last cycle. Other records stay.
+    records also bring the quotas of the negotiator's last cycle, and -allusers the names of
+    the concurrency limits the accountant counted (those it prints unambiguously). Other
+    records stay.
     """
     from fairshare_cli.core.htcondor import accountant as acct
     from fairshare_cli.core.htcondor.snapshot import (
@@ -34,13 +36,14 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
     from fairshare_cli.io.importers.condor_userprio import read_userprio
 
     with open_dump(file) as fh:
-        ads, last_update = read_userprio(fh, file)
+        ads, last_update, limits = read_userprio(fh, file)
     with mutate_state(opts, dry_run) as env:
         _refuse_later_dump(file, last_update, env.now)
         accountant = env.decode("accountant", acct.accountant_from_json)
         accountant, count = records_from_ads(ads, accountant, env.config, last_update)
         state = env.state.with_section("accountant", acct.accountant_to_json(accountant))
         env.state = state.with_section(SECTION, snapshot_to_json(snapshot_of(ads, last_update)))
+        _keep_limits(env, file, limits)
     groups = sum(1 for a in ads if a.is_group)
     prefix = "(dry run, nothing written) " if dry_run else ""
     click.echo(
@@ -48,6 +51,33 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
         f"({groups} group{'s' if groups != 1 else ''}) from {file} into {env.state_path}",
         err=True,
     )
+
+
+def _keep_limits(env: Env, file: str, limits: list[str]) -> None:
+    """Add the concurrency limits of the dump to the state's ``limits_seen`` (the
+    accountant's map, which ``-l -allusers`` prints at 0 once no claim holds a name):
+    those whose printed name holds no ``_``. ``ReportLimits`` writes a ``.`` as ``_``, so
+    ``ConcurrencyLimit_license_matlab`` is ``license.matlab`` or ``license_matlab``; those
+    are left out, named in a note on stderr."""
+    from dataclasses import replace
+
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json, negotiator_to_json
+
+    names = {n.lower() for n in limits if "_" not in n}
+    unclear = sorted({n for n in limits if "_" in n}, key=str.lower)
+    if unclear:
+        listed = ", ".join(f"ConcurrencyLimit_{n}" for n in unclear)
+        click.echo(
+            f"fs: note: {file}: {listed}: condor_userprio prints a '.' of a limit's name as "
+            "'_', so the name is not known; not kept (fs userprio -l -allusers prints it "
+            "once a cycle counts it)",
+            err=True,
+        )
+    negotiator = env.decode("negotiator", negotiator_from_json)
+    seen = tuple(sorted({*negotiator.limits_seen, *names}))
+    if seen != negotiator.limits_seen:
+        kept = replace(negotiator, limits_seen=seen)
+        env.state = env.state.with_section("negotiator", negotiator_to_json(kept))
 
 
 def _refuse_later_dump(file: str, last_update: float, now: float) -> None:

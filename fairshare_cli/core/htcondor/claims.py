@@ -38,13 +38,16 @@ class NegotiatorState:
     """The ``negotiator`` state section: claims by slot, group round-robin times, the last
     cycle's time, the group quotas it negotiated with (None: no cycle stored them) and the
     concurrency limits its cycles counted (``limits_seen``, sorted lower-case names: the
-    accountant's map keeps a limit no claim holds any more, at 0)."""
+    accountant's map keeps a limit no claim holds any more, at 0), and the last cycle's
+    matches no job takes (``jobless``, in the order it made them: each a :class:`Claim`
+    with no ``job_id``, charged its ``weight`` until the next cycle's ``CheckMatches``)."""
 
     claims: Mapping[str, Claim] = field(default_factory=dict)
     rr_times: Mapping[str, float] = field(default_factory=dict)
     last_cycle: float | None = None
     group_quotas: Mapping[str, float] | None = None
     limits_seen: tuple[str, ...] = ()
+    jobless: tuple[Claim, ...] = ()
 
 
 def _is_time(value: Any) -> bool:
@@ -65,8 +68,8 @@ def _unicode(text: str) -> bool:
     return True
 
 
-def _claim_from_json(slot: str, body: Any) -> Claim:
-    where = f"negotiator.claims.{slot}"
+def _claim_from_json(slot: str, body: Any, where: str | None = None) -> Claim:
+    where = where or f"negotiator.claims.{slot}"
     if not isinstance(body, Mapping):
         raise SectionError(f"{where}: expected an object")
     submitter, job_id, start = body.get("submitter"), body.get("job_id"), body.get("start_time")
@@ -141,7 +144,26 @@ def negotiator_from_json(raw: Any) -> NegotiatorState:
     seen = raw.get("limits_seen", [])
     if not isinstance(seen, list) or not all(isinstance(n, str) and n for n in seen):
         raise SectionError("negotiator.limits_seen: expected a list of concurrency limit names")
-    return NegotiatorState(claims, rr_times, last, quotas, tuple(sorted({*seen})))
+    jobless = _jobless_from_json(raw.get("jobless_matches", []))
+    return NegotiatorState(claims, rr_times, last, quotas, tuple(sorted({*seen})), jobless)
+
+
+def _jobless_from_json(raw: Any) -> tuple[Claim, ...]:
+    """``negotiator.jobless_matches``: ``[{"slot", "submitter", "start_time", "weight"}]``
+    (absent in a state written before fs kept them)."""
+    where = "negotiator.jobless_matches"
+    if not isinstance(raw, list) or not all(isinstance(m, Mapping) for m in raw):
+        raise SectionError(f"{where}: expected a list of objects")
+    out = []
+    for i, body in enumerate(raw):
+        slot = body.get("slot")
+        if not isinstance(slot, str) or not slot.isprintable() or " " in slot or not slot:
+            raise SectionError(f"{where}[{i}].slot: expected a slot name")
+        claim = _claim_from_json(slot, {"job_id": "", **body}, f"{where}[{i}]")
+        if claim.weight is None or claim.job_id:
+            raise SectionError(f"{where}[{i}]: expected the 'weight' charged and no 'job_id'")
+        out.append(claim)
+    return tuple(out)
 
 
 def _is_quota(value: Any) -> bool:
@@ -196,6 +218,12 @@ def negotiator_to_json(state: NegotiatorState) -> dict[str, Any]:
         body["group_quotas"] = dict(sorted(state.group_quotas.items()))
     if state.limits_seen:
         body["limits_seen"] = list(state.limits_seen)
+    if state.jobless:
+        body["jobless_matches"] = [
+            {"slot": c.slot, "submitter": c.submitter, "start_time": c.start_time,
+             "weight": c.weight}
+            for c in state.jobless
+        ]  # fmt: skip
     return body
 
 

@@ -16,6 +16,7 @@ A job is refused when any of its limits would go over its maximum.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 
@@ -25,13 +26,22 @@ DEFAULT_LIMIT_MAX = 2308032.0
 _SPLIT = re.compile(r"[,\s]+")
 _ATTR = re.compile(r"[a-z_][a-z0-9_]*\Z")
 _FLOAT_PREFIX = re.compile(r"\s*[+-]?(?:\d+\.?\d*(?:e[+-]?\d+)?|\.\d+(?:e[+-]?\d+)?|inf|nan)")
+#: C99 ``strtod``'s hexadecimal form (``0x1p-1`` = 0.5), lower-cased as the limits are.
+_HEX_PREFIX = re.compile(r"\s*[+-]?0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?\d+)?")
 
 #: A job's limits: (lower-cased name, increment) for each valid token, in order.
 Limits = tuple[tuple[str, float], ...]
 
 
 def _strtod(text: str) -> float:
-    """C ``strtod``: the longest number at the start of ``text``, else 0."""
+    """C ``strtod``: the longest number at the start of ``text``, decimal or hexadecimal,
+    else 0."""
+    hexadecimal = _HEX_PREFIX.match(text)
+    if hexadecimal:
+        try:
+            return float.fromhex(hexadecimal.group(0).strip())
+        except OverflowError:  # (beyond a double: HUGE_VAL)
+            return -math.inf if hexadecimal.group(0).strip().startswith("-") else math.inf
     m = _FLOAT_PREFIX.match(text)
     return float(m.group(0)) if m else 0.0
 

@@ -122,13 +122,29 @@ def checked_accountant(config: Config, inputs: CycleInputs, now: float) -> acct.
     unchecked = unchecked_matches(held.values(), weigh)
     pairs = [(c.submitter, claim_weight(checked_claim(c), weigh)) for c in held.values()]
     # the counts are what an update leaves them: an agreeing accountant needs no update
-    if not unchecked and (
-        cycle_accounting.check_matches(inputs.accountant, config, pairs, now) is inputs.accountant
+    if (
+        not unchecked
+        and not inputs.negotiator.jobless
+        and cycle_accounting.check_matches(inputs.accountant, config, pairs, now)
+        is inputs.accountant
     ):
         return inputs.accountant
     updated = cycle_accounting.update_priorities(inputs.accountant, config, now)
+    updated = released_jobless(updated, config, inputs.negotiator.jobless, now)
     updated = cycle_accounting.check_partitionable_matches(updated, config, unchecked, now)
     return cycle_accounting.check_matches(updated, config, pairs, now)
+
+
+def released_jobless(
+    state: acct.AccountantState, config: Config, jobless: Sequence[Claim], now: float
+) -> acct.AccountantState:
+    """``CheckMatches`` at ``now`` (right after ``UpdatePriorities``) finds the slot of each
+    of the last cycle's matches no job took unclaimed: ``RemoveMatch``, in the order they
+    were made, with no uncharged time (the update charged each up to ``now``)."""
+    if not jobless:
+        return state
+    changes: list[MatchChange] = [(c.submitter, c.weight or 0.0, c.start_time) for c in jobless]
+    return cycle_accounting.change_matches_at(state, config, changes, now)
 
 
 def _ended_claims(
@@ -228,7 +244,9 @@ def apply_matches(
     ``CheckMatches``: :func:`~fairshare_cli.core.htcondor.claims.match_claim`), and the
     new claim stores what it was charged; a preemption first ``RemoveMatch``es the slot's
     previous holder, whose job goes back to idle (see :mod:`cycle_accounting`). Every
-    release gives back the weight the accountant holds for its claim.
+    release gives back the weight the accountant holds for its claim. A match no job takes
+    (``CycleResult.jobless``) is ``AddMatch``ed in its turn too, kept in the section until
+    the next cycle ``RemoveMatch``es it (:func:`released_jobless`).
 
     Returns:
         The new job list, accountant state and negotiator section.
@@ -260,17 +278,11 @@ def apply_matches(
     changes: list[MatchChange] = [
         (c.submitter, claim_weight(c, weigh), c.start_time) for c in ended
     ]
-    for m in result.matches:  # AddMatch, one by one (a preemption RemoveMatches first)
-        if m.reason == BESIDE:
-            continue
-        old = claims.get(m.slot)
-        if old is not None and m.preempted_job:
-            changes.append((old.submitter, claim_weight(old, weigh), now))
-        claims[m.slot] = match_claim(m, now)
-        changes.append((m.submitter, charged_weight(claims[m.slot], weigh), None))
+    changes += _match_changes(result, claims, weigh, now)
     # UpdatePriorities at the cycle's time, then CheckMatches, then each match (and
     # preemption) at that time.
     state = cycle_accounting.update_priorities(accountant, config, now)
+    state = released_jobless(state, config, negotiator.jobless, now)
     state = cycle_accounting.check_partitionable_matches(state, config, unchecked, now)
     held = [
         (c.submitter, claim_weight(checked_claim(c), weigh)) for c in negotiator.claims.values()
@@ -282,7 +294,32 @@ def apply_matches(
     rr.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
     quotas = result.group_quotas or None  # (none without groups)
     seen = tuple(sorted({*negotiator.limits_seen, *result.limits_seen}))
-    return new_jobs, state, NegotiatorState(claims, rr, now, quotas, seen)
+    held_jobless = tuple(Claim(j.slot, j.submitter, "", now, j.weight) for j in result.jobless)
+    return new_jobs, state, NegotiatorState(claims, rr, now, quotas, seen, held_jobless)
+
+
+def _match_changes(
+    result: CycleResult,
+    claims: dict[str, Claim],
+    weigh: Callable[[str, float], float],
+    now: float,
+) -> list[MatchChange]:
+    """The cycle's ``AddMatch``es in the order it made them (a preemption ``RemoveMatch``es
+    the slot's holder first; a match no job takes is charged in its turn), each new claim
+    put into ``claims`` with what it was charged."""
+    changes: list[MatchChange] = []
+    jobless = [(j.after, (j.submitter, j.weight, None)) for j in result.jobless]
+    for i, m in enumerate(result.matches):
+        changes += [change for after, change in jobless if after == i]
+        if m.reason == BESIDE:
+            continue
+        old = claims.get(m.slot)
+        if old is not None and m.preempted_job:
+            changes.append((old.submitter, claim_weight(old, weigh), now))
+        claims[m.slot] = match_claim(m, now)
+        changes.append((m.submitter, charged_weight(claims[m.slot], weigh), None))
+    changes += [change for after, change in jobless if after >= len(result.matches)]
+    return changes
 
 
 def _dirac_changes(

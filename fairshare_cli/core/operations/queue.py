@@ -290,7 +290,9 @@ def release_jobs(
             weight = weigh(job.slot, began) if job.slot else 1.0
         accountant = acct.remove_match(accountant, config, submitter, weight, now)
     neg = negotiator
-    kept = NegotiatorState(claims, neg.rr_times, neg.last_cycle, neg.group_quotas, neg.limits_seen)
+    kept = NegotiatorState(
+        claims, neg.rr_times, neg.last_cycle, neg.group_quotas, neg.limits_seen, neg.jobless
+    )
     return accountant, kept
 
 

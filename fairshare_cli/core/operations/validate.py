@@ -56,7 +56,9 @@ def _codec(name: str) -> Codec | None:
 #: encoders write.
 _KNOWN: dict[str, frozenset[str] | None] = {
     "accountant": frozenset({"records"}),
-    "negotiator": frozenset({"claims", "group_quotas", "last_cycle", "limits_seen", "rr_times"}),
+    "negotiator": frozenset(
+        {"claims", "group_quotas", "jobless_matches", "last_cycle", "limits_seen", "rr_times"}
+    ),
     "slurm": frozenset({"last_decay_ran", "last_reset", "reset_now_done", "running", "usage"}),
     "dirac": frozenset({"running_jobs"}),
 }

@@ -1,15 +1,17 @@
 """``condor_userprio -l [-allusers]`` output: accounting records.
 
 ``-allusers`` prints the negotiator's one ad whose attributes are numbered per record
-(``Name1``, ``Priority1``, ... and one ``LastUpdate``); plain ``-l`` prints one ``Accounting``
-ad per record (leaving out some, e.g. remote-domain and never-used ones in 25.0).
+(``Name1``, ``Priority1``, ... and one ``LastUpdate``), and the accountant's concurrency
+limits (``ConcurrencyLimit_<name>``, ``Accountant::ReportLimits``: a ``.`` in a name printed
+``_``); plain ``-l`` prints one ``Accounting`` ad per record (leaving out some, e.g.
+remote-domain and never-used ones in 25.0).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from fairshare_cli.core.htcondor.snapshot import AccountingAd
 from fairshare_cli.core.limits import INT32_MAX
@@ -18,6 +20,22 @@ from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.classad_dumps import Ad, Expr, iter_ads
 
 _NUMBERED = re.compile(r"^Name(\d+)$")
+_LIMIT = "concurrencylimit_"
+
+
+class UserprioDump(NamedTuple):
+    """What a ``condor_userprio -l [-allusers]`` dump holds.
+
+    Attributes:
+        records: the accounting records, in the dump's order.
+        last_update: the accountant's ``LastUpdate``.
+        limits: the ``ConcurrencyLimit_<name>`` attributes' ``<name>`` as printed (a
+            ``.`` of the limit's name is a ``_`` there), in the dump's order.
+    """
+
+    records: list[AccountingAd]
+    last_update: float
+    limits: list[str]
 
 
 def _number(ad: Ad, key: str, where: str, default: float | None = 0.0) -> Any:
@@ -79,13 +97,15 @@ def _c_int(value: float, least: int, what: str) -> int:
     return int(value)
 
 
-def read_userprio(fh: IO[str], label: str) -> tuple[list[AccountingAd], float]:
-    """The records of a ``condor_userprio -l`` dump and the accountant's ``LastUpdate``.
+def read_userprio(fh: IO[str], label: str) -> UserprioDump:
+    """The records of a ``condor_userprio -l`` dump, the accountant's ``LastUpdate`` and
+    the concurrency limits the negotiator's ad reports (``-allusers``).
 
     Raises:
         InputError: ``FILE:LINE`` of a malformed line or ad, or no ``LastUpdate``.
     """
     records: list[AccountingAd] = []
+    limits: list[str] = []
     last: float | None = None
     for line, ad in iter_ads(fh, label, wanted="condor_userprio -l or -l -allusers output"):
         where = f"{label}:{line}"
@@ -95,6 +115,10 @@ def read_userprio(fh: IO[str], label: str) -> tuple[list[AccountingAd], float]:
         )
         if numbered:
             records.extend(_record(ad, str(i), where) for i in numbered)
+            for key in ad:
+                if key.lower().startswith(_LIMIT) and len(key) > len(_LIMIT):
+                    _number(ad, key, where)  # (a count: refused when it is none)
+                    limits.append(key[len(_LIMIT) :])
         elif ad.get("MyType", "Accounting") == "Accounting" and "Name" in ad:
             records.append(_record(ad, "", where))
         else:
@@ -105,4 +129,4 @@ def read_userprio(fh: IO[str], label: str) -> tuple[list[AccountingAd], float]:
         raise InputError(
             f"{label}: no LastUpdate; expected condor_userprio -l or -l -allusers output"
         )
-    return records, last
+    return UserprioDump(records, last, limits)

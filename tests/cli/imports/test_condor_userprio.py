@@ -141,3 +141,35 @@ def test_a_dump_of_a_time_after_now_is_refused_unwritten(
     assert "give --now 2026-11-23T18:25:23Z or a later time" in from_env.stderr
     line = f"import condor-userprio {dump} {at} --now 2026-11-23T18:25:23Z"
     assert run(*shlex.split(line)).exit_code == 0
+
+
+def test_the_limits_the_accountant_counted_are_kept_where_their_names_are_known(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The real pool's ``-l -allusers`` ad with two of ``Accountant::ReportLimits``' lines
+    added, as a negotiator that once counted the limits ``db`` and ``license.matlab`` and
+    whose claims hold neither prints them: ``ConcurrencyLimit_db = 0.0``,
+    ``ConcurrencyLimit_license_matlab = 0.0`` (the map keeps a name at 0, and a ``.`` is
+    written ``_``). ``db`` has one name; ``license_matlab`` is ``license.matlab`` or
+    ``license_matlab``, so it is not kept (a note names it): after the import
+    ``fs userprio -l -allusers`` prints ``ConcurrencyLimit_db = 0.0``, as the negotiator
+    does. fs kept neither and printed none."""
+    dump = tmp_path / "userprio.txt"
+    real = (HTCONDOR / "condor_userprio.long_allusers.txt").read_text(encoding="utf-8")
+    added = "ConcurrencyLimit_db = 0.0\nConcurrencyLimit_license_matlab = 0.0\n"
+    dump.write_text(added + real, encoding="utf-8")
+    cfg, state = tmp_path / "c.toml", tmp_path / "s.json"
+    cfg.write_text('[pool]\nuid_domain = "htc.test"\ndefaults = "current"\n')
+    at = f"--config {cfg} --state {state} --now 2026-11-23T18:25:33Z"
+    result = run(*shlex.split(f"import condor-userprio {dump} {at}"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith(
+        f"fs: note: {dump}: ConcurrencyLimit_license_matlab: condor_userprio prints a '.' of "
+        "a limit's name as '_', so the name is not known; not kept (fs userprio -l -allusers "
+        "prints it once a cycle counts it)\n"
+    )
+    assert json.loads(state.read_text())["negotiator"]["limits_seen"] == ["db"]
+    long = run(*shlex.split(f"userprio -l -allusers {at}")).stdout.splitlines()
+    assert [line for line in long if line.startswith("Concurrency")] == [
+        "ConcurrencyLimit_db = 0.0"
+    ]

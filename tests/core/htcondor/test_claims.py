@@ -81,3 +81,40 @@ def test_group_quotas_that_are_no_quotas_are_refused(quotas: object) -> None:
 
     with pytest.raises(SectionError, match=r"negotiator\.group_quotas: expected group name"):
         negotiator_from_json({"group_quotas": quotas})
+
+
+JOBLESS: dict[str, Any] = {
+    "slot": "slot1@s",
+    "submitter": "a@d",
+    "start_time": 100.0,
+    "weight": 4.0,
+}
+
+
+def test_jobless_matches_round_trip_in_order_and_stay_out_when_none() -> None:
+    """The last cycle's matches no job took (charged until the next cycle): written only
+    when there are some, so an older state's section reads and writes as it was."""
+    assert "jobless_matches" not in negotiator_to_json(NegotiatorState())
+    assert negotiator_from_json({}).jobless == ()
+    second = {**JOBLESS, "slot": "slot1@r", "submitter": "b@d"}
+    state = negotiator_from_json({"jobless_matches": [JOBLESS, second]})
+    assert state.jobless == (
+        Claim("slot1@s", "a@d", "", 100.0, 4.0),
+        Claim("slot1@r", "b@d", "", 100.0, 4.0),
+    )
+    assert negotiator_to_json(state)["jobless_matches"] == [JOBLESS, second]
+
+
+@pytest.mark.parametrize(
+    ("bad", "where"),
+    [
+        pytest.param({}, r"jobless_matches: expected a list", id="not-a-list"),
+        pytest.param([{**JOBLESS, "slot": ""}], r"jobless_matches\[0\]\.slot", id="no-slot"),
+        pytest.param([{**JOBLESS, "weight": None}], r"jobless_matches\[0\]: expected the 'weight'", id="no-weight"),
+        pytest.param([{**JOBLESS, "job_id": "1"}], r"jobless_matches\[0\]: expected .* no 'job_id'", id="a-job"),
+        pytest.param([{**JOBLESS, "weight": -1}], r"jobless_matches\[0\]\.weight", id="negative"),
+    ],
+)  # fmt: skip
+def test_a_malformed_jobless_match_names_its_place(bad: object, where: str) -> None:
+    with pytest.raises(SectionError, match=where):
+        negotiator_from_json({"jobless_matches": bad})

@@ -7,7 +7,15 @@ import pytest
 from fairshare_cli.core.operations import validate
 
 #: keys an encoder writes only when the section holds them: a body carrying each
-_OPTIONAL = {"negotiator": {"group_quotas": {"group_a": 2.0}, "limits_seen": ["db"]}}
+_OPTIONAL = {
+    "negotiator": {
+        "group_quotas": {"group_a": 2.0},
+        "limits_seen": ["db"],
+        "jobless_matches": [
+            {"slot": "slot1@s", "submitter": "a@x", "start_time": 0, "weight": 1.0}
+        ],
+    }
+}
 
 
 @pytest.mark.parametrize("name", ["accountant", "negotiator", "slurm", "dirac", "jobs", "x"])

@@ -131,6 +131,7 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
         group_quotas=dict(state.group_quota),
         notes=state.notes.lines(),
         limits_seen=tuple(sorted(state.limits.counts)),
+        jobless=state.jobless,
     )
 
 

@@ -16,7 +16,8 @@ and a skip never reaches past the request's own jobs (``getRequest`` then fetche
 next request with its count afresh). A match counting no job moves the count on by
 nothing: the request is offered once more than it has jobs (:func:`counted_past`,
 :func:`matched_job`); a re-offer with no job left to take it is still searched, and its
-match charged in the cycle for no job (:func:`lost_match`).
+match charged in the cycle for no job, and by a committed cycle in the accountant until the
+next cycle (:func:`lost_match`).
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from __future__ import annotations
 from fairshare_cli.core.batches import IdBatch
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
 from fairshare_cli.core.htcondor.negotiator.carving import Carver
-from fairshare_cli.core.htcondor.negotiator.notes import CountedNotes
 from fairshare_cli.core.htcondor.negotiator.partitionable import Resources
+from fairshare_cli.core.htcondor.negotiator.results import JoblessMatch
 from fairshare_cli.core.htcondor.negotiator.runs import Run
 from fairshare_cli.core.htcondor.negotiator.slots import Slot
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
+from fairshare_cli.core.htcondor.negotiator.state import CycleState
 
 #: The reason of the jobs a depth-first match left to the schedd (docs/json.md).
 LEFT_TO_SCHEDD = "depth_first"
@@ -112,22 +114,41 @@ def matched_job(run: Run, rematched: set[str]) -> str:
     return job_id
 
 
-def lost_match(slot: Slot, submitter: str, notes: CountedNotes) -> None:
+def lost_match(slot: Slot, submitter: str, weight: float, state: CycleState) -> float:
     """A re-offer's match that no job of its request takes: the negotiator made it (the
-    caller charged it within the cycle: limit, pie, slot, concurrency limits), the startd
-    never carves its dynamic slot (its number is free again), and fs shows no match for
-    it and charges the accountant nothing (noted)."""
-    if slot.parent is not None:
-        slot.parent.children.discard(int(slot.name.split("@", 1)[0].rpartition("_")[2]))
-    notes.add(
-        "lost",
+    caller charged ``weight`` within the cycle: limit, pie, slot, concurrency limits), the
+    startd never carves its dynamic slot (its number is free again), and fs lists no match
+    for it (noted). On a slot no claim held it goes into ``state.jobless``: a committed
+    cycle has the accountant charge it until the next cycle (the schedd, finding no job,
+    never claims the slot, and ``NEGOTIATOR_INFORM_STARTD`` is off, so the next
+    ``CheckMatches`` finds it unclaimed). Returns ``weight``."""
+    parent = slot.parent
+    if parent is not None:
+        parent.children.discard(int(slot.name.split("@", 1)[0].rpartition("_")[2]))
+    head = (
         f"negotiator.depth_first: a match of {submitter}'s request counted no job, so "
         "HTCondor offered the request once more than it has jobs and matched a slot no job "
-        "of the request takes; fs counts that match in the cycle but lists none and charges "
-        "the accountant nothing for it, where the schedd gives the slot to another idle job "
-        "of the submitter that fits it, if any, and AddMatch charges it until a later cycle "
-        "(docs/htcondor.md)",
+        "of the request takes; fs "
     )
+    if slot.claim is None:
+        name = slot.name if parent is None else parent.name
+        state.jobless.append(JoblessMatch(submitter, name, weight, len(state.matches)))
+        state.notes.add(
+            "lost",
+            head + "counts that match in the cycle, and a committed cycle charges the "
+            "accountant for it until the next cycle, but lists none and starts no job in it, "
+            "where the schedd gives the slot to another idle job of the submitter that fits "
+            "it, if any (docs/htcondor.md)",
+        )
+        return weight
+    state.notes.add(
+        "lost_claimed",
+        head + "counts that match in the cycle but lists none and charges the accountant "
+        "nothing for it (a claimed slot's: its claim is kept), where the schedd gives the "
+        "slot to another idle job of the submitter that fits it, if any, and AddMatch "
+        "charges it until a later cycle (docs/htcondor.md)",
+    )
+    return weight
 
 
 def leave_to_schedd(run: Run, count: int, submitter: str, left: list[tuple[str, IdBatch]]) -> bool:

@@ -90,6 +90,19 @@ class Match:
     charge: float | None = None
 
 
+@dataclass(frozen=True)
+class JoblessMatch:
+    """A match the cycle made that no job takes (``NEGOTIATOR_DEPTH_FIRST``'s re-offer of a
+    request with no job left, :mod:`.depth_first`): ``AddMatch`` charged ``submitter``
+    ``weight`` for ``slot`` (the accountant's resource: a partitionable slot's own name),
+    after the cycle's first ``after`` matches."""
+
+    submitter: str
+    slot: str
+    weight: float
+    after: int
+
+
 _new = object.__new__
 
 
@@ -207,6 +220,9 @@ class CycleResult:
     #: ``AddMatch`` of its matches): the accountant's map keeps each, at 0 once no claim
     #: holds it, until the negotiator restarts (lower-case names, sorted)
     limits_seen: tuple[str, ...] = ()
+    #: the matches no job takes, on slots no claim held, in order: the accountant charges
+    #: each until the next cycle's ``CheckMatches`` finds its slot unclaimed
+    jobless: list[JoblessMatch] = field(default_factory=list)
 
     def iter_unmatched(self) -> Iterator[tuple[str, str, str]]:
         """Yield ``(job_id, submitter, reason)`` for every unmatched idle job."""

@@ -9,7 +9,7 @@ from fairshare_cli.core.batches import IdBatch
 from fairshare_cli.core.htcondor.concurrency import LimitCounts, Limits
 from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.notes import CountedNotes
-from fairshare_cli.core.htcondor.negotiator.results import Match
+from fairshare_cli.core.htcondor.negotiator.results import JoblessMatch, Match
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ class CycleState:
         left_to_schedd: (submitter, jobs) a depth-first match left to the schedd
             (``NEGOTIATOR_DEPTH_FIRST``, :mod:`.depth_first`), in order.
         rematched: ids of ``left_to_schedd`` a re-offered request's match took.
+        jobless: the matches no job takes on slots no claim held (:mod:`.depth_first`).
         notes: where the cycle departs from HTCondor (:mod:`.notes`).
     """
 
@@ -42,6 +43,7 @@ class CycleState:
         "available",
         "group_quota",
         "group_usage",
+        "jobless",
         "left_to_schedd",
         "limits",
         "matches",
@@ -66,6 +68,7 @@ class CycleState:
         self.left_to_schedd: list[tuple[str, IdBatch]] = []
         self.notes = CountedNotes()
         self.rematched: set[str] = set()
+        self.jobless: list[JoblessMatch] = []
 
     def charge(
         self,

@@ -1,0 +1,65 @@
+"""``fs simulate`` with ``negotiator.depth_first``: a match no job takes is charged until
+the next cycle, as a committed ``fs negotiate`` charges it."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+POOL = """\
+[pool]
+uid_domain = "example.org"
+[negotiator]
+use_slot_weights = true
+depth_first = true
+[[machines]]
+name = "c"
+count = 1
+slots = 1
+partitionable = true
+consumption_policy = true
+attributes = { Cpus = 2, Memory = 2048 }
+[[machines]]
+name = "s"
+count = 1
+slots = 1
+attributes = { Cpus = 4, Memory = 4096 }
+"""
+
+
+def test_a_match_no_job_takes_is_charged_until_the_next_cycle(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """At 00:00 alice's two jobs of 1 CPU take the consumption-policy slot c001 (each
+    charged 1), and the request's re-offer matches s001 (slot weight Cpus = 4) for no job:
+    ``AddMatch`` holds alice at 6 until the 01:00 cycle, whose ``UpdatePriorities``
+    charges her 6 x 3600 s before ``CheckMatches`` ends it (s001 was never claimed), so
+    bob takes s001 then. alice's priority at 01:00 (half-life 86400 s, from 0.5):
+    beta = 0.5^(1/24) = 0.971532, 0.5 beta + 6 (1 - beta) = 0.656574. Before, fs
+    simulate charged the re-offer in its cycle only: 0.5 beta + 2 (1 - beta) = 0.542702."""
+    config, workload = tmp_path / "pool.toml", tmp_path / "workload.json"
+    config.write_text(POOL, encoding="utf-8")
+    jobs = [
+        {"id": "1.0", "owner": "alice", "request_cpus": 1, "request_memory": 1024,
+         "count": 2, "run_time": 86400, "submit_time": "2026-11-20T00:00:00Z"},
+        {"id": "2.0", "owner": "bob", "request_cpus": 1, "request_memory": 1024,
+         "run_time": 86400, "submit_time": "2026-11-20T01:00:00Z"},
+    ]  # fmt: skip
+    workload.write_text(json.dumps(jobs), encoding="utf-8")
+    result = run(
+        "simulate", "--config", str(config), "--state", str(tmp_path / "state.json"),
+        "--workload", str(workload), "--until", "3600", "--cycle", "3600",
+        "--now", "2026-11-20T00:00:00Z", "--output", "csv",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    rows = {
+        (r["time"], r["name"]): (r["slots"], r["effective_priority"])
+        for r in csv.DictReader(io.StringIO(result.stdout))
+    }
+    assert rows[("2026-11-20T00:00:00Z", "alice@example.org")] == ("2.0", "0.5")
+    assert rows[("2026-11-20T01:00:00Z", "alice@example.org")] == ("2.0", "0.656574")
+    assert rows[("2026-11-20T01:00:00Z", "bob@example.org")] == ("1.0", "0.5")
