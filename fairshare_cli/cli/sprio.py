@@ -412,9 +412,10 @@ def _listed(
     opts: SprioOptions, env: Env, keys: list[str | None] | None
 ) -> tuple[PriorityContext, PriorityTable, list[str], int]:
     """The priority context, the rows asked for (``-j``: ``keys``, ``-u``, ``-p``) in the
-    order asked for (``-S``; by job id when not given), the ids of the pending jobs that
-    are not Slurm jobs and the number of rows before ``-j``, ``-u`` and ``-p``. A user
-    ``-u`` names whom fs does not know is named on stderr.
+    order asked for (``-S``; by job id when not given; an empty ``-S`` keys nothing and
+    leaves the queue's order, as ``sort_job_list`` leaves slurmctld's), the ids of the
+    pending jobs that are not Slurm jobs and the number of rows before ``-j``, ``-u`` and
+    ``-p``. A user ``-u`` names whom fs does not know is named on stderr.
 
     Raises:
         InputError: the jobs file's faults; then a job the association tree cannot place,
@@ -448,8 +449,8 @@ def _listed(
     users = None if opts.users is None else _users_asked(opts.users, ctx, table)
     parts = None if opts.partitions is None else items(opts.partitions)
     rows = selected_rows(table, keys, users, parts)
-    if not by_id:
-        rows = sort_order(table, rows, opts.sort or "i", env.config.priority.output_compat)
+    if not by_id and opts.sort is not None:
+        rows = sort_order(table, rows, opts.sort, env.config.priority.output_compat)
     return ctx, table.taken(rows), builder.not_slurm, len(table)
 
 
