@@ -357,12 +357,13 @@ def preamble(opts: SprioOptions, warnings: list[str], stream: TextIO) -> None:
 
 
 def given_format(opts: SprioOptions) -> str | None:
-    """The format given: ``-o``'s, else ``$SPRIO_FORMAT`` (set, even empty), which sprio's
-    ``opts.c`` reads after its test of ``-o`` against ``-l``: it wins over ``-l``'s layout
-    (and ``-n``'s, ``-w``'s); None: sprio's own layout."""
+    """The format given: ``-o``'s, else ``$SPRIO_FORMAT`` (set, even empty) unless ``-l``
+    is given: sprio's ``opts.c`` reads the variable only when neither ``-o`` nor ``-l``
+    set its ``override_format_env`` (22.05 and today alike), so it wins over ``-n``'s and
+    ``-w``'s layouts, not over ``-l``'s; None: sprio's own layout."""
     if opts.fmt_spec is not None:
         return opts.fmt_spec
-    return os.environ.get("SPRIO_FORMAT")
+    return None if opts.long_ else os.environ.get("SPRIO_FORMAT")
 
 
 def listing_spec(
