@@ -251,6 +251,8 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     local = cluster_asked(opts.clusters, env.config.pool.name, opts.clusters_given)
     compat = env.config.priority.output_compat
     keys = None if opts.jobs is None else job_keys(opts.jobs, compat)  # (read first, as sprio)
+    if opts.verbose and opts.fmt == "table":  # (opts.c prints it before asking slurmctld)
+        verbose_block(opts, compat, sys.stdout)
     if env.config.priority.type == "basic":
         raise RuntimeFailure(
             "You are not running a supported priority plugin (priority/basic). "
@@ -268,13 +270,14 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
             emit_columns(json_columns(table), len(table), opts.fmt)
         return
     parsed, warnings = listing_spec(opts, env, ctx, cluster_column=opts.sibling and not local)
+    for message in warnings:  # (parse_format's, before sprio looks at the jobs)
+        click.echo(f"fs: error: {message}", err=True)
     found = pending if _filters_in_sprio(env) else len(table)
     if opts.jobs is not None and not found and not opts.weights:
         click.echo("Unable to find jobs matching user/id(s) specified")
         return
     from fairshare_cli.render.sprio_table import listing_chunks
 
-    preamble(opts, warnings, sys.stdout)
     chunks = listing_chunks(
         parsed,
         table,
@@ -331,29 +334,25 @@ def priority_inputs(env: Env, jobs: Sequence[Job] | None = None) -> tuple[float,
     return when, slurm.priority_context(env.config, tree)
 
 
-def preamble(opts: SprioOptions, warnings: list[str], stream: TextIO) -> None:
-    """What comes before the listing: ``-v``'s block on ``stream``, the format's warnings
-    on stderr."""
+def verbose_block(opts: SprioOptions, compat: str, stream: TextIO) -> None:
+    """``-v``'s block on ``stream``, as sprio's ``_print_options`` prints it while it reads
+    its options (before it asks slurmctld anything); ``-vv`` adds ``-j``'s items."""
+    from fairshare_cli.cli.sprio_lists import printed_job_ids
     from fairshare_cli.render import sprio as render
 
     def given(text: str | None) -> tuple[str, ...]:
         return () if text is None else (text,)
 
-    if opts.verbose:
-        click.echo(
-            render.verbose_block(
-                given_format(opts),
-                given(opts.jobs),
-                given(opts.partitions),
-                given(opts.users),
-                opts.verbose,
-                job_flag=opts.job_flag,
-            ),
-            nl=False,
-            file=stream,
-        )
-    for message in warnings:
-        click.echo(f"fs: error: {message}", err=True)
+    block = render.verbose_block(
+        given_format(opts),
+        given(opts.jobs),
+        given(opts.partitions),
+        given(opts.users),
+        opts.verbose,
+        job_flag=opts.job_flag,
+        job_list=() if opts.jobs is None else printed_job_ids(opts.jobs, compat),
+    )
+    click.echo(block, nl=False, file=stream)
 
 
 def given_format(opts: SprioOptions) -> str | None:
