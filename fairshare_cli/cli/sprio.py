@@ -251,6 +251,8 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     local = cluster_asked(opts.clusters, env.config.pool.name, opts.clusters_given)
     compat = env.config.priority.output_compat
     keys = None if opts.jobs is None else job_keys(opts.jobs, compat)  # (read first, as sprio)
+    if opts.verbose and opts.fmt == "table":  # (opts.c prints it before asking slurmctld)
+        verbose_block(opts, compat, sys.stdout)
     if env.config.priority.type == "basic":
         raise RuntimeFailure(
             "You are not running a supported priority plugin (priority/basic). "
@@ -268,13 +270,14 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
             emit_columns(json_columns(table), len(table), opts.fmt)
         return
     parsed, warnings = listing_spec(opts, env, ctx, cluster_column=opts.sibling and not local)
+    for message in warnings:  # (parse_format's, before sprio looks at the jobs)
+        click.echo(f"fs: error: {message}", err=True)
     found = pending if _filters_in_sprio(env) else len(table)
     if opts.jobs is not None and not found and not opts.weights:
         click.echo("Unable to find jobs matching user/id(s) specified")
         return
     from fairshare_cli.render.sprio_table import listing_chunks
 
-    preamble(opts, warnings, sys.stdout)
     chunks = listing_chunks(
         parsed,
         table,
@@ -331,38 +334,35 @@ def priority_inputs(env: Env, jobs: Sequence[Job] | None = None) -> tuple[float,
     return when, slurm.priority_context(env.config, tree)
 
 
-def preamble(opts: SprioOptions, warnings: list[str], stream: TextIO) -> None:
-    """What comes before the listing: ``-v``'s block on ``stream``, the format's warnings
-    on stderr."""
+def verbose_block(opts: SprioOptions, compat: str, stream: TextIO) -> None:
+    """``-v``'s block on ``stream``, as sprio's ``_print_options`` prints it while it reads
+    its options (before it asks slurmctld anything); ``-vv`` adds ``-j``'s items."""
+    from fairshare_cli.cli.sprio_lists import printed_job_ids
     from fairshare_cli.render import sprio as render
 
     def given(text: str | None) -> tuple[str, ...]:
         return () if text is None else (text,)
 
-    if opts.verbose:
-        click.echo(
-            render.verbose_block(
-                given_format(opts),
-                given(opts.jobs),
-                given(opts.partitions),
-                given(opts.users),
-                opts.verbose,
-                job_flag=opts.job_flag,
-            ),
-            nl=False,
-            file=stream,
-        )
-    for message in warnings:
-        click.echo(f"fs: error: {message}", err=True)
+    block = render.verbose_block(
+        given_format(opts),
+        given(opts.jobs),
+        given(opts.partitions),
+        given(opts.users),
+        opts.verbose,
+        job_flag=opts.job_flag,
+        job_list=() if opts.jobs is None else printed_job_ids(opts.jobs, compat),
+    )
+    click.echo(block, nl=False, file=stream)
 
 
 def given_format(opts: SprioOptions) -> str | None:
-    """The format given: ``-o``'s, else ``$SPRIO_FORMAT`` (set, even empty), which sprio's
-    ``opts.c`` reads after its test of ``-o`` against ``-l``: it wins over ``-l``'s layout
-    (and ``-n``'s, ``-w``'s); None: sprio's own layout."""
+    """The format given: ``-o``'s, else ``$SPRIO_FORMAT`` (set, even empty) unless ``-l``
+    is given: sprio's ``opts.c`` reads the variable only when neither ``-o`` nor ``-l``
+    set its ``override_format_env`` (22.05 and today alike), so it wins over ``-n``'s and
+    ``-w``'s layouts, not over ``-l``'s; None: sprio's own layout."""
     if opts.fmt_spec is not None:
         return opts.fmt_spec
-    return os.environ.get("SPRIO_FORMAT")
+    return None if opts.long_ else os.environ.get("SPRIO_FORMAT")
 
 
 def listing_spec(
@@ -412,9 +412,10 @@ def _listed(
     opts: SprioOptions, env: Env, keys: list[str | None] | None
 ) -> tuple[PriorityContext, PriorityTable, list[str], int]:
     """The priority context, the rows asked for (``-j``: ``keys``, ``-u``, ``-p``) in the
-    order asked for (``-S``; by job id when not given), the ids of the pending jobs that
-    are not Slurm jobs and the number of rows before ``-j``, ``-u`` and ``-p``. A user
-    ``-u`` names whom fs does not know is named on stderr.
+    order asked for (``-S``; by job id when not given; an empty ``-S`` keys nothing and
+    leaves the queue's order, as ``sort_job_list`` leaves slurmctld's), the ids of the
+    pending jobs that are not Slurm jobs and the number of rows before ``-j``, ``-u`` and
+    ``-p``. A user ``-u`` names whom fs does not know is named on stderr.
 
     Raises:
         InputError: the jobs file's faults; then a job the association tree cannot place,
@@ -448,8 +449,8 @@ def _listed(
     users = None if opts.users is None else _users_asked(opts.users, ctx, table)
     parts = None if opts.partitions is None else items(opts.partitions)
     rows = selected_rows(table, keys, users, parts)
-    if not by_id:
-        rows = sort_order(table, rows, opts.sort or "i", env.config.priority.output_compat)
+    if not by_id and opts.sort is not None:
+        rows = sort_order(table, rows, opts.sort, env.config.priority.output_compat)
     return ctx, table.taken(rows), builder.not_slurm, len(table)
 
 

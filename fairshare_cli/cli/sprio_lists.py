@@ -176,6 +176,34 @@ def job_keys(text: str, compat: str) -> list[str | None]:
     return keys
 
 
+def printed_job_ids(text: str, compat: str) -> list[int]:
+    """The numbers ``sprio -vv`` prints for the jobs ``-j text`` names (``_print_options``'
+    ``job_list[i] = %u``, of a list :func:`job_keys` has taken): the first ``uint32_t`` of
+    each item. Slurm 22.05's items are the ``uint32_t`` job ids ``slurm_xlate_job_id``
+    gave (fs's own ``5.1``: its job 5). Today's (Slurm 25.11 on) are ``slurm_step_id_t``
+    records whose first field is the 64-bit SLUID: on a little-endian host its low word,
+    0 for a job given by number, the SLUID's last 32 bits for one given as ``s...``."""
+    numbers: list[int] = []
+    for token in items(text):
+        if compat == "22.05":
+            numbers.append(int(_key_2205(token).partition(".")[0]))
+        elif token.startswith("s"):
+            numbers.append(_sluid(token) % 2**32)
+        else:
+            numbers.append(0)
+    return numbers
+
+
+def _sluid(token: str) -> int:
+    """``str2sluid`` of a SLUID :func:`_sluid_valid` took: 13 letters of 5 bits, the first
+    the highest (its top bit past 64 lost)."""
+    value = 0
+    for letter in token[1:14].upper():
+        digit = _SLUID_LETTERS.index(letter)
+        value = (value << 5) | (digit if digit < 32 else (0 if letter == "O" else 1))
+    return value % 2**64
+
+
 def user_names(text: str, known: set[str]) -> tuple[list[str], list[str]]:
     """The users ``-u text`` names that fs knows (an association or a job of theirs) and
     sprio's words for each other one, as ``_build_user_list`` leaves out a name the system

@@ -168,7 +168,8 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
         algo, columns, cluster = _share_columns(opts, every, accounts, names, users_only)
         if cluster_asked(clusters, cluster) and opts.output == "table":
             click.echo(f"CLUSTER: {cluster}")  # (sshare.c's _multi_cluster, before the rows)
-        spec = ",".join(formats) if formats else None
+        # (sshare appends each -o and a comma: xstrfmtcat(opt_field_list, "%s,", optarg))
+        spec = "".join(f"{item}," for item in formats) if formats else None
         if spec is None:
             from fairshare_cli.render.sshare import default_format
 

@@ -196,10 +196,13 @@ def verbose_block(
     verbose: int,
     *,
     job_flag: bool | None = None,
+    job_list: Sequence[int] = (),
 ) -> str:
     """What ``sprio -v`` prints before the listing: the options in effect (``job_flag``:
     whether ``-j`` was given, with or without a list; by default, whether ``jobs`` has
-    one)."""
+    one), and from ``-vv`` on a line for each number of ``job_list`` (``-j``'s items as
+    ``_print_options`` prints them). The uids of ``-u``'s users that sprio prints then
+    (``user_list[i]``) come from the host's passwd, which fs does not read: left out."""
 
     def text(values: Sequence[str]) -> str:
         return ",".join(values) if values else "(null)"
@@ -213,7 +216,8 @@ def verbose_block(
         f"partition  = {text(partitions)}\n"
         f"users      = {text(users)}\n"
         f"verbose    = {verbose}\n"
-        f"{dashes}\n\n\n"
+        + "".join(f"job_list[{i}] = {number}\n" for i, number in enumerate(job_list) if verbose > 1)
+        + f"{dashes}\n\n\n"
     )
 
 

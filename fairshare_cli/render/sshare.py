@@ -136,18 +136,36 @@ def format_names(spec: str) -> list[str]:
     """The names of a comma list as ``slurm_addto_char_list`` keeps them: each trimmed of
     white space and in lower case; of equal ones, the last; empty ones skipped, but for a
     last one when no name came before it (sshare's ``-o ""`` asks for the first field); a
-    comma at the end ignored."""
-    parts = spec.split(",")
-    if len(parts) > 1 and not parts[-1]:
-        parts.pop()
+    comma at the end ignored. A list that opens with a quote (``"`` or ``'``) ends at the
+    next one (what follows it is dropped), and any other quote becomes a backquote.
+    (A ``[`` keeps commas from cutting up to the next ``]``, whose hostlist is expanded:
+    not modelled; no field's name holds one, so either way the name is refused.)"""
+    chars = list(spec)
+    quote = chars[0] if chars and chars[0] in "\"'" else None
+    i = start = 1 if quote else 0
     names: list[str] = []
-    for k, part in enumerate(parts):
-        if not part and (names or k < len(parts) - 1):
-            continue
-        name = part.strip(" \t\n\v\f\r").lower()
+
+    def add(name: str) -> None:
+        name = name.strip(" \t\n\v\f\r").lower()
         if name in names:
             names.remove(name)
         names.append(name)
+
+    while i < len(chars):
+        char = chars[i]
+        if char == quote:
+            break
+        if char in "\"'":
+            chars[i] = "`"
+        elif char == ",":
+            if i + 1 == len(chars):
+                break
+            if i != start:
+                add("".join(chars[start:i]))
+            start = i + 1
+        i += 1
+    if not names or i > start:
+        add("".join(chars[start:i]))
     return names
 
 

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 Run = Callable[..., Any]
 SUBMIT = "2026-11-21T10:00:00Z"
 CYCLE = "2026-11-21T10:05:00Z"
@@ -81,24 +83,72 @@ def test_two_one_cpu_jobs_share_a_two_cpu_node(tmp_path: Path, run: Run) -> None
 
 
 def test_a_job_the_free_cpus_cannot_hold_waits(tmp_path: Path, run: Run) -> None:
-    """Job 2 asks 2 CPUs where 1 is free: left idle, as before; a third job, of 1 CPU,
-    takes that CPU: every job left is tried, in slurmctld's order (here priority 1 each,
-    all weights 0, so by id: 2, then 3; slurmctld's main scheduler would stop partition a
-    at job 2, and backfill start job 3 only if it delays job 2 no more: not modelled,
-    docs/slurm.md says so)."""
+    """Job 2 asks 2 CPUs where 1 is free: left idle, as before. Every priority is 1 (all
+    weights 0), so slurmctld walks by id: job 2, then job 3 (1 CPU). Job 2 finds no node:
+    ``_schedule`` fails partition a (``fail_by_part`` on ``ESLURM_NODES_BUSY``) and tries
+    no lower record there, so job 3 waits too, where fs started it beside job 1 on the
+    free CPU (backfill might, where it delays job 2 no more: not modelled)."""
     two = ["--account", "acc", "--cpus", "2"]
     common = _pool(
         tmp_path, run, ["--owner", "u1", *ONE_CPU], ["--owner", "u2", *two],
         ["--owner", "u2", *ONE_CPU],
     )  # fmt: skip
     cycle = _cycle(run, common)
-    assert _matches(cycle) == [
-        ("1", "slot1@na001", "no_preemption", 2.0),
-        ("3", "slot1@na001", "slurm_beside", 0.0),
-    ]
+    assert _matches(cycle) == [("1", "slot1@na001", "no_preemption", 2.0)]
     assert cycle["unmatched"] == [
-        {"job_id": "2", "submitter": "u2@localdomain", "reason": "matching_slots_taken"}
+        {"job_id": "2", "submitter": "u2@localdomain", "reason": "matching_slots_taken"},
+        {"job_id": "3", "submitter": "u2@localdomain", "reason": "matching_slots_taken"},
     ]
+
+
+#: Node nab (one slot, 4 CPUs) is in partitions a and b; node nb (one slot, 1 CPU) in b.
+SHARED = POOL.replace(
+    'name = "na"\nattributes = { Cpus = 2 }\npartitions = ["a"]',
+    'name = "nab"\nattributes = { Cpus = 4 }\npartitions = ["a", "b"]',
+).replace('name = "nb"\nattributes = { Cpus = 4 }', 'name = "nb"\nattributes = { Cpus = 1 }')
+
+
+@pytest.mark.parametrize(
+    ("big", "beside"),
+    [
+        # job 3 (2 CPUs) fits in nab's 4 - 1 = 3 free CPUs; job 4 (b) takes the last one
+        pytest.param(2, ["3", "4"], id="fits"),
+        # job 3 (4 CPUs) does not fit: partition a fails and its node nab leaves
+        # avail_node_bitmap, so job 4 of b may not use nab's 3 free CPUs either (fs
+        # started it there), and nb's one CPU is job 2's: job 4 waits
+        pytest.param(4, [], id="fails"),
+    ],
+)
+def test_a_failed_partition_closes_its_nodes_to_the_others(
+    tmp_path: Path, run: Run, big: int, beside: list[str]
+) -> None:
+    """Every priority is 1 (weights 0): the records go by id. The cycle gives job 1 (u1,
+    a, 1 CPU) nab's slot and job 2 (u2, b, 1 CPU) nb's; left for the CPUs beside: job 3
+    (u1, a, ``big`` CPUs), then job 4 (u2, b, 1 CPU)."""
+    (tmp_path / "pool.toml").write_text(SHARED)
+    common = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "state.json")]
+    jobs = [("u1", "a", 1), ("u2", "b", 1), ("u1", "a", big), ("u2", "b", 1)]
+    for owner, part, cpus in jobs:
+        res = run("submit", "--owner", owner, "--account", "acc", "--partition", part,
+                  "--cpus", str(cpus), *common, "--now", SUBMIT)  # fmt: skip
+        assert res.exit_code == 0, res.stderr
+    cycle = _cycle(run, common)
+    assert [m["job_id"] for m in cycle["matches"] if m["reason"] != "slurm_beside"] == ["1", "2"]
+    assert [m["job_id"] for m in cycle["matches"] if m["reason"] == "slurm_beside"] == beside
+
+
+def test_a_failed_partition_leaves_the_others_alone(tmp_path: Path, run: Run) -> None:
+    """Job 1 (a, 1 CPU) takes na's slot, job 2 (b, 1 CPU) nb's; job 3 (a, 2 CPUs) finds
+    na's 1 free CPU too few and fails partition a, whose node nb is not: job 4 (b, 1 CPU),
+    lower (by id), still starts beside job 2 on nb's 3 free CPUs."""
+    b = ["--account", "acc", "--partition", "b", "--cpus", "1"]
+    common = _pool(
+        tmp_path, run, ["--owner", "u1", *ONE_CPU], ["--owner", "u2", *b],
+        ["--owner", "u1", "--account", "acc", "--cpus", "2"], ["--owner", "u2", *b],
+    )  # fmt: skip
+    cycle = _cycle(run, common)
+    assert _matches(cycle)[2:] == [("4", "slot1@nb001", "slurm_beside", 0.0)]
+    assert [u["job_id"] for u in cycle["unmatched"]] == ["3"]
 
 
 def test_only_a_node_of_the_jobs_partition(tmp_path: Path, run: Run) -> None:
@@ -253,8 +303,9 @@ def test_jobs_of_one_priority_go_by_submit_time_first(tmp_path: Path, run: Run) 
     job 5 (u1) submitted at 09:00, job 7 (u2) at 09:30, job 6 (u2) at 09:59, 1 CPU each.
     Each PRIORITY is 1000 (no age weight); ``sort_job_queue2`` takes the earlier submit
     time before the lower job id: job 5 (the cycle leaves it first too), then 7, then 6.
-    Node na001 has 2 − 1 = 1 CPU free: job 5 starts there. With the node's 2 CPUs
-    asked by job 5, job 7 takes the free one: it precedes job 6 by submit time."""
+    Node na001 has 2 − 1 = 1 CPU free: job 5 starts there. Without job 5, job 7 takes
+    the free one: it precedes job 6 by submit time. (A job 5 of 2 CPUs would fail the
+    partition and hold back 7 and 6 alike: :func:`test_a_job_the_free_cpus_cannot_hold_waits`.)"""
     common = _weighted(tmp_path, run)
 
     def job(job_id: str, owner: str, submit: str, cpus: int, **more: Any) -> dict[str, Any]:
@@ -263,9 +314,9 @@ def test_jobs_of_one_priority_go_by_submit_time_first(tmp_path: Path, run: Run) 
 
     running = job("1", "u1", "08:00", 1, status="running", slot="slot1@na001",
                   start_time="2026-11-21T08:00:00Z")  # fmt: skip
-    for cpus, want in ((1, "5"), (2, "7")):
-        jobs = [running, job("6", "u2", "09:59", 1), job("7", "u2", "09:30", 1),
-                job("5", "u1", "09:00", cpus)]  # fmt: skip
+    first = [job("5", "u1", "09:00", 1)]
+    for five, want in ((first, "5"), ([], "7")):
+        jobs = [running, job("6", "u2", "09:59", 1), job("7", "u2", "09:30", 1), *five]
         path = tmp_path / "jobs.json"
         path.write_text(json.dumps(jobs))
         cycle = _cycle(run, common, "--jobs-file", str(path))

@@ -219,3 +219,23 @@ def test_records_of_one_priority_go_by_submit_time_then_job_id(
     ])  # fmt: skip
     assert (held["23:30"]["u2"][:2], held["23:30"]["u3"][:2]) == ((0, 1), (8, 0))
     assert (held["23:40"]["u2"][:2], held["23:40"]["u3"][:2]) == ((8, 0), (0, 0))
+
+
+def test_a_failed_partition_closes_its_nodes_to_lower_records(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Records at 23:30 (no backfill): job 0 (u3, tiered: tier 2 first) takes 4 of n1's 8
+    CPUs; job 1 (u1, express 1000, 8 CPUs) finds n1 short: ``_schedule`` fails express and
+    takes its node n1 out of ``avail_node_bitmap``; job 2 (u2, batch, QOS high: 900, 8
+    CPUs) takes n2; job 3 (u3, batch 500, 4 CPUs) would fit n1's 4 free CPUs, but n1 is
+    closed and n2 full: it waits, and starts at 23:40 when job 0 ends. fs started it on n1
+    at 23:30 (u3 8 CPUs, nothing pending)."""
+    held = _simulate(tmp_path, run, [
+        {"id": "0", "owner": "u3", "partition": "tiered", "request_cpus": 4},
+        {"id": "1", "owner": "u1", "partition": "express"},
+        {"id": "2", "owner": "u2", "partition": "batch", "qos": "high"},
+        {"id": "3", "owner": "u3", "partition": "batch", "request_cpus": 4},
+    ])  # fmt: skip
+    assert {u: v[:2] for u, v in held["23:30"].items()} == {
+        "u1": (0, 1), "u2": (8, 0), "u3": (4, 1)
+    }  # fmt: skip

@@ -243,3 +243,59 @@ def test_ids_and_users_are_named_escaped_and_cut(tmp_path: Path) -> None:
     assert user.stderr == (
         f"fs: warning: Invalid user: \\x1b[2J\nfs: warning: Invalid user: {'u' * 80}...\n"
     )
+
+
+def _block(jobs: str, users: str, verbose: int, listed: list[int]) -> list[str]:
+    return [
+        "-" * 29, f"format     = {FORMAT[1]}", "job_flag   = 1", f"jobs       = {jobs}",
+        "partition  = (null)", f"users      = {users}", f"verbose    = {verbose}",
+        *(f"job_list[{i}] = {n}" for i, n in enumerate(listed)), "-" * 29, "", "",
+    ]  # fmt: skip
+
+
+# SLUIDs, as str2sluid reads them: 13 letters of 5 bits, the last the lowest. "...AZ" is
+# A=10 then Z=31: 10*32 + 31 = 351; a 1 seventh of the 13 sits at bit 5*6 = 30: 2**30 =
+# 1073741824; one letter further up, bit 35, out of the low word: 0; thirteen Z's set
+# every bit: 4294967295.
+SLUIDS = "s00000000000AZ,s0000001000000,s0000010000000,sZZZZZZZZZZZZZ"
+
+
+@pytest.mark.parametrize(
+    ("compat", "jobs", "listed"),
+    [
+        # Slurm 25.11 on: each item a slurm_step_id_t whose first field is the 64-bit SLUID,
+        # which _print_options reads as a uint32_t: its low word, 0 for an id by number
+        pytest.param(None, "2,3+1", [0, 0], id="by-number"),
+        pytest.param(None, SLUIDS, [351, 1073741824, 0, 4294967295], id="sluids"),
+        # 22.05: each item the uint32_t of slurm_xlate_job_id: 99999999999 mod 2**32 =
+        # 1215752191; 3+1 is 3 + its component's offset 1
+        pytest.param("22.05", "2,99999999999,3+1", [2, 1215752191, 4], id="2205"),
+    ],
+)
+def test_vv_prints_the_job_list_as_print_options_prints_it(
+    tmp_path: Path, run: Callable[..., Any], compat: str | None, jobs: str, listed: list[int]
+) -> None:
+    """``sprio -vv``: ``_print_options`` adds ``job_list[i] = %u`` for each ``-j`` item, and
+    ``user_list[i] = %u`` for each uid ``-u`` found in the host's passwd, which fs does not
+    read (docs/slurm.md): left out. ``-v`` alone prints no list."""
+    options = _options(tmp_path, compat)
+    result = run("sprio", "-vv", "-j", jobs, "-u", "alice", *FORMAT, *options)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.split("\n")[:-1][: len(listed) + 10] == _block(jobs, "alice", 2, listed)
+    once = run("sprio", "-v", "-j", jobs, *FORMAT, *options)
+    assert once.stdout.split("\n")[:10] == _block(jobs, "(null)", 1, [])
+
+
+def test_v_prints_its_block_before_unable_to_find_jobs(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """opts.c prints ``-v``'s block while it reads the options, before sprio asks for the
+    jobs: 22.05's "Unable to find jobs" for a ``-j`` naming none comes after it (fs
+    printed the line alone), and a bad format field is named before it too."""
+    options = _options(tmp_path, "22.05")
+    result = run("sprio", "-v", "-j", "7", "-o", "%.5i %z", *options)
+    assert result.exit_code == 0, result.stderr
+    block = _block("7", "(null)", 1, [])
+    block[1] = "format     = %.5i %z"
+    assert result.stdout == "\n".join(block) + "\n" + UNABLE
+    assert result.stderr == "fs: error: Invalid job format specification: z\n"

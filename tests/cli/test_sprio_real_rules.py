@@ -75,6 +75,28 @@ def test_sort_letters_are_read_one_character_at_a_time(
     assert [line.split()[0] for line in result.stdout.splitlines()[1:]] == order
 
 
+@pytest.mark.parametrize(
+    ("sort", "order"),
+    [
+        # sort_job_list: a NULL spec (no -S) becomes "i"; opts.c's xstrdup("") is an empty
+        # spec, not NULL, and the loop over its characters sorts nothing: the rows stay in
+        # the order slurmctld sent them, its job list's (jobs as submitted: the queue's).
+        pytest.param("", ["3", "1", "2"], id="empty"),
+        # ',' '+' and '-' are skipped, so a spec of them alone sorts nothing either.
+        pytest.param(",+-", ["3", "1", "2"], id="separators-alone"),
+        pytest.param(None, ["1", "2", "3"], id="not-given"),
+    ],
+)
+def test_an_empty_sort_list_leaves_the_queues_order(
+    tmp_path: Path, run: Callable[..., Any], sort: str | None, order: list[str]
+) -> None:
+    jobs = [_job("3", "bob", 600), _job("1", "alice", 60900), _job("2", "alice", 700)]
+    options = [] if sort is None else ["-S", sort]
+    result = run("sprio", "-o", "%.5i %.8u", *options, *_pool(tmp_path, jobs))
+    assert result.exit_code == 0, result.stderr
+    assert [line.split()[0] for line in result.stdout.splitlines()[1:]] == order
+
+
 def test_a_space_in_the_sort_list_is_an_invalid_letter(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:

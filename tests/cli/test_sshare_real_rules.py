@@ -115,3 +115,26 @@ def test_users_and_accounts_are_matched_without_regard_to_case(run: Callable[...
         "   hep                     dave          1    0.333333     1325071      0.368824   0.333333 ",
     ]
     assert result.stdout == run("sshare", "-A", "hep", "-u", "dave,bob", *POOL).stdout
+
+
+def test_quotes_in_the_field_list_are_read_as_slurm_reads_them(run: Callable[..., Any]) -> None:
+    """slurm_addto_char_list: a list that opens with a quote ends at the next one (what
+    follows is dropped: ``'Account,User' ,RawShares`` is Account, User); any other quote
+    becomes a backquote, and the name is refused with it. fs cut at every comma and
+    refused ``"account`` and ``acc'x`` as written."""
+    header = ["Account                    User ", "-------------------- ---------- "]
+    assert _lines(run, '"Account,User"', 2) == header
+    assert _lines(run, "'Account,User' ,RawShares", 2) == header
+    result = run("sshare", "-a", "-o", "Acc'x", *POOL)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == 'fs: error: Invalid field requested: "acc`x"\n'
+
+
+def test_each_o_adds_to_the_list(run: Callable[..., Any]) -> None:
+    """sshare.c appends each ``-o`` and a comma (``xstrfmtcat(opt_field_list, "%s,",
+    optarg)``): ``-o Account -o User%4`` is ``Account,User%4,``, two columns, the second 4
+    wide; a quote opening the first ``-o`` runs on into the next."""
+    result = run("sshare", "-a", "-o", "Account", "-o", "User%4", *POOL)
+    assert result.stdout.splitlines()[:2] == ["Account              User ", "-" * 20 + " ---- "]
+    quoted = run("sshare", "-a", "-o", "'Account", "-o", "User'", *POOL)
+    assert quoted.stdout.splitlines()[0] == "Account                    User "

@@ -15,7 +15,7 @@ with no claim of its own. Partitionable machines are left to the carving of
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 
 from fairshare_cli.core.config import MachineSpec, in_partition
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
@@ -99,13 +99,20 @@ class SlurmNodes:
             return (free, True) if free is not None else (slots[0], False)
         return None
 
-    def place_beside(self, partition: str, cpus: int, claims: Mapping[str, Claim]) -> str | None:
+    def place_beside(
+        self,
+        partition: str,
+        cpus: int,
+        claims: Mapping[str, Claim],
+        closed: Container[str] = (),
+    ) -> str | None:
         """On the first node (configuration order) of ``partition`` whose slots every one
         is held and whose CPUs hold ``cpus`` more: its first slot (the work runs beside the
         work there, with no claim); None when no such node has them. A node with a free
-        slot is passed: the negotiator gives that slot out. The CPUs are taken."""
+        slot is passed: the negotiator gives that slot out; so is a machine ``closed``
+        names. The CPUs are taken."""
         for machine, slots in self._in_partition(partition):
-            if any(s not in claims for s in slots):
+            if machine in closed or any(s not in claims for s in slots):
                 continue
             if self.capacity[machine] - self.used.get(machine, 0) >= cpus:
                 self._use(machine, cpus)
@@ -120,6 +127,10 @@ class SlurmNodes:
             if all(s in claims for s in slots):
                 most = max(most, self.capacity[machine] - self.used.get(machine, 0))
         return most
+
+    def machines_of(self, partition: str) -> list[str]:
+        """The static machines of ``partition``, in configuration order."""
+        return [machine for machine, _ in self._in_partition(partition)]
 
     def _in_partition(self, partition: str) -> list[tuple[str, list[str]]]:
         """The nodes of ``partition`` (machine, its slots), in configuration order."""

@@ -15,7 +15,8 @@ job id;
 :mod:`~fairshare_cli.core.operations.slurm_pending`) and starts each record's job on the
 first node of its partition with enough free CPUs, under the record's QOS (a job started by
 an earlier record is passed); a record whose job does not fit blocks its partition for the
-rest of the pass (no later record starts there); a job whose begin time (``eligible_time``)
+rest of the pass (no later record starts there, nor on any of its nodes through another
+partition: ``avail_node_bitmap`` loses them); a job whose begin time (``eligible_time``)
 is still to come is not in the queue (``job_independent``), with or without
 ``ACCRUE_ALWAYS``. With ``backfill`` (``src/plugins/sched/backfill/backfill.c``) the
 records left are walked again in that order against a map of when CPUs free up (running
@@ -213,7 +214,10 @@ class SlurmSim:
         if want == 1 and not cpus:
             node = self.space.first_free(per, parts)
             return [(node, per)] if node is not None else []
-        return place(nodes_of(self.nodes, parts), want, per, cpus, lambda n: n.cpus - n.used)
+        nodes = nodes_of(self.nodes, parts)
+        if self.space.closed:
+            nodes = [n for n in nodes if not self.space.is_closed(n)]
+        return place(nodes, want, per, cpus, lambda n: n.cpus - n.used)
 
     def _try_start(self, job: Job, parts: tuple[str, ...], t: float) -> bool:
         alloc = self._fit(job, parts)
@@ -324,10 +328,13 @@ class SlurmSim:
                 started = self._start_batch(current, record, t)
             self._started(batch, current, started)
             if started < current.count:
-                blocked.add(record[2])
+                if record[2] not in blocked:  # (_schedule's fail_by_part: nor on its nodes)
+                    blocked.add(record[2])
+                    self.space.close(nodes_of(self.nodes, (record[2],)))
                 left.append((batch, record))
                 if blocked >= self.node_parts:  # no record later in the order can start
                     break
+        self.space.reopen()
         if self.backfill and self._backfill_due(t):
             self._backfill(itertools.chain(left, order), t)
         for batch, rest in self.left_of.values():

@@ -27,9 +27,15 @@ free slot is left to the negotiator, which gives that slot out. The job holds no
 is charged nothing by HTCondor's accountant; its Slurm usage accrues from the cycle, as a
 matched job's does. A job of several nodes is not placed so. Without ``[accounts]`` (no
 priority to sort by) the jobs go in the cycle's order, each in its partitions highest
-tier first, and so does a job with no association after the others. Simplified:
-slurmctld's main scheduler stops a partition's lower records at one that does not fit
-(backfill then starts those that delay no higher one); here every record is tried.
+tier first, and so does a job with no association after the others. A record whose job
+finds no node fails its partition for the rest of the walk, as slurmctld's main scheduler
+(``_schedule`` in ``src/slurmctld/job_scheduler.c``, 22.05 and today alike) fails it on
+``ESLURM_NODES_BUSY``: no lower record starts in that partition, nor on a node of it in
+another (``avail_node_bitmap`` loses its nodes). Not modelled: backfill, which then starts
+a lower job where it delays no higher one, and the main scheduler's exceptions to the
+rule (``bf_min_age_reserve``, ``bf_min_prio_reserve``, a QOS's ``MinPrioThreshold``,
+reservations, ``--nodelist``, a job held by an association or QOS limit, which fails its
+partition only with ``assoc_limit_stop``).
 """
 
 from __future__ import annotations
@@ -91,11 +97,14 @@ def start_beside(
     matched = {m.job_id for m in result.matches}
     running = [(job, part) for job, part in _running(fit, batches, matched) if part is not None]
     nodes = SlurmNodes(config.machines, held, running)
-    room = nodes.most_free_beside(held)  # (a job asking more never starts: not scored)
-    segments = [s for s in _segments(fit, result) if s.batch.job.request_cpus <= room]
+    room = nodes.most_free_beside(held)
+    segments = _segments(fit, result)
+    if all(s.batch.job.request_cpus > room for s in segments):
+        return result  # (none fits anywhere: nothing starts, and nothing need be scored)
     started: list[Match] = []
+    failed = _FailedParts(nodes)
     for segment, parts in _order(fit, segments, score):
-        _start(fit, nodes, held, segment, parts, started)
+        _start(fit, nodes, held, segment, parts, started, failed)
     if not started:
         return result
     kept: list[UnmatchedRun] = []
@@ -208,6 +217,24 @@ def _records(score: Scorer, jobs: list[Job]) -> dict[str, Score]:
         return out
 
 
+class _FailedParts:
+    """The partitions where a record's job found no node this pass, and their machines,
+    which no later record uses (``_schedule``'s ``fail_by_part`` on ``ESLURM_NODES_BUSY``:
+    the partition is marked ``PART_FLAG_SCHED_FAILED`` and its nodes are taken out of
+    ``avail_node_bitmap``; ``failed_parts`` in 22.05)."""
+
+    __slots__ = ("machines", "nodes", "parts")
+
+    def __init__(self, nodes: SlurmNodes) -> None:
+        self.nodes = nodes
+        self.parts: set[str] = set()
+        self.machines: set[str] = set()
+
+    def add(self, part: str) -> None:
+        self.parts.add(part)
+        self.machines.update(self.nodes.machines_of(part))
+
+
 def _start(
     fit: NodeFit,
     nodes: SlurmNodes,
@@ -215,6 +242,7 @@ def _start(
     segment: _Segment,
     parts: tuple[str, ...],
     started: list[Match],
+    failed: _FailedParts,
 ) -> None:
     """Start the jobs of ``segment`` from its ``next`` on that find a node in ``parts``,
     in order, appending them to ``started``. The jobs of a batch ask alike: once one finds
@@ -222,7 +250,7 @@ def _start(
     batch = segment.batch
     submitter = segment.submitter
     for i in range(segment.next, batch.count):
-        slot = _place(fit, nodes, held, batch.job, parts)
+        slot = _place(fit, nodes, held, batch.job, parts, failed)
         if slot is None:
             return
         started.append(Match(batch.job_id(i), submitter, slot, BESIDE, None, 0.0, None))
@@ -253,16 +281,25 @@ def _partitions(fit: NodeFit, job: Job) -> tuple[str, ...] | None:
 
 
 def _place(
-    fit: NodeFit, nodes: SlurmNodes, held: dict[str, Claim], job: Job, parts: tuple[str, ...]
+    fit: NodeFit,
+    nodes: SlurmNodes,
+    held: dict[str, Claim],
+    job: Job,
+    parts: tuple[str, ...],
+    failed: _FailedParts,
 ) -> str | None:
     """The first slot of the node ``job`` runs beside the work on, in the first of
-    ``parts`` with one whose limits do not hold it back; None when none has."""
+    ``parts`` that has one, is not ``failed`` and whose limits do not hold it back; None
+    when none has. A partition tried in vain is failed: slurmctld's main scheduler tries
+    no lower record there, nor on its nodes (a partition whose limits hold the job back
+    is passed, failing nothing: ``job_limits_check``)."""
     for part in parts:
-        if part and fit.held(job, part) is not None:
+        if part in failed.parts or (part and fit.held(job, part) is not None):
             continue
-        slot = nodes.place_beside(part, job.request_cpus, held)
+        slot = nodes.place_beside(part, job.request_cpus, held, failed.machines)
         if slot is not None:
             return slot
+        failed.add(part)
     return None
 
 

@@ -247,6 +247,9 @@ class NodeSpace:
         self.displaced: list[tuple[_Heap, Entry]] = []  # plain entries a pass set aside
         #: the pass's profiles of nodes with reservations: index -> (version, count, profile)
         self.profiles: dict[int, tuple[int, int, Profile]] = {}
+        #: nodes the main scheduler's pass may no longer use, and the entries it set aside
+        self.closed: set[int] = set()
+        self.set_aside: list[tuple[_Heap, Entry]] = []
 
     def _heap(self, per: int, parts: Sequence[str]) -> _Heap:
         made = self.asked.get((per, parts))
@@ -276,14 +279,36 @@ class NodeSpace:
     def first_free(self, per: int, parts: Sequence[str]) -> Node | None:
         """The first node in config order with ``per`` CPUs free now (no reservation)."""
         heap = self._heap(per, parts)
-        entries, version = heap.entries, self.version
+        entries, version, closed = heap.entries, self.version, self.closed
         while entries:
             key, i, ver, tag = entries[0]
             if ver != version[i] or tag != PLAIN:  # (a pass's time outlives no pass)
                 heapq.heappop(entries)
                 continue
+            if i in closed:
+                self.set_aside.append((heap, heapq.heappop(entries)))
+                continue
             return self.nodes[i] if key == -INF else None
         return None
+
+    def close(self, nodes: Iterable[Node]) -> None:
+        """``nodes`` are no longer the main scheduler's to use in this pass: a partition of
+        theirs failed (``_schedule`` takes its nodes out of ``avail_node_bitmap``)."""
+        self.closed.update(self.index[n.name] for n in nodes)
+
+    def is_closed(self, node: Node) -> bool:
+        """Whether :meth:`close` closed ``node`` in this pass."""
+        return bool(self.closed) and self.index[node.name] in self.closed
+
+    def reopen(self) -> None:
+        """The main scheduler's pass is over: every node is open again, and the entries
+        :meth:`first_free` set aside come back (those no start has made stale)."""
+        version = self.version
+        for heap, entry in self.set_aside:
+            if entry[2] == version[entry[1]]:
+                heapq.heappush(heap.entries, entry)
+        self.set_aside = []
+        self.closed = set()
 
     # -- a backfill pass ---------------------------------------------------------------
 
