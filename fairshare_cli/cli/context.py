@@ -449,27 +449,26 @@ def _check_loaded(env: Env) -> None:
 
 
 def _check_written(before: State, env: Env, spath: Path) -> None:
-    """What is about to be written must be what every view can read (exit 2 if not).
+    """What is about to be written must be what every view can read (exit 2 if not): the
+    sections the command changed, and those it writes back as it found them.
 
     Raises:
         StateError: a section a view would refuse; InputError: a job a view would refuse.
     """
-    from fairshare_cli.core.operations.validate import check_state
+    from fairshare_cli.core.operations.validate import check_kept, check_state
     from fairshare_cli.core.state import SectionError
+    from fairshare_cli.io.usage_marks import check_kept_marks
 
+    source = f"state file {spath}"
     try:
-        check_state(
-            before,
-            env.state,
-            env.config,
-            f"state file {spath}",
-            env.written_jobs,
-            env.jobs_source,
-        )
+        check_state(before, env.state, env.config, source, env.written_jobs, env.jobs_source)
     except SectionError as exc:
-        raise StateError(
-            f"refusing to write state file {spath}: {exc}; nothing was written"
-        ) from None
+        raise StateError(f"refusing to write {source}: {exc}; nothing was written") from None
+    try:  # (written back as found: the state's own fault, worded as a view words it)
+        check_kept(before, env.state, source)
+        check_kept_marks(before, env.state)
+    except (SectionError, StateError) as exc:
+        raise StateError(f"{source}: {exc}; fix it or move it aside to start afresh") from None
 
 
 def refuse_going_back(state: State, now: float, path: Path) -> None:

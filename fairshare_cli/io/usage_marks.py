@@ -7,6 +7,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from fairshare_cli.core.state import State
 from fairshare_cli.errors import StateError
 
 SECTION = "usage_history"
@@ -69,3 +70,14 @@ def marks_of(section: object) -> Marks:
     raise StateError(
         f'state section "{SECTION}": expected {{"records": N, "ends": N}} and a "generation" token'
     )
+
+
+def check_kept_marks(before: State, after: State) -> None:
+    """The marks a command writes back as it found them are marks (:func:`marks_of`).
+
+    Raises:
+        StateError: they are not.
+    """
+    kept = after.section(SECTION)
+    if kept is not None and kept is before.section(SECTION):
+        marks_of(kept)
