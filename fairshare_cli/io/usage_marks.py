@@ -41,8 +41,15 @@ class Marks:
 
 
 def store_path(state_path: Path) -> Path:
-    """``state.json`` -> ``state.history.sqlite`` (same folder)."""
-    return state_path.with_name(f"{state_path.stem}.history.sqlite")
+    """``state.json`` -> ``state.history.sqlite`` (same folder); a symbolic link there to a
+    file, the file it names: a store written whole (``--rebuild``) is renamed over that
+    file and the link stays a link, as a state's does (a link to nothing stays the link,
+    which :func:`present_file` refuses).
+    """
+    path = state_path.with_name(f"{state_path.stem}.history.sqlite")
+    if os.path.islink(path) and os.path.isfile(path):
+        return Path(os.path.realpath(path))
+    return path
 
 
 def present_file(path: Path, what: str) -> bool:
