@@ -284,6 +284,7 @@ def load_env(opts: GlobalOptions) -> Env:
     Raises:
         FairshareError: any of them is missing or invalid.
     """
+    from fairshare_cli.cli.pool_name import warn_other_pool
     from fairshare_cli.io.config import load_config
     from fairshare_cli.io.state import load_state
 
@@ -299,6 +300,7 @@ def load_env(opts: GlobalOptions) -> Env:
             opts.notes.append(UNCHANGED)
     spath = resolve_state_path(opts.state_path, config, opts.state_found)
     state = load_state(spath)
+    warn_other_pool(state, current, spath)
     refuse_going_back(state, when, spath)
     if opts.rederive and overrides:
         from fairshare_cli.cli.whatif_replay import rederive_factors
@@ -356,6 +358,7 @@ def mutate_state(
         FairshareError: loading failed; the state file is untouched.
     """
     from fairshare_cli.cli.interrupts import change_begun, change_ended, written
+    from fairshare_cli.cli.pool_name import stamped, warn_other_pool
     from fairshare_cli.io.config import build_config, load_config
     from fairshare_cli.io.gc_pause import gc_paused
     from fairshare_cli.io.state import load_state, save_state, state_lock
@@ -376,6 +379,7 @@ def mutate_state(
             refuse_going_back(env.state, when, spath)
         before = env.state
         _check_loaded(env)
+        warn_other_pool(before, config, spath)
         # (the usage history as it was unless the state is written: imports and cycles
         # commit it just before the state's rename)
         with (
@@ -385,6 +389,7 @@ def mutate_state(
             with env.section_errors():
                 yield env
             if env.state is not before:
+                env.state = stamped(env.state, config)  # (the pool it is written for)
                 _check_written(before, env, spath)
                 if not dry_run:
                     with _log_usage(before, env) as (env.state, commit):
@@ -396,10 +401,8 @@ def mutate_state(
 
 def _in_turn(writes: list[Callable[[], None]]) -> Callable[[], None] | None:
     """One call making ``writes`` one after the other (None: none)."""
-    if not writes:
-        return None
-    if len(writes) == 1:
-        return writes[0]
+    if len(writes) < 2:
+        return writes[0] if writes else None
 
     def each() -> None:
         for write in writes:
@@ -449,27 +452,26 @@ def _check_loaded(env: Env) -> None:
 
 
 def _check_written(before: State, env: Env, spath: Path) -> None:
-    """What is about to be written must be what every view can read (exit 2 if not).
+    """What is about to be written must be what every view can read (exit 2 if not): the
+    sections the command changed, and those it writes back as it found them.
 
     Raises:
         StateError: a section a view would refuse; InputError: a job a view would refuse.
     """
-    from fairshare_cli.core.operations.validate import check_state
+    from fairshare_cli.core.operations.validate import check_kept, check_state
     from fairshare_cli.core.state import SectionError
+    from fairshare_cli.io.usage_marks import check_kept_marks
 
+    source = f"state file {spath}"
     try:
-        check_state(
-            before,
-            env.state,
-            env.config,
-            f"state file {spath}",
-            env.written_jobs,
-            env.jobs_source,
-        )
+        check_state(before, env.state, env.config, source, env.written_jobs, env.jobs_source)
     except SectionError as exc:
-        raise StateError(
-            f"refusing to write state file {spath}: {exc}; nothing was written"
-        ) from None
+        raise StateError(f"refusing to write {source}: {exc}; nothing was written") from None
+    try:  # (written back as found: the state's own fault, worded as a view words it)
+        check_kept(before, env.state, source)
+        check_kept_marks(before, env.state)
+    except (SectionError, StateError) as exc:
+        raise StateError(f"{source}: {exc}; fix it or move it aside to start afresh") from None
 
 
 def refuse_going_back(state: State, now: float, path: Path) -> None:

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from fairshare_cli.errors import InputError, RuntimeFailure, StateError
+from fairshare_cli.errors import InputError, RuntimeFailure
 
 
 def atomic_write_text(
@@ -414,27 +414,6 @@ def _on_read_only_mount(path: Path) -> bool:
         return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
     except OSError:
         return False
-
-
-def present_file(path: Path, what: str) -> bool:
-    """Whether ``path`` is there: a file (or a link to one); missing, not.
-
-    Raises:
-        StateError: it is a pipe, a device, a socket or a folder, which opening could wait
-            on for ever (a pipe nobody writes) or read as no file; or it cannot be looked at
-            (a loop of symbolic links).
-    """
-    try:
-        mode = os.stat(path).st_mode
-    except (FileNotFoundError, NotADirectoryError):
-        return False
-    except OSError as exc:  # (a symbolic link loop: neither missing nor there)
-        raise StateError(f"{what} cannot be read: {exc.strerror}; move it aside") from None
-    if not stat.S_ISREG(mode):
-        raise StateError(
-            f"{what} is not a regular file (a pipe, a device or a folder); move it aside"
-        )
-    return True
 
 
 def _write(fd: int, text: str | Sequence[bytes]) -> None:

@@ -34,13 +34,13 @@ from typing import Any
 
 from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import RuntimeFailure
-from fairshare_cli.io.atomic import disk_failure, fsync_folder, make_like, present_file
+from fairshare_cli.io.atomic import disk_failure, fsync_folder, make_like
 from fairshare_cli.io.usage_format import ADDED_COLUMNS as _ADDED_COLUMNS
 from fairshare_cli.io.usage_format import FORMAT as FORMAT
 from fairshare_cli.io.usage_format import RECORD_INDEXES as _RECORD_INDEXES
 from fairshare_cli.io.usage_format import check_format, damaged, unusable
 from fairshare_cli.io.usage_marks import SECTION as SECTION
-from fairshare_cli.io.usage_marks import Marks, marks_of, new_generation
+from fairshare_cli.io.usage_marks import Marks, marks_of, new_generation, present_file
 from fairshare_cli.io.usage_marks import store_path as store_path
 from fairshare_cli.io.usage_rows import check_rows
 

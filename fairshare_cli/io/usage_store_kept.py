@@ -58,7 +58,8 @@ def store_kept(state_path: Path, section: object) -> Iterator[None]:
 
 def _put_back(path: Path, kept: Path | None, existed: bool) -> None:
     """``path`` as it was: the file ``kept`` links to, or none (if there was none)."""
-    same = kept is not None and os.path.lexists(path) and os.path.samefile(path, kept)
+    # (the links themselves compared: a link to nothing is still the link that was there)
+    same = kept is not None and os.path.lexists(path) and _same_entry(path, kept)
     if same or (kept is None and existed):  # (the same file: rows past the marks)
         if kept is not None:
             kept.unlink()
@@ -70,6 +71,11 @@ def _put_back(path: Path, kept: Path | None, existed: bool) -> None:
     else:
         os.replace(kept, path)
     fsync_folder(path.parent)
+
+
+def _same_entry(path: Path, other: Path) -> bool:
+    """Whether ``path`` and ``other`` are links to one inode (a symbolic link's own)."""
+    return os.path.samestat(os.lstat(path), os.lstat(other))
 
 
 def _drop_past_marks(path: Path, section: object) -> None:

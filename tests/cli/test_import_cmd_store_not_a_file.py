@@ -76,3 +76,62 @@ def test_a_store_that_is_a_loop_of_links_is_refused(
     refused(result, f"usage history {store} cannot be read: Too many levels of symbolic links")
     assert env["state"].read_bytes() == before
     assert store.is_symlink() and (tmp_path / "loop").is_symlink()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ["negotiate"],
+        ["whatif", "--set", "accountant.priority_halflife=7200", "userprio"],
+        ["import", "sacct", "{sacct}"],
+        ["import", "history", "{history}"],
+    ],
+)
+def test_a_store_that_is_a_link_to_nothing_is_refused_by_readers_and_writers(
+    line: list[str], tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A store that is a symbolic link to a file not there (a disk not mounted): fs
+    negotiate, committing alice's match, said 'unable to open database file' (exit 1) and
+    left a ``.kept`` link; fs whatif replayed no history; the imports renamed a new store
+    over the link. All four now refuse it, the link and the state as they were."""
+    env = write_pool(tmp_path)
+    history = tmp_path / "h.csv"
+    history.write_text(HISTORY)
+    sacct = tmp_path / "sacct.txt"
+    sacct.write_text("JobID|User|Account|Partition|QOS|Start|End|AllocCPUS|State\n")
+    store = tmp_path / "state.history.sqlite"
+    store.symlink_to(tmp_path / "gone" / "history.sqlite")
+    before = env["state"].read_bytes()
+    words = [w.format(history=history, sacct=sacct) for w in line]
+    result = run(*words, *common(env))
+    refused(result, f"usage history {store} is a symbolic link to nothing ({tmp_path}/gone/")
+    assert env["state"].read_bytes() == before
+    assert store.is_symlink() and sorted(
+        p.name for p in tmp_path.iterdir() if "sqlite" in p.name
+    ) == ["state.history.sqlite"]
+
+
+def test_a_store_that_is_a_link_to_a_file_stays_a_link_when_rebuilt(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs import history h.csv --rebuild`` with the store a symbolic link to
+    ``disk/h.sqlite``: the new store was renamed over the link, which became a file of its
+    own (the file it named kept the old rows, and fs whatif no longer read it). Now the
+    new store replaces the file the link names, and the link stays, as a state's does."""
+    env = write_pool(tmp_path)
+    history = tmp_path / "h.csv"
+    history.write_text(HISTORY)
+    (tmp_path / "disk").mkdir()
+    first = run("import", "history", str(history), *common(env))
+    assert first.exit_code == 0, first.stderr
+    store = tmp_path / "state.history.sqlite"
+    store.rename(tmp_path / "disk" / "h.sqlite")
+    store.symlink_to(tmp_path / "disk" / "h.sqlite")
+    again = run("import", "history", str(history), "--rebuild", *common(env))
+    assert again.exit_code == 0, again.stderr
+    assert store.is_symlink() and store.resolve() == tmp_path / "disk" / "h.sqlite"
+    assert sorted(p.name for p in (tmp_path / "disk").iterdir()) == ["h.sqlite"]
+    whatif = ["whatif", "--set", "accountant.priority_halflife=7200", "userprio"]
+    compared = run(*whatif, *common(env))
+    assert compared.exit_code == 0, compared.stderr
+    assert "no usage history is kept" not in compared.stdout + compared.stderr

@@ -70,7 +70,9 @@ def test_a_state_that_is_not_utf8_text_is_refused_and_kept(
         ),
         pytest.param(
             {**STATE, "dirac": {"running_jobs": {"g": {"u": [["\udc80", 1]]}}}},
-            "dirac.running_jobs.g.u.0.0: expected Unicode text, got '\\udc80'",
+            # (the words of the views' reader of the section, which fs submit now applies to
+            # the sections it writes back unread)
+            "state section 'dirac': running_jobs.g.u[0] must be [time, delta]",
             id="a-value-in-a-section-submit-does-not-read",
         ),
     ],

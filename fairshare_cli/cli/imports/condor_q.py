@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
+from fairshare_cli.cli.imports._dump_time import latest, refuse_later_dump
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
+
+if TYPE_CHECKING:
+    from fairshare_cli.io.importers.condor_q import QueuedJob
 
 
 @click.command("condor-q")
@@ -37,6 +43,7 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
         ignored: set[str] = set()
         with open_dump(file) as fh:
             queued = list(read_queue(fh, file, groups, skipped, ignored))
+        _refuse_later_jobs(file, queued, env.now)
         jobs = [q.job for q in queued]
         check_jobs(jobs, env.config, file)
         source = f"state file {env.state_path}: jobs"
@@ -78,3 +85,22 @@ def _left_out(ignored: set[str]) -> str:
         return ""
     names = ", ".join(f"{a} (expression)" for a in sorted(ignored))
     return f"; ignored {len(ignored)} attribute(s) that Requirements or Rank name: {names}"
+
+
+def _refuse_later_jobs(file: str, queued: list[QueuedJob], now: float) -> None:
+    """Refuse a queue whose latest submit or start time is after ``now``, as ``fs import
+    condor-userprio`` refuses a LastUpdate after it.
+
+    Raises:
+        InputError: naming the job, its time and ``--now``.
+    """
+    times = []
+    for q in queued:
+        where = f"{file}:{q.line}: job {q.job.id}'s"
+        if q.job.submit_time is not None:
+            times.append((q.job.submit_time, f"{where} QDate"))
+        if q.job.status == "running" and q.job.start_time is not None:
+            times.append((q.job.start_time, f"{where} start time"))
+    found = latest(times)
+    if found is not None:
+        refuse_later_dump(found[1], found[0], now)

@@ -74,6 +74,7 @@ def command(
     with merged_last(into, dry_run) as held, mutate_state(where, dry_run, created=created) as env:
         config = structs.replace(env.config, machines=build_config(fragment, file).machines)
         env.config = config  # (the usage history keeps each claim's CPUs from these slots)
+        _refuse_later_claims(file, claimed, env.now)
         work = _running(claimed, names, file, env.now)
         free = [names[s.name] for s in dump.slots if not s.holder and s.name in names]
         free += stale_dynamic_claims(env, names, claimed)
@@ -105,6 +106,25 @@ def _summary(file: str, dump: StatusDump, machines: int, claimed: int) -> str:
             "slot(s) carved out of them)"
         )
     return summary
+
+
+def _refuse_later_claims(file: str, claimed: list[SlotAd], now: float) -> None:
+    """Refuse claims whose latest start (``JobStart``, else ``EnteredCurrentState``) is
+    after ``now``, as ``fs import condor-userprio`` refuses a LastUpdate after it.
+
+    Raises:
+        InputError: naming the slot, its time and ``--now``.
+    """
+    from fairshare_cli.cli.imports._dump_time import latest, refuse_later_dump
+
+    times = [
+        (s.since, f"{file}:{s.line}: {s.name}'s claim start")
+        for s in claimed
+        if s.since is not None
+    ]
+    found = latest(times)
+    if found is not None:
+        refuse_later_dump(found[1], found[0], now)
 
 
 def _running(claimed: list[SlotAd], names: dict[str, str], file: str, now: float) -> list[Running]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from fairshare_cli.cli.context import Env, mutate_state, now_source
+from fairshare_cli.cli.context import Env, mutate_state
+from fairshare_cli.cli.imports._dump_time import refuse_later_dump
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 
 
@@ -38,7 +39,7 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
     with open_dump(file) as fh:
         ads, last_update, limits = read_userprio(fh, file)
     with mutate_state(opts, dry_run) as env:
-        _refuse_later_dump(file, last_update, env.now)
+        refuse_later_dump(f"{file}: the accountant's LastUpdate", last_update, env.now)
         accountant = env.decode("accountant", acct.accountant_from_json)
         accountant, count = records_from_ads(ads, accountant, env.config, last_update)
         state = env.state.with_section("accountant", acct.accountant_to_json(accountant))
@@ -78,24 +79,3 @@ def _keep_limits(env: Env, file: str, limits: list[str]) -> None:
     if seen != negotiator.limits_seen:
         kept = replace(negotiator, limits_seen=seen)
         env.state = env.state.with_section("negotiator", negotiator_to_json(kept))
-
-
-def _refuse_later_dump(file: str, last_update: float, now: float) -> None:
-    """Refuse records valid at a time after ``now``: the state would then be newer than
-    ``--now``, and every later command at that time refused.
-
-    Raises:
-        InputError: naming the dump's LastUpdate and the time to give instead.
-    """
-    if last_update <= now:
-        return
-    from fairshare_cli.core.epoch import utc_text
-    from fairshare_cli.errors import InputError
-
-    source = now_source()
-    flag = "--now " if source != "--now" else ""
-    raise InputError(
-        f"{file}: the accountant's LastUpdate {utc_text(last_update)} is after {source} "
-        f"{utc_text(now)}: the dump is of a later time; give {flag}{utc_text(last_update)} "
-        "or a later time"
-    )

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.cli.conftest import refused
+from tests.cli.imports.conftest import CAPTURED
 from tests.conftest import FIXTURES
 
 POOL = FIXTURES / "htcondor-25.0" / "flat_users"
@@ -327,7 +328,8 @@ def test_condor_status_dry_run_writes_nothing(tmp_path: Path, run: Callable[...,
     cfg = tmp_path / "pool.toml"
     cfg.write_text("[pool]\nuid_domain = 'htc.test'\n")
     state = tmp_path / "s.json"
-    args = ["--into", str(cfg), "--state", str(state), "--now", NOW, "--dry-run"]
+    # (the capture's own time: its claims started up to 18:25:31, after NOW)
+    args = ["--into", str(cfg), "--state", str(state), "--now", CAPTURED, "--dry-run"]
     result = run("import", "condor-status", str(POOL / "condor_status.json"), *args)
     assert result.exit_code == 0, result.stderr
     assert "would merge into" in result.stderr and "18 claim(s)" in result.stderr

@@ -108,7 +108,7 @@ def test_a_backslash_in_a_long_dump_is_read_as_condor_q_prints_it(
     slot = 'Name = "slot1@{m}"\nMachine = "{m}"\nCpus = 1\nState = "Unclaimed"\nStart = true\n'
     (tmp_path / "status.long.txt").write_text(slot.format(m="mx1") + "\n" + slot.format(m="m.1"))
     (tmp_path / "q.long.txt").write_text(
-        'ClusterId = 7\nProcId = 0\nJobStatus = 1\nOwner = "AD\\\\ann"\nQDate = 1795458000\n'
+        'ClusterId = 7\nProcId = 0\nJobStatus = 1\nOwner = "AD\\\\ann"\nQDate = 1795258800\n'
         'Requirements = regexp("^m\\.1$",TARGET.Machine)\n'
     )
     cfg, state = tmp_path / "c.toml", tmp_path / "s.json"

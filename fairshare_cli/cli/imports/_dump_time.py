@@ -1,0 +1,32 @@
+"""What the HTCondor dump imports share: a dump of a time after ``--now`` refused."""
+
+from __future__ import annotations
+
+from fairshare_cli.cli.context import now_source
+
+
+def refuse_later_dump(what: str, when: float, now: float) -> None:
+    """Refuse a dump whose ``what`` (``q.txt:8: job 8.0's QDate``) is ``when``, after
+    ``now``: the state would then hold times after ``--now`` (a job submitted or a claim
+    started later), which every command at that time reads as a wait or a use of less
+    than nothing.
+
+    Raises:
+        InputError: naming ``what``, its time and ``--now`` (or where the time came from).
+    """
+    if when <= now:
+        return
+    from fairshare_cli.core.epoch import utc_text
+    from fairshare_cli.errors import InputError
+
+    source = now_source()
+    flag = "--now " if source != "--now" else ""
+    raise InputError(
+        f"{what} {utc_text(when)} is after {source} {utc_text(now)}: the dump is of a later "
+        f"time; give {flag}{utc_text(when)} or a later time"
+    )
+
+
+def latest(times: list[tuple[float, str]]) -> tuple[float, str] | None:
+    """The latest of ``(time, what)`` pairs (the first of equals), or None."""
+    return max(times, key=lambda pair: pair[0], default=None)
