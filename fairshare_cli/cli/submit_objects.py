@@ -203,7 +203,7 @@ def read_objects(path: Path) -> list[dict[str, Any]]:
         refuse_byte_order_mark(text, f"{path}:1")
         raw = loads(text, once=True)
     except DuplicateKey as exc:  # (either value may be the one meant)
-        raise InputError(f"jobs file {path}: {exc.in_job()}") from None
+        raise InputError(exc.in_job(f"jobs file {path}")) from None
     except FileNotFoundError:
         raise InputError(f"jobs file {path} does not exist") from None
     except OSError as exc:
