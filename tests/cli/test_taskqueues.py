@@ -331,7 +331,7 @@ def test_missing_jobs_file(
 ) -> None:
     result = run("taskqueues", *files(jobs=None), "--jobs-file", str(tmp_path / "nope.json"))
     assert result.exit_code == 2
-    assert "cannot read" in result.stderr
+    assert result.stderr == f"fs: error: File '{tmp_path / 'nope.json'}' does not exist.\n"
 
 
 def test_help_names_the_command(run: Callable[..., Any]) -> None:
