@@ -87,10 +87,9 @@ def _path_store(attr: str, must_exist: bool = False) -> Callable[..., Any]:
             from pathlib import Path
 
             from fairshare_cli.io.config import sample_hint
+            from fairshare_cli.io.inputs import no_such_file
 
-            raise click.BadParameter(
-                f"config file {value} does not exist{sample_hint(Path(value))}", ctx, param
-            )
+            raise click.BadParameter(f"{no_such_file(value)}{sample_hint(Path(value))}", ctx, param)
         return store(ctx, param, value)
 
     return check

@@ -114,7 +114,8 @@ def html_option(func: Callable[..., None]) -> Callable[..., None]:
     type=click.Path(dir_okay=False),
     metavar="FILE",
     callback=no_empty_path,
-    help="Jobs to submit (JSON list; submit_time, run_time in seconds).",
+    help="Jobs to submit (a JSON list of job objects, each with its id; submit_time, "
+    "run_time in seconds).",
 )
 @click.option(
     "--until",

@@ -14,7 +14,7 @@ import click
 from fairshare_cli.core.job_fields import check_job_option
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import InputError, decoder_fault
-from fairshare_cli.io.inputs import cannot_be_read, loads, read_text, refuse_device
+from fairshare_cli.io.inputs import cannot_be_read, loads, no_such_file, read_text, refuse_device
 from fairshare_cli.io.json_keys import DuplicateKey
 
 
@@ -203,9 +203,9 @@ def read_objects(path: Path) -> list[dict[str, Any]]:
         refuse_byte_order_mark(text, f"{path}:1")
         raw = loads(text, once=True)
     except DuplicateKey as exc:  # (either value may be the one meant)
-        raise InputError(f"jobs file {path}: {exc.in_job()}") from None
+        raise InputError(exc.in_job(f"jobs file {path}")) from None
     except FileNotFoundError:
-        raise InputError(f"jobs file {path} does not exist") from None
+        raise InputError(no_such_file(str(path))) from None
     except OSError as exc:
         raise InputError(cannot_be_read("jobs file", str(path), exc)) from None
     except json.JSONDecodeError as exc:

@@ -67,7 +67,7 @@ def read_job_fields(obj: Mapping[str, Any], where: str) -> dict[str, Any]:
             kw[key] = quick
             continue
         if key == "count":
-            kw[key] = _count(value, f"{where}.{key}")
+            kw[key] = _count(value, f"{where}: {key}")
             continue
         parse = _PARSERS.get(key)
         if parse is None:
@@ -75,17 +75,38 @@ def read_job_fields(obj: Mapping[str, Any], where: str) -> dict[str, Any]:
             extra = extra or " (fields: docs/jobs.md)"
             raise InputError(f"{where}: unknown job field '{key}'{extra}")
         if value is not None:
-            kw[key] = _checked(parse, key, value, f"{where}.{key}")
+            kw[key] = _checked(parse, key, value, f"{where}: {key}")
     for req in ("id", "owner"):  # (after the unknown fields: 'Owner' is named as one)
         if kw.get(req) is None:
             how = _NO_ID if req == "id" else ""
             raise InputError(f"{where}: missing required field '{req}'{how}")
-    _status(kw.get("status", "idle"), f"{where}.status")
+    _status(kw.get("status", "idle"), f"{where}: status")
     return kw
 
 
 #: What a job object with no id is told to give.
-_NO_ID = ' (a job id, "1" or "12.0"; fs submit --file numbers the jobs that have none)'
+_NO_ID = ' (give the job an id, "1" or "12.0"; only fs submit --file numbers jobs without one)'
+
+
+def job_label(source: str, obj: Any, index: int) -> str:
+    """How a message names a job object of a list (docs/jobs.md): by the id it gives,
+    ``{source}: job 12.0``, or where it gives none fs can read, by its place,
+    ``{source}: job object 3 (counting from 1)``."""
+    job_id = obj.get("id") if type(obj) is dict else None
+    if type(job_id) in (int, float):  # (an id written as a number: read as its text)
+        job_id = str(job_id)
+    if name_problem(job_id) is None:
+        return f"{source}: job {job_id}"
+    return f"{source}: job object {index + 1} (counting from 1)"
+
+
+def given_twice(source: str, job_id: str, first: int, index: int) -> str:
+    """The refusal of a job id that two job objects of a list give (``first`` and ``index``
+    their places, from 0; a ``count`` object gives each of its ids)."""
+    return (
+        f"{source}: job {job_id} is given twice (job objects {first + 1} and {index + 1}, "
+        "counting from 1); give each job its own id"
+    )
 
 
 def _status(status: str, label: str) -> str:
@@ -127,8 +148,8 @@ def check_job_field(key: str, value: Any, where: str) -> Any:
         InputError: naming ``where`` and ``key``; KeyError: ``key`` is not a job field.
     """
     if key == "count":
-        return _count(value, f"{where}.{key}")
-    return None if value is None else _checked(_PARSERS[key], key, value, f"{where}.{key}")
+        return _count(value, f"{where}: {key}")
+    return None if value is None else _checked(_PARSERS[key], key, value, f"{where}: {key}")
 
 
 def check_job_option(key: str, value: Any, option: str) -> Any:

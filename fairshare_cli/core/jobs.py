@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from msgspec import Meta, Struct, ValidationError, convert
 from msgspec.structs import astuple, replace
 
-from fairshare_cli.core.job_fields import JOB_STATUSES, read_job_fields
+from fairshare_cli.core.job_fields import JOB_STATUSES, given_twice, job_label, read_job_fields
 from fairshare_cli.core.limits import (
     INT64_MAX,
     INT64_MIN,
@@ -164,17 +164,16 @@ def parse_jobs(objs: Iterable[Any], source: str) -> list[Job]:
     """
     require_job_list(objs, source)
     jobs: list[Job] = []
-    seen: set[str] = set()
+    seen: dict[str, int] = {}  # each id, and the place of the object that gave it
     slots: set[str] = set()
     for i, obj in enumerate(objs):
-        for job in parse_job(obj, f"{source}: job {i}"):
-            if job.id in seen:
-                raise InputError(f"{source}: job {i}: duplicate job id '{job.id}'")
-            seen.add(job.id)
+        for job in parse_job(obj, job_label(source, obj, i)):
+            if seen.setdefault(job.id, i) != i:
+                raise InputError(given_twice(source, job.id, seen[job.id], i))
             if job.status == "running" and job.slot is not None:
                 if job.slot in slots:
                     raise InputError(
-                        f"{source}: job {i}: slot '{job.slot}' already runs another job"
+                        f"{source}: job {job.id}: slot '{job.slot}' already runs another job"
                     )
                 slots.add(job.slot)
             jobs.append(job)

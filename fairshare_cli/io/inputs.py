@@ -244,9 +244,19 @@ def open_input(path: str, name: str | None = None) -> IO[str]:
         raise cannot_read(name or path, exc) from None
 
 
+def no_such_file(path: str) -> str:
+    """A named input file that is not there, in click's words for the file options it
+    checks itself (``fs whatif --history``): ``File 'jobs.json' does not exist.``, the one
+    wording of every reader."""
+    return f"File {path!r} does not exist."
+
+
 def cannot_read(name: str, exc: OSError) -> InputError:
     """The error for an unreadable input (an import says what it reads), but for a
-    standard input that was closed (no file is wrong: said as it is)."""
+    standard input that was closed (no file is wrong: said as it is) and a file that is
+    not there (:func:`no_such_file`: what it reads is no help)."""
+    if exc.errno == errno.ENOENT and not isinstance(exc, ClosedStdin):
+        return InputError(no_such_file(name))
     kind = InputError if isinstance(exc, ClosedStdin) else UnreadableInput
     if exc.errno == errno.ENAMETOOLONG:  # (a name of thousands: shown shortened)
         return kind(f"cannot read {shown(name)}: {exc.strerror}; give a shorter path")

@@ -31,6 +31,7 @@ from typing import Any, Protocol, TypeVar
 import msgspec
 
 from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.job_fields import job_label
 from fairshare_cli.core.job_ids import TakenIds, single_jobs
 from fairshare_cli.core.jobs import (
     Job,
@@ -91,7 +92,7 @@ def read_jobs(
         path: the file.
         new_sink: makes the sink (a second one when the exact reader starts afresh).
         label: names the file in messages about its JSON.
-        source: names the file in messages about a job (``{source}: job 3: ...``).
+        source: names the file in messages about a job (``{source}: job 12.0: ...``).
         record: the record the sink takes: :class:`~fairshare_cli.core.jobs.Job` or a
             :func:`~fairshare_cli.io.job_records.raw_job_record`.
 
@@ -121,7 +122,7 @@ def _read_jobs(
         sink = new_sink()
         objs = load_job_objects(readable, label)
         parse_jobs(objs, source)  # every refusal worded, in file order
-        jobs = [parse_stanza(obj, f"{source}: job {i}") for i, obj in enumerate(objs)]
+        jobs = [parse_stanza(obj, job_label(source, obj, i)) for i, obj in enumerate(objs)]
         sink.add(jobs if record is Job else [projected(job, record) for job in jobs])
         return sink
 
@@ -208,7 +209,7 @@ def _one_by_one(piece: bytes, base: int, source: str) -> list[Job]:
             jobs.append(msgspec.convert(obj, Job, strict=True))
         except msgspec.ValidationError:
             try:
-                jobs.append(parse_stanza(obj, f"{source}: job {base + k}"))
+                jobs.append(parse_stanza(obj, job_label(source, obj, base + k)))
             except InputError:
                 raise _Refused from None
     return jobs
@@ -264,7 +265,7 @@ def load_job_objects(path: str, name: str | None = None) -> list[Any]:
         objs = read_json(path, label, repeats)
         repeats.refuse(objs)
     except DuplicateKey as exc:  # (either value may be the one meant)
-        raise InputError(f"{label}: {exc.in_job()}") from None
+        raise InputError(exc.in_job(label)) from None
     except JSONFault as fault:
         at = "" if fault.line is None else f"line {fault.line}, column {fault.column}: "
         raise InputError(

@@ -15,23 +15,39 @@ from typing import Any
 
 class DuplicateKey(ValueError):
     """An object of the document gives ``key`` twice; ``where`` is the path of that object
-    in the document (:func:`path_text`; ``""``: the document itself)."""
+    in the document (:func:`path_text`; ``""``: the document itself), ``path`` its keys
+    and indices and ``doc`` the document, when the reader has them (:meth:`in_job`)."""
 
-    def __init__(self, key: str, where: str) -> None:
+    def __init__(
+        self, key: str, where: str, path: list[Any] | None = None, doc: Any = None
+    ) -> None:
         super().__init__(f"the key {json.dumps(key, ensure_ascii=False)} is given twice")
         self.key = key
         self.where = where
+        self.path = path or []
+        self.doc = doc
 
     def place(self) -> str:
         """Where the object is, as a message says it: ``at the top level`` or ``in a.b.3``."""
         return f"in {self.where}" if self.where else "at the top level"
 
-    def in_job(self) -> str:
-        """The refusal as a jobs file words it (the document a list of job objects, or
-        one): ``job 3: the key "a" is given twice (in attributes); give each key once``."""
-        job, _, inside = self.where.partition(".")
-        head = f"job {job}: " if job else ""
-        return f"{head}{self}{f' (in {inside})' if inside else ''}; give each key once"
+    def in_job(self, source: str) -> str:
+        """The refusal as a jobs file ``source`` words it (the document a list of job
+        objects, or one), the job named as every job refusal names it (:func:`job_label`):
+        ``jobs.json: job 12.0: the key "a" is given twice (in attributes); give each key
+        once`` (a job whose ``id`` is the key given twice: by its place in the list)."""
+        from fairshare_cli.core.job_fields import job_label  # (not on a state's path: msgspec)
+
+        path, doc = self.path, self.doc
+        if isinstance(doc, list) and path:  # (a list: the first step is the job's place)
+            index, inside = path[0], path[1:]
+            job = doc[index] if not (self.key == "id" and not inside) else None
+            head = f"{job_label(source, job, index)}: "
+        else:  # (one object: the document itself)
+            inside = path
+            head = f"{source}: "
+        where = path_text(inside)
+        return f"{head}{self}{f' (in {where})' if where else ''}; give each key once"
 
 
 class RepeatedKeys:
@@ -57,7 +73,8 @@ class RepeatedKeys:
         """
         if self.found is not None:
             key, obj = self.found
-            raise DuplicateKey(key, path_text(_path_to(doc, obj) or []))
+            path = _path_to(doc, obj) or []
+            raise DuplicateKey(key, path_text(path), path, doc)
 
 
 def refuse_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -204,12 +204,12 @@ def test_a_missing_config_from_the_variable_names_the_variable(
     from_env = run("userprio", "--now", "2026-11-21T12:00:00Z", env={"FAIRSHARE_CONFIG": missing})
     assert (from_env.exit_code, from_env.stdout) == (2, "")
     assert from_env.stderr.startswith(
-        f"fs: error: Invalid value for FAIRSHARE_CONFIG: config file {missing} does not exist"
+        f"fs: error: Invalid value for FAIRSHARE_CONFIG: File '{missing}' does not exist."
     )
     typed = run("userprio", "--config", missing, "--now", "2026-11-21T12:00:00Z")
     assert (typed.exit_code, typed.stderr) == (
         2,
-        f"fs: error: config file {missing} does not exist\n",
+        f"fs: error: File '{missing}' does not exist.\n",
     )
 
 

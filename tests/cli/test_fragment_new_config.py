@@ -138,5 +138,5 @@ def test_a_missing_config_given_beside_a_new_into_is_still_refused(
         "import", kind, str(dump), "--into", "new.toml", "--config", "missing.toml", *extra
     )
     assert result.exit_code == 2
-    assert result.stderr == "fs: error: config file missing.toml does not exist\n"
+    assert result.stderr == "fs: error: File 'missing.toml' does not exist.\n"
     assert sorted(p.name for p in folder.iterdir()) == []

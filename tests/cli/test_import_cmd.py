@@ -151,7 +151,12 @@ def test_an_unreadable_input_leaves_the_store_byte_for_byte(
     before = (store.read_bytes(), (folder / "state.json").read_bytes())
     failed = run("import", "history", str(folder / name), *args)
     assert failed.exit_code == 2, failed.stderr
-    assert failed.stderr.startswith(f"fs: error: cannot read {folder / name}: ")
+    said = (
+        "fs: error: File '{}' does not exist."
+        if name == "missing.csv"
+        else "fs: error: cannot read {}: "
+    )
+    assert failed.stderr.startswith(said.format(folder / name))
     assert (store.read_bytes(), (folder / "state.json").read_bytes()) == before
 
 

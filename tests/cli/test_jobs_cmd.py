@@ -313,7 +313,7 @@ def test_admin_priority_is_held_to_what_scontrol_takes(
     neg = tmp_path / "neg.json"
     neg.write_text('[{"id": "2.0", "owner": "alice", "admin_priority": -5, "account": "hep"}]')
     before = (tmp_path / "state.json").read_bytes()
-    message = f"fs: error: {neg}: job 0.admin_priority: expected 0 or more, got -5\n"
+    message = f"fs: error: {neg}: job 2.0: admin_priority: expected 0 or more, got -5\n"
     for command in (["submit", "--file", str(neg)], ["sprio", "--jobs-file", str(neg)]):
         result = run(*command, *args)
         assert (result.exit_code, result.stdout, result.stderr) == (2, "", message)

@@ -18,15 +18,18 @@ BIG = 2**63
 
 #: (the job's attributes, as JSON text; what the error names)
 ATTRIBUTE_CASES = [
-    ('{"X": ' + str(BIG) + "}", "job 0.attributes.X: expected a whole number that fits in 64 bits"),
-    ('{"X": ' + str(-BIG - 1) + "}", "job 0.attributes.X: expected a whole number that fits"),
+    (
+        '{"X": ' + str(BIG) + "}",
+        "job 5.0: attributes.X: expected a whole number that fits in 64 bits",
+    ),
+    ('{"X": ' + str(-BIG - 1) + "}", "job 5.0: attributes.X: expected a whole number that fits"),
     (
         '{"X": [1, {"y": [' + str(BIG) + "]}]}",
-        "job 0.attributes.X[1].y[0]: expected a whole number",
+        "job 5.0: attributes.X[1].y[0]: expected a whole number",
     ),
-    ('{"X": "\\udcff"}', "job 0.attributes.X: expected Unicode text"),
-    ('{"X": ["ok", "\\udcff"]}', "job 0.attributes.X[1]: expected Unicode text"),
-    ('{"\\udcff": 1}', "job 0.attributes: expected names of Unicode text"),
+    ('{"X": "\\udcff"}', "job 5.0: attributes.X: expected Unicode text"),
+    ('{"X": ["ok", "\\udcff"]}', "job 5.0: attributes.X[1]: expected Unicode text"),
+    ('{"\\udcff": 1}', "job 5.0: attributes: expected names of Unicode text"),
 ]
 
 COMMANDS = [
@@ -125,7 +128,7 @@ def test_submit_refuses_dirac_requirements_that_are_not_text(
     jobs.write_text(f"[{SURROGATE_JOB}]")
     before = env["state"].read_bytes()
     result = run("submit", "--file", str(jobs), *common(env))
-    refused(result, "job 0.dirac_requirements.sites[1]: expected Unicode text")
+    refused(result, "job 7: dirac_requirements.sites[1]: expected Unicode text")
     assert env["state"].read_bytes() == before
 
 
@@ -133,15 +136,19 @@ def test_submit_refuses_dirac_requirements_that_are_not_text(
     ("job", "commands", "key"),
     [
         # sprio: a traceback (msgspec's UnicodeEncodeError); the others refused it
-        ('"\\udcff"', ["sprio", "taskqueues", "negotiate"], "job 0: expected a job object"),
+        (
+            '"\\udcff"',
+            ["sprio", "taskqueues", "negotiate"],
+            "job object 1 (counting from 1): expected a job object",
+        ),
         # taskqueues: listed (and printed as a byte that is not UTF-8), exit 0
         (
             '{"id": "7", "owner": "alice", "dirac_group": "\\udcff"}',
             ["sprio", "taskqueues", "negotiate"],
-            "job 0.dirac_group: expected a name",
+            "job 7: dirac_group: expected a name",
         ),
         # taskqueues: listed, exit 0; negotiate: exit 1, 'cannot write state file'
-        (SURROGATE_JOB, ["taskqueues", "negotiate"], "job 0.dirac_requirements.sites[1]"),
+        (SURROGATE_JOB, ["taskqueues", "negotiate"], "job 7: dirac_requirements.sites[1]"),
     ],
 )
 def test_a_state_queue_with_a_lone_surrogate_is_refused(

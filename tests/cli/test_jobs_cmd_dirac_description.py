@@ -53,7 +53,7 @@ def test_submit_refuses_what_jobmanager_refuses(
     args += ["--config", POOL, "--state", str(state), "--now", "2026-11-21T12:00:00Z"]
     result = CliRunner().invoke(cli, args)
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == f"fs: error: fs submit: job 0 ('1'): {message}\n"
+    assert result.stderr == f"fs: error: fs submit: job 1: {message}\n"
     assert not state.exists()
 
 
@@ -111,7 +111,7 @@ def test_submit_applies_the_pools_job_description(tmp_path: Path) -> None:
     ):  # fmt: skip
         result = runner.invoke(cli, [*base, *sets, *where])
         assert (result.exit_code, result.stdout) == (2, "")
-        assert result.stderr == f"fs: error: fs submit: job 0 ('2'): {message}\n"
+        assert result.stderr == f"fs: error: fs submit: job 2: {message}\n"
     assert [j["id"] for j in json.loads(state.read_text(encoding="utf-8"))["jobs"]] == ["1"]
 
 
@@ -128,7 +128,7 @@ def test_submit_without_a_priority_takes_the_default_or_is_refused(tmp_path: Pat
     result = CliRunner().invoke(cli, [*base, *where])
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
-        "fs: error: fs submit: job 0 ('2'): user_priority: not given, so "
+        "fs: error: fs submit: job 2: user_priority: not given, so "
         "JobDescription/DefaultPriority = 12: DIRAC's JobManager refuses the job (priority out "
         "of bounds (must be between 2 and 10))\n"
     )

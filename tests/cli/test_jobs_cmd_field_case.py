@@ -20,7 +20,7 @@ def test_a_jobs_file_with_owner_in_other_case_names_the_field(
     config = write_config('[pool]\ndefaults = "current"\n')
     jobs = tmp_path / "j.json"
     jobs.write_text(json.dumps([{"id": "5.0", "Owner": "x"}]), encoding="utf-8")
-    line = f"{jobs}: job 0: unknown job field 'Owner' (did you mean 'owner'?)"
+    line = f"{jobs}: job 5.0: unknown job field 'Owner' (did you mean 'owner'?)"
     for command in (["sprio"], ["taskqueues"], ["quota"], ["negotiate", "--dry-run"]):
         result = run(*command, "--jobs-file", str(jobs), "--config", str(config), "--now", NOW)
         assert result.exit_code == 2, command
@@ -28,7 +28,7 @@ def test_a_jobs_file_with_owner_in_other_case_names_the_field(
         assert result.stderr == f"fs: error: {line}\n"
     jobs.write_text(json.dumps([{"id": "5.0"}]), encoding="utf-8")  # (none at all: as before)
     result = run("sprio", "--jobs-file", str(jobs), "--config", str(config), "--now", NOW)
-    assert result.stderr == f"fs: error: {jobs}: job 0: missing required field 'owner'\n"
+    assert result.stderr == f"fs: error: {jobs}: job 5.0: missing required field 'owner'\n"
 
 
 def test_submit_set_of_a_field_in_capitals_names_the_field(
@@ -44,6 +44,6 @@ def test_submit_set_of_a_field_in_capitals_names_the_field(
     )  # fmt: skip
     assert result.exit_code == 2
     assert result.stderr == (
-        "fs: error: fs submit: job 0: unknown job field 'OWNER' (did you mean 'owner'?)\n"
+        "fs: error: fs submit: job 1: unknown job field 'OWNER' (did you mean 'owner'?)\n"
     )
     assert not state.exists()

@@ -32,8 +32,8 @@ def test_a_jobs_file_giving_a_key_twice_is_refused(
     """``fs sprio --jobs-file jobs.json`` (and the other readers) with the files above."""
     jobs = env["dir"] / "jobs.json"
     for text, said in (
-        (TWICE, f'{jobs}: job 0: the key "owner" is given twice; give each key once'),
-        (NESTED, f'{jobs}: job 0: the key "A" is given twice (in attributes); give each'),
+        (TWICE, f'{jobs}: job 1.0: the key "owner" is given twice; give each key once'),
+        (NESTED, f'{jobs}: job 1.0: the key "A" is given twice (in attributes); give each'),
     ):
         jobs.write_text(text)
         result = run(*[part.format(jobs=jobs) for part in line], *common(env))
@@ -46,7 +46,7 @@ def test_fs_submit_file_giving_a_key_twice_is_refused(
     """``fs submit --file job.json`` with one object or a list: nothing written."""
     jobs = env["dir"] / "job.json"
     before = env["state"].read_bytes()
-    for text, head in ((TWICE, "job 0: "), (TWICE[1:-1], "")):
+    for text, head in ((TWICE, "job 1.0: "), (TWICE[1:-1], "")):
         jobs.write_text(text)
         result = run("submit", "--file", str(jobs), *common(env))
         refused(result, f'jobs file {jobs}: {head}the key "owner" is given twice; give each')

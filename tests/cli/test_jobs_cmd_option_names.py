@@ -30,7 +30,7 @@ def test_a_jobs_file_with_cpus_names_request_cpus(
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == (
-        f"fs: error: {jobs}: job 0: unknown job field 'cpus' (did you mean 'request_cpus'?)\n"
+        f"fs: error: {jobs}: job 7: unknown job field 'cpus' (did you mean 'request_cpus'?)\n"
     )
     assert not state.exists()
     result = run("sprio", "--jobs-file", str(jobs), *args)
@@ -52,7 +52,7 @@ def test_submit_set_of_an_option_name_names_the_field(
         )  # fmt: skip
         assert result.exit_code == 2
         assert result.stderr == (
-            f"fs: error: fs submit: job 0: unknown job field '{name}' (did you mean '{field}'?)\n"
+            f"fs: error: fs submit: job 1: unknown job field '{name}' (did you mean '{field}'?)\n"
         )
     assert not state.exists()
     result = run(
@@ -60,5 +60,5 @@ def test_submit_set_of_an_option_name_names_the_field(
         "--state", str(state), "--now", NOW,
     )  # fmt: skip
     assert result.stderr == (
-        "fs: error: fs submit: job 0: unknown job field 'bogus' (fields: docs/jobs.md)\n"
+        "fs: error: fs submit: job 1: unknown job field 'bogus' (fields: docs/jobs.md)\n"
     )

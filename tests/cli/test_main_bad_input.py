@@ -375,7 +375,7 @@ DUMP_CASES: list[tuple[str, str | bytes, str]] = [
         "squeue",
         '{"jobs": [{"job_id": 7, "job_state": ["PENDING"], "user_name": "alice", "account": '
         '"hep", "partition": "batch", "accrue_time": {"set": true, "number": ' + "9" * 400 + "}}]}",
-        "jobs[0].accrue_time",
+        "jobs[0]: accrue_time",
     ),
     # sshare --json usage: NaN, an infinity or 400 digits reached int() or float(); NaN and
     # 1e400 are no JSON Slurm writes: refused where they stand

@@ -52,7 +52,7 @@ def test_a_jobs_file_beyond_slurms_range_is_refused_by_every_reader(
     args = [str(path) if word == "{file}" else word for word in line]
     refused(
         run(*args, *common(env)),
-        f"{path}: job 1.{field}: {says} (+/- 2147483645), got {value}",
+        f"{path}: job 2.0: {field}: {says} (+/- 2147483645), got {value}",
     )
     assert env["state"].read_bytes() == before
 
@@ -82,7 +82,7 @@ def test_a_hand_edited_state_beyond_slurms_range_is_refused_and_kept(
     for view in (["sprio"], ["negotiate", "--dry-run"]):
         refused(
             run(*view, *common(env)),
-            "jobs: job 0.nice: Invalid --nice value, out of range (+/- 2147483645)",
+            "jobs: job 1: nice: Invalid --nice value, out of range (+/- 2147483645)",
         )
     assert env["state"].read_bytes() == before
 

@@ -176,7 +176,7 @@ SHOW_CONFIG = (
             ["sprio", "--jobs-file", "{pipe}"],
             '[{"id": "1", "owner": "alice"}, {"id": "1", "owner": "alice"}]',
             2,
-            "job 1: duplicate job id '1'",
+            "job 1 is given twice (job objects 1 and 2, counting from 1)",
         ),
         (
             ["negotiate", "--dry-run", "--jobs-file", "{pipe}"],

@@ -28,7 +28,7 @@ def test_the_missing_sample_pool_is_named_with_the_command_that_writes_it(
     result = run(*line.split()[1:])
     refused(result)
     assert result.stderr == (
-        "fs: error: config file sample_configs/pool.toml does not exist; 'fs init --example "
+        "fs: error: File 'sample_configs/pool.toml' does not exist. 'fs init --example "
         "sample_configs' writes the sample pool there\n"
     )
     assert run("init", "--example", "sample_configs").exit_code == 0
@@ -43,4 +43,4 @@ def test_another_missing_config_is_refused_as_before(
     monkeypatch.chdir(tmp_path)
     result = run("sshare", "--config", "pool.toml", "--now", NOW)
     refused(result)
-    assert result.stderr == "fs: error: config file pool.toml does not exist\n"
+    assert result.stderr == "fs: error: File 'pool.toml' does not exist.\n"

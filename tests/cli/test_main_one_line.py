@@ -89,7 +89,7 @@ BIG = "1" * 5000
         pytest.param(["userprio", "--output", BIG], "Invalid value for '--output': '",
                      id="click-choice"),
         pytest.param(["submit", "--owner", "alice", "--set", f"{BIG}=1"],
-                     "fs submit: job 0: unknown job field '", id="job-field"),
+                     "fs submit: job 1: unknown job field '", id="job-field"),
         pytest.param(["whatif", "--set", f"x{BIG}=1", "userprio"],
                      "--set: unknown key 'x", id="whatif-key"),
     ],

@@ -313,7 +313,7 @@ def test_a_bad_job_is_named_as_every_reader_of_a_jobs_file_names_it(
     for command in (["negotiate", "--dry-run"], ["sprio"], ["taskqueues"]):
         result = run(*command, *args)
         assert (result.exit_code, result.stderr) == (
-            2, f"fs: error: {args[-1]}: job 0.request_cpus: expected 0 or more, got -1\n"
+            2, f"fs: error: {args[-1]}: job 1.0: request_cpus: expected 0 or more, got -1\n"
         ), command  # fmt: skip
 
 

@@ -23,8 +23,8 @@ REFUSED = [
     (" ", "Invalid value for '--config': ' ' is only blanks; give a file's path, or leave it out",
      "Invalid value for FAIRSHARE_CONFIG: ' ' is only blanks; give a file's path, or leave it "
      "out"),
-    ("nope.toml", "config file nope.toml does not exist",
-     "Invalid value for FAIRSHARE_CONFIG: config file nope.toml does not exist"),
+    ("nope.toml", "File 'nope.toml' does not exist.",
+     "Invalid value for FAIRSHARE_CONFIG: File 'nope.toml' does not exist."),
 ]  # fmt: skip
 
 
@@ -79,8 +79,8 @@ def test_the_missing_sample_pool_from_the_variable_says_how_to_get_it(
     result = run("sshare", env=env)
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.startswith(
-        "fs: error: Invalid value for FAIRSHARE_CONFIG: config file sample_configs/pool.toml "
-        "does not exist; 'fs init --example sample_configs' writes the sample pool there "
+        "fs: error: Invalid value for FAIRSHARE_CONFIG: File 'sample_configs/pool.toml' "
+        "does not exist. 'fs init --example sample_configs' writes the sample pool there "
     )
     assert result.stderr.count("\n") == 1
     assert run("init", "--example", "sample_configs").exit_code == 0

@@ -168,7 +168,7 @@ def test_a_fault_of_the_file_comes_before_a_job_the_tree_cannot_place(
     path.write_text(json.dumps(jobs))
     malformed = run(*_args(pool, path, ["-l"]))
     assert (malformed.exit_code, malformed.stdout) == (2, "")
-    want = f"fs: error: {path}: job 2990.nice: expected a whole number, got 'x'\n"
+    want = f"fs: error: {path}: job 2991: nice: expected a whole number, got 'x'\n"
     assert malformed.stderr == want
 
 
@@ -193,7 +193,9 @@ def test_a_fault_of_the_file_comes_before_one_of_the_state(
     path.write_text(json.dumps(jobs))
     file_fault = run(*args)
     assert file_fault.exit_code == 2
-    assert file_fault.stderr == f"fs: error: {path}: job 3.nice: expected a whole number, got 'x'\n"
+    assert (
+        file_fault.stderr == f"fs: error: {path}: job 4: nice: expected a whole number, got 'x'\n"
+    )
 
 
 def _fs(*args: str, stdin: Any = None, stdout: Any = subprocess.PIPE) -> Any:

@@ -37,7 +37,7 @@ def test_a_larger_one_is_refused_in_a_jobs_file(
     env: dict[str, Path], tmp_path: Path, run: Run
 ) -> None:
     res = run("sprio", "--jobs-file", _jobs(tmp_path, 4294967294), *common(env))
-    refused(res, "job 0.admin_priority: expected 0 to 4294967293", "got 4294967294")
+    refused(res, "job 1: admin_priority: expected 0 to 4294967293", "got 4294967294")
     assert res.stdout == ""
 
 
@@ -46,7 +46,7 @@ def test_a_larger_one_is_refused_in_a_workload(
 ) -> None:
     work = _jobs(tmp_path, 9999999999, run_time=60)
     res = run("simulate", "--workload", work, "--scheduler", "slurm", "--until", "60", *common(env))
-    refused(res, "job 0.admin_priority: expected 0 to 4294967293", "got 9999999999")
+    refused(res, "job 1: admin_priority: expected 0 to 4294967293", "got 9999999999")
 
 
 def test_normalised_factors_of_an_admin_priority_as_each_release_prints_them(

@@ -286,28 +286,28 @@ def test_bad_correction_config(
     [
         pytest.param("{", "not valid JSON (line 1, column 2", id="not-json"),
         pytest.param('{"id": "1"}', "expected a JSON list of job objects, got dict", id="not-list"),
-        pytest.param('[{"id": "1.0"}]', "job 0: missing required field 'owner'", id="no-owner"),
+        pytest.param('[{"id": "1.0"}]', "job 1.0: missing required field 'owner'", id="no-owner"),
         pytest.param(
             '[{"id": "1.0", "owner": "a", "dirac_group": "lhcb_user", "user_priority": "hi"}]',
-            "job 0.user_priority: expected a number, got 'hi'",
+            "job 1.0: user_priority: expected a number, got 'hi'",
             id="bad-priority",
         ),
         pytest.param(
             '[{"id": "1.0", "owner": "a", "dirac_group": "lhcb_user"},'
             ' {"id": "1.0", "owner": "b", "dirac_group": "lhcb_user"}]',
-            "job 1: duplicate job id '1.0'",
+            "job 1.0 is given twice (job objects 1 and 2, counting from 1); give each job its own id",
             id="duplicate-id",
         ),
         pytest.param(
             '[{"id": "1.0", "owner": "a", "dirac_group": "lhcb_user",'
             ' "dirac_requirements": {"cpu_tme": 5}}]',
-            "job 0 ('1.0'): unknown dirac_requirements key 'cpu_tme' (did you mean 'cpu_time'?)",
+            "job 1.0: unknown dirac_requirements key 'cpu_tme' (did you mean 'cpu_time'?)",
             id="bad-requirement",
         ),
         pytest.param(
             '[{"id": "1.0", "owner": "a", "dirac_group": "lhcb_user",'
             ' "dirac_requirements": {"sites": [1]}}]',
-            "job 0 ('1.0'): dirac_requirements.sites: expected names (strings), got [1]",
+            "job 1.0: dirac_requirements.sites: expected names (strings), got [1]",
             id="bad-sites",
         ),
     ],
@@ -332,7 +332,7 @@ def test_missing_jobs_file(
 ) -> None:
     result = run("taskqueues", *files(jobs=None), "--jobs-file", str(tmp_path / "nope.json"))
     assert result.exit_code == 2
-    assert "cannot read" in result.stderr
+    assert result.stderr == f"fs: error: File '{tmp_path / 'nope.json'}' does not exist.\n"
 
 
 def test_help_names_the_command(run: Callable[..., Any]) -> None:

@@ -135,7 +135,7 @@ def test_what_taskqueuedb_cannot_hold_is_refused(
 ) -> None:
     result = taskqueues([job(1), bad])
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr.startswith(f"fs: error: {tmp_path / 'jobs.json'}: job 1 ('2.0'): ")
+    assert result.stderr.startswith(f"fs: error: {tmp_path / 'jobs.json'}: job 2.0: ")
     assert message in result.stderr
     assert len(result.stderr.splitlines()) == 1
 
@@ -374,7 +374,7 @@ def test_a_requirement_name_with_a_control_character_is_refused(
     assert (result.exit_code, result.stdout) == (2, "")
     key = next(k for k in ("sites", "tags", "platforms") if k in bad["dirac_requirements"])
     assert result.stderr == (
-        f"fs: error: {tmp_path / 'jobs.json'}: job 1 ('2.0'): dirac_requirements.{key}: "
+        f"fs: error: {tmp_path / 'jobs.json'}: job 2.0: dirac_requirements.{key}: "
         f"expected names without control characters, got {shown}\n"
     )
     spaced = taskqueues([job(1, tags=["GPU 2"])], "--json")

@@ -129,7 +129,7 @@ def test_a_default_out_of_bounds_refuses_a_job_without_the_value(tmp_path: Path)
     )  # fmt: skip
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
-        f"fs: error: {jobs}: job 0 ('1'): user_priority: not given, so "
+        f"fs: error: {jobs}: job 1: user_priority: not given, so "
         "JobDescription/DefaultPriority = 21: DIRAC's JobManager refuses the job (priority out "
         "of bounds (must be between 0 and 20))\n"
     )
@@ -154,7 +154,7 @@ def test_a_default_out_of_bounds_refuses_a_job_that_gives_its_own_value(tmp_path
     result = runner.invoke(cli, ["taskqueues", *where, "--jobs-file", str(jobs)])
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
-        f"fs: error: {jobs}: job 0 ('1'): dirac_requirements.cpu_time: 3600, but "
+        f"fs: error: {jobs}: job 1: dirac_requirements.cpu_time: 3600, but "
         "JobDescription/DefaultCPUTime = 2000000 is out of bounds: DIRAC's JobManager "
         "validates the default before the job's own value, so it refuses every job (cpuTime "
         "out of bounds (must be between 100 and 1000000))\n"
@@ -164,7 +164,7 @@ def test_a_default_out_of_bounds_refuses_a_job_that_gives_its_own_value(tmp_path
     result = runner.invoke(cli, [*submit, *given, *where])
     assert result.exit_code == 2
     assert result.stderr == (
-        "fs: error: fs submit: job 0 ('1'): dirac_requirements.cpu_time: 3600, but "
+        "fs: error: fs submit: job 1: dirac_requirements.cpu_time: 3600, but "
         "JobDescription/DefaultCPUTime = 2000000 is out of bounds: DIRAC's JobManager "
         "validates the default before the job's own value, so it refuses every job (cpuTime "
         "out of bounds (must be between 100 and 1000000))\n"
@@ -190,7 +190,7 @@ def test_a_default_priority_out_of_bounds_refuses_a_job_that_gives_a_priority(
     )  # fmt: skip
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
-        f"fs: error: {jobs}: job 0 ('7'): user_priority: 3, but JobDescription/DefaultPriority "
+        f"fs: error: {jobs}: job 7: user_priority: 3, but JobDescription/DefaultPriority "
         "= 21 is out of bounds: DIRAC's JobManager validates the default before the job's own "
         "value, so it refuses every job (priority out of bounds (must be between 0 and 20))\n"
     )

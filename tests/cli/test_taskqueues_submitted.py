@@ -149,6 +149,6 @@ def test_one_past_each_bound_is_refused(
     """One past JobModel's bounds: exit 2, one line, nothing written."""
     result = submit(run, common, "g1", "alice", req, prio)
     assert result.exit_code == 2
-    assert result.stderr == f"fs: error: fs submit: job 0 ('1'): {message}\n"
+    assert result.stderr == f"fs: error: fs submit: job 1: {message}\n"
     result = run("taskqueues", *common, "--json")
     assert json.loads(result.stdout) == []

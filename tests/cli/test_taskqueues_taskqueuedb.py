@@ -171,7 +171,7 @@ def test_bad_requirements(
     path.write_text(json.dumps([job(1), job(2, **req)]), encoding="utf-8")
     result = run("taskqueues", "--config", str(cfg), "--jobs-file", str(path), "--now", NOW)
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"fs: error: {path}: job 1 ('2.0'): ")
+    assert result.stderr.startswith(f"fs: error: {path}: job 2.0: ")
     assert message in result.stderr
 
 
@@ -189,7 +189,7 @@ def test_an_owner_longer_than_the_owner_column_is_refused(
     path.write_text(json.dumps([job(1), job(2, owner="o" * 256)]), encoding="utf-8")
     result = run(*args)
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr.startswith(f"fs: error: {path}: job 1 ('2.0'): ")
+    assert result.stderr.startswith(f"fs: error: {path}: job 2.0: ")
     assert "owner: 256 characters, more than TaskQueueDB's VARCHAR(255) holds" in result.stderr
 
 
@@ -402,7 +402,7 @@ def test_a_priority_jobmanager_refuses_is_refused(
     path.write_text(json.dumps([job(1), job(2, prio=prio)]), encoding="utf-8")
     result = run(*args)
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == f"fs: error: {path}: job 1 ('2.0'): {shown}\n"
+    assert result.stderr == f"fs: error: {path}: job 2.0: {shown}\n"
 
 
 def test_a_priority_on_a_rounding_boundary_rounds_as_dirac_adds(

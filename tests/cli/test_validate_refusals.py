@@ -260,7 +260,7 @@ STATE_CASES: list[tuple[dict[str, Any], str, str]] = [
     ({"accountant": {"records": {}, "recrods": RECORD}}, "setfactor", "recrods"),
     ({"negotiator": {"claimz": {}}}, "negotiate", "claimz"),
     ({"slurm": {"usage": {}, "foreign": [1]}}, "sshare", "foreign"),
-    ({"jobs": STATE["jobs"] * 2}, "userprio", "duplicate job id"),
+    ({"jobs": STATE["jobs"] * 2}, "userprio", "job 1 is given twice"),
     (
         {
             "jobs": [
@@ -306,7 +306,10 @@ TASKQUEUE_CASES = [
     ('[{"id": "9", "owner": "alice", "dirac_group": "lhcb_user", "count": "10"}]', "count"),
     ('[{"id": "9", "owner": "alice", "dirac_group": "lhcb_user", "user_priority": NaN}]', "nan"),
     ('[{"id": "9", "owner": " ", "dirac_group": "lhcb_user"}]', "owner"),
-    ('[{"id": "9", "owner": "a", "count": 3}, {"id": "9.1", "owner": "a"}]', "duplicate"),
+    (
+        '[{"id": "9", "owner": "a", "count": 3}, {"id": "9.1", "owner": "a"}]',
+        "job 9.1 is given twice",
+    ),
 ]
 
 

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracGroupSpec
 from fairshare_cli.core.dirac.jobs import REQUIREMENT_KEYS
+from fairshare_cli.core.job_fields import job_label
 from fairshare_cli.core.jobs import Job, parse_job
 from fairshare_cli.errors import InputError
 from fairshare_cli.io import dirac_jobs
@@ -148,13 +149,14 @@ def test_the_reader_accepts_what_the_parser_accepts(tmp_path: Path, obj: dict[st
 )
 @given(job)
 def test_the_message_is_the_parsers(tmp_path: Path, obj: dict[str, Any]) -> None:
-    """Behind a valid job, a refused one is named by the parser's message (file, job 1)."""
+    """Behind a valid job, a refused one is named by the parser's message (the file, and
+    the job as every reader names it: by its id, else as the second job object)."""
     good = {"id": "9.0", "owner": "alice", "dirac_group": "user"}
     path = tmp_path / "jobs.json"
     path.write_text(json.dumps([good, obj]), encoding="utf-8")
     message = ""
     try:
-        parse_job(json.loads(json.dumps(obj)), f"{path}: job 1")
+        parse_job(json.loads(json.dumps(obj)), job_label(str(path), obj, 1))
     except InputError as exc:
         message = str(exc)
     if message:
@@ -166,15 +168,15 @@ def test_the_message_is_the_parsers(tmp_path: Path, obj: dict[str, Any]) -> None
 @pytest.mark.parametrize(
     ("field", "value", "expected"),
     [
-        ("request_cpus", -8, "job 1.request_cpus: expected 0 or more, got -8"),
-        ("num_nodes", 0, "job 1.num_nodes: expected 1 or more, got 0"),
-        ("user_priority", math.nan, "job 1.user_priority: expected a finite number that fits"),
-        ("user_priority", 1e300, "job 1.user_priority: expected a finite number that fits"),
-        ("submit_time", "2026-02-30T00:00:00Z", "job 1.submit_time: expected a real calendar"),
-        ("account", "a b", "job 1.account: expected a name without blanks"),
-        ("time_limit", -1, "job 1.time_limit: expected a duration of 0 or more seconds"),
-        ("nice_user", 1, "job 1.nice_user: expected true or false, got 1"),
-        ("attributes", [1], "job 1.attributes: expected an object"),
+        ("request_cpus", -8, "job 2.0: request_cpus: expected 0 or more, got -8"),
+        ("num_nodes", 0, "job 2.0: num_nodes: expected 1 or more, got 0"),
+        ("user_priority", math.nan, "job 2.0: user_priority: expected a finite number that fits"),
+        ("user_priority", 1e300, "job 2.0: user_priority: expected a finite number that fits"),
+        ("submit_time", "2026-02-30T00:00:00Z", "job 2.0: submit_time: expected a real calendar"),
+        ("account", "a b", "job 2.0: account: expected a name without blanks"),
+        ("time_limit", -1, "job 2.0: time_limit: expected a duration of 0 or more seconds"),
+        ("nice_user", 1, "job 2.0: nice_user: expected true or false, got 1"),
+        ("attributes", [1], "job 2.0: attributes: expected an object"),
     ],
 )
 def test_odd_values_in_fields_taskqueues_do_not_read(

@@ -205,7 +205,11 @@ def test_count_stanzas_of_other_jobs_collide_too(tmp_path: Path) -> None:
     path = tmp_path / "jobs.json"
     write(path, [{"id": "5.0", "owner": "a", "count": 2}, {"id": "5.1", "owner": "b"}], 0)
     fast, slow = both(path)
-    assert fast == slow == f"{path}: job 1: duplicate job id '5.1'"
+    assert (
+        fast
+        == slow
+        == f"{path}: job 5.1 is given twice (job objects 1 and 2, counting from 1); give each job its own id"
+    )
 
 
 def test_an_object_over_many_blocks_is_one_piece(

@@ -43,7 +43,7 @@ def test_a_key_given_twice_in_a_late_piece_is_refused(tmp_path: Path, make: obje
     assert sum(keys.counts.values()) == MANY
     objects[-1] = objects[-1].replace('"owner": "alice"', '"owner": "alice", "owner": "bob"')
     _write(tmp_path, objects)
-    said = f'{path}: job {MANY - 1}: the key "owner" is given twice; give each key once'
+    said = f'{path}: job {MANY - 1}.0: the key "owner" is given twice; give each key once'
     with pytest.raises(InputError, match=f"^{said}$"):
         load_jobs(path)
     with pytest.raises(InputError, match=f"^{said}$"):
@@ -55,5 +55,5 @@ def test_a_key_given_twice_inside_a_raw_object_is_refused(tmp_path: Path) -> Non
     objects = [_dirac(i) for i in range(MANY)]
     objects[7] = objects[7].replace('"cpu_time": 10', '"cpu_time": 10, "cpu_time": 20')
     path = _write(tmp_path, objects)
-    with pytest.raises(InputError, match='job 7: the key "cpu_time" is given twice '):
+    with pytest.raises(InputError, match=r'job 7\.0: the key "cpu_time" is given twice '):
         read_jobs(path, TaskQueueKeys, label=path, source=path, record=QUEUE_RECORD)

@@ -119,7 +119,9 @@ def test_pieces_are_read_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert sum(b.count for b in batches) == 85
     objs.append({"id": "1.3", "owner": "u1"})
     path.write_text(json.dumps(objs), encoding="utf-8")
-    with pytest.raises(InputError, match=r"job 81: duplicate job id '1\.3'"):
+    with pytest.raises(
+        InputError, match=r"job 1\.3 is given twice \(job objects 4 and 82, counting from 1\)"
+    ):
         load_jobs(str(path))
 
 
@@ -193,7 +195,10 @@ def test_a_job_after_a_count_object_of_its_cluster(
     path.write_text(json.dumps(objs), encoding="utf-8")
     with pytest.raises(InputError) as exact:
         parse_jobs(objs, str(path))
-    assert str(exact.value) == f"{path}: job 1: duplicate job id '1.1'"
+    assert (
+        str(exact.value)
+        == f"{path}: job 1.1 is given twice (job objects 1 and 2, counting from 1); give each job its own id"
+    )
     with pytest.raises(InputError) as read:
         load_jobs(str(path))
     assert str(read.value) == str(exact.value)
@@ -241,7 +246,7 @@ def test_a_count_object_running_on_one_slot_is_refused_as_the_exact_parser_does(
     path.write_text(json.dumps([{**job, "count": 2}]), encoding="utf-8")
     with pytest.raises(InputError) as refused:
         load_jobs(str(path))
-    assert str(refused.value) == f"{path}: job 0: slot 'slot1@node' already runs another job"
+    assert str(refused.value) == f"{path}: job 1.1: slot 'slot1@node' already runs another job"
     with pytest.raises(InputError) as exact:
         parse_jobs(json.loads(path.read_text(encoding="utf-8")), str(path))
     assert str(exact.value) == str(refused.value)
@@ -266,6 +271,6 @@ def test_a_workload_job_without_an_id_is_told_what_to_give(tmp_path: Path) -> No
     result = CliRunner().invoke(cli, line)
     assert result.exit_code == 2
     assert result.stderr == (
-        f'fs: error: {work}: job 0: missing required field \'id\' (a job id, "1" or "12.0"; '
-        "fs submit --file numbers the jobs that have none)\n"
+        f"fs: error: {work}: job object 1 (counting from 1): missing required field 'id' "
+        '(give the job an id, "1" or "12.0"; only fs submit --file numbers jobs without one)\n'
     )

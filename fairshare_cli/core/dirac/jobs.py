@@ -37,7 +37,7 @@ from fairshare_cli.core.dirac.taskqueues import (
     cpu_segment,
     share_groups,
 )
-from fairshare_cli.core.job_fields import JOB_STATUSES
+from fairshare_cli.core.job_fields import JOB_STATUSES, given_twice, job_label
 from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT
 from fairshare_cli.core.names import name_problem
@@ -126,18 +126,17 @@ def _check(
     _check_priorities(objs, counts, source, description)
     if not expanded:
         return
-    seen: set[str] = set()
+    seen: dict[str, int] = {}  # each id, and the place of the object that gave it
     for i, obj in enumerate(objs):
         count = obj.get("count", 1)
         if type(count) is not int or not 1 <= count <= MAX_JOB_COUNT:
             parse_jobs(objs, source)  # the parser's message
-            raise InputError(f"{source}: job {i}: a job is malformed")
+            raise InputError(f"{job_label(source, obj, i)}: a job is malformed")
         base = str(obj["id"])
         names = [base] if count == 1 else [f"{base.split('.', 1)[0]}.{k}" for k in range(count)]
         for name in names:
-            if name in seen:
-                raise InputError(f"{source}: job {i}: duplicate job id '{name}'")
-            seen.add(name)
+            if seen.setdefault(name, i) != i:
+                raise InputError(given_twice(source, name, seen[name], i))
 
 
 def _check_priorities(
@@ -159,7 +158,7 @@ def _check_priorities(
         entry = _entry(obj)
         if len(entry) != 3 and entry[2] in bad:
             problem = priority_problem(entry[2], description)
-            raise InputError(f"{source}: job {i} ('{obj['id']}'): {problem}")
+            raise InputError(f"{job_label(source, obj, i)}: {problem}")
 
 
 def definer(
@@ -476,7 +475,7 @@ def _unhashable(objs: Sequence[Any], source: str) -> str:
             hash(_entry(obj))
         except TypeError:
             return (
-                f"{source}: job {i} ('{obj['id']}'): dirac_requirements values must be "
+                f"{job_label(source, obj, i)}: dirac_requirements values must be "
                 "numbers, names or lists of names"
             )
     return f"{source}: a job is malformed"
@@ -494,5 +493,5 @@ def _locate(
             define(_definition_key(entry))
         except ValueError as exc:
             if str(exc) == message:
-                return f"{source}: job {i} ('{obj['id']}'): {message}"
+                return f"{job_label(source, obj, i)}: {message}"
     return f"{source}: {message}"

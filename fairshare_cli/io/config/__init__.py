@@ -31,7 +31,7 @@ from fairshare_cli.io.config.slurm import (
     read_priority,
     read_qos,
 )
-from fairshare_cli.io.inputs import cannot_be_read, read_regular, refuse_device
+from fairshare_cli.io.inputs import cannot_be_read, no_such_file, read_regular, refuse_device
 from fairshare_cli.io.toml import loads_file
 
 __all__ = [
@@ -75,7 +75,7 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
             raise ConfigError(f"{what} {path} is empty" + (f"; {start}" if start else ""))
         return loads_file(text, what, path)
     except FileNotFoundError:
-        raise ConfigError(f"{what} {path} does not exist{sample_hint(path)}") from None
+        raise ConfigError(f"{no_such_file(str(path))}{sample_hint(path)}") from None
     except OSError as exc:
         raise ConfigError(cannot_be_read(what, str(path), exc)) from None
     except UnicodeDecodeError as exc:
@@ -90,7 +90,7 @@ def sample_hint(path: Path) -> str:
     runs in: ``fs init --example sample_configs`` writes it there."""
     if (path.parent.name, path.name) != ("sample_configs", "pool.toml"):
         return ""
-    return f"; 'fs init --example {path.parent}' writes the sample pool there"
+    return f" 'fs init --example {path.parent}' writes the sample pool there"
 
 
 def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> Config:

@@ -170,7 +170,7 @@ def test_a_bad_job_the_dump_replaces_is_refused_all_the_same(
     before = state.read_bytes()
     result = run(*line)
     assert (result.exit_code, result.stdout) == (2, "")
-    assert f"{state}: jobs: job 0.nice: expected a whole number" in result.stderr
+    assert f"{state}: jobs: job 55: nice: expected a whole number" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert state.read_bytes() == before
 
@@ -202,7 +202,7 @@ def test_a_bad_job_the_dump_keeps_is_named_at_its_place(
     before = state.read_bytes()
     result = run(*line)
     assert (result.exit_code, result.stdout) == (2, "")
-    assert f"{state}: jobs: job 1.nice: expected a whole number" in result.stderr
+    assert f"{state}: jobs: job 56: nice: expected a whole number" in result.stderr
     assert state.read_bytes() == before
 
 
@@ -211,10 +211,14 @@ def test_a_bad_job_the_dump_keeps_is_named_at_its_place(
     [
         pytest.param(
             lambda job: [{**job, "nice": True}],
-            "job 0.nice: expected a whole number",
+            "job 55: nice: expected a whole number",
             id="true for 1",
         ),
-        pytest.param(lambda job: [job, dict(job)], "job 1: duplicate job id '55'", id="id twice"),
+        pytest.param(
+            lambda job: [job, dict(job)],
+            "job 55 is given twice (job objects 1 and 2, counting from 1); give each job its own id",
+            id="id twice",
+        ),
     ],
 )
 def test_a_job_equal_to_the_dumps_but_malformed_is_refused(

@@ -129,27 +129,27 @@ def test_input_order_only_changes_ids() -> None:
 @pytest.mark.parametrize(
     ("objs", "message"),
     [
-        pytest.param([job(1, colour="red")], "job 0: unknown job field 'colour'", id="field"),
-        pytest.param([job(1), job(1)], "job 1: duplicate job id '1.0'", id="duplicate"),
+        pytest.param([job(1, colour="red")], "job 1.0: unknown job field 'colour'", id="field"),
+        pytest.param([job(1), job(1)], "job 1.0 is given twice (job objects 1 and 2, counting from 1); give each job its own id", id="duplicate"),
         pytest.param([job(1, count=2), job(2), {"id": "1.1", "owner": "x"}],
-                     "job 2: duplicate job id '1.1'", id="duplicate-after-count"),
-        pytest.param([job(1, count=0)], "job 0.count: expected a whole number of at least 1",
+                     "job 1.1 is given twice (job objects 1 and 3, counting from 1); give each job its own id", id="duplicate-after-count"),
+        pytest.param([job(1, count=0)], "job 1.0: count: expected a whole number of at least 1",
                      id="count"),
-        pytest.param([job(1, status="waiting")], "job 0.status: expected one of", id="status"),
+        pytest.param([job(1, status="waiting")], "job 1.0: status: expected one of", id="status"),
         pytest.param([job(1, dirac_requirements={"sites": [["A"]]})],
-                     "job 0 ('1.0'): dirac_requirements values must be numbers, names or lists",
+                     "job 1.0: dirac_requirements values must be numbers, names or lists",
                      id="nested-list"),
         pytest.param([job(1, dirac_requirements={"cpu_time": "long"})],
-                     "job 0 ('1.0'): dirac_requirements.cpu_time: expected whole seconds, got "
+                     "job 1.0: dirac_requirements.cpu_time: expected whole seconds, got "
                      "'long'", id="cpu-time"),
         pytest.param([job(1, dirac_requirements={"cpu_time": -1})],
-                     "job 0 ('1.0'): dirac_requirements.cpu_time: -1: DIRAC's JobManager "
+                     "job 1.0: dirac_requirements.cpu_time: -1: DIRAC's JobManager "
                      "refuses the job (cpuTime out of bounds", id="cpu-time-negative"),
         pytest.param([job(1, dirac_requirements={"tags": "gpu"}), job(2, user_priority="1")],
-                     "job 1.user_priority: expected a number, got '1'", id="priority"),
+                     "job 2.0: user_priority: expected a number, got '1'", id="priority"),
         pytest.param([job(1, user_priority=float("nan"))],
-                     "job 0.user_priority: expected a finite number", id="priority-nan"),
-        pytest.param(["job"], "job 0: expected a job object, got str", id="not-object"),
+                     "job 1.0: user_priority: expected a finite number", id="priority-nan"),
+        pytest.param(["job"], "job object 1 (counting from 1): expected a job object, got str", id="not-object"),
     ],
 )  # fmt: skip
 def test_bad_jobs(objs: list[Any], message: str) -> None:

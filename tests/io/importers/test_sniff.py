@@ -38,7 +38,7 @@ SPEC = "it looks like a sweep spec: give it to fs sweep"
         pytest.param(["submit", "--file", "history.csv"],
                      f"jobs file history.csv is not valid JSON (line 1); {HISTORY}", id="submit-history"),
         pytest.param(["submit", "--file", "sample-state.json"],
-                     "sample-state.json: job 0: unknown job field 'accountant' (did you mean "
+                     "sample-state.json: job 1: unknown job field 'accountant' (did you mean "
                      f"'account'?); {STATE}", id="submit-state"),
         pytest.param(["submit", "--file", "pool.toml"],
                      f"jobs file pool.toml is not valid JSON (line 1); {CONFIG}", id="submit-config"),
@@ -83,7 +83,7 @@ def test_a_jobs_file_whose_job_is_bad_gets_no_guess(
     res = run("submit", "--file", str(jobs), *common, "--now", NOW)
     refused(res)
     assert res.stderr == (
-        f"fs: error: {jobs}: job 0: unknown job field 'acount' (did you mean 'account'?)\n"
+        f"fs: error: {jobs}: job 1: unknown job field 'acount' (did you mean 'account'?)\n"
     )
 
 
