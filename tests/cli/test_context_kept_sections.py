@@ -45,9 +45,9 @@ def test_fs_setfactor_refuses_a_queue_it_writes_back_unread(
     jobs = [{"id": "1", "owner": "alice", "account": "hep", "submit_time": "x"}]
     record = {"alice@example.org": {"priority": 1.0}}
     text = _write(env, jobs=jobs, accountant={"records": record})
-    refused(run("sprio", *common(env)), "job 0.submit_time")
+    refused(run("sprio", *common(env)), "job 1: submit_time")
     result = run("setfactor", "alice", "2", *common(env))
-    refused(result, f"state file {env['state']}: jobs: job 0.submit_time", '"x"')
+    refused(result, f"state file {env['state']}: jobs: job 1: submit_time", '"x"')
     assert env["state"].read_text() == text
 
 
