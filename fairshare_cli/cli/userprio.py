@@ -311,7 +311,7 @@ def _long(
     if query.negotiator_ad and not query.names:
         neg = negotiator_section(env)
         entries = table_entries(env, records, neg.claims)
-        limits = claimed_limits(neg.claims, jobs, neg.limits_seen)
+        limits = claimed_limits([*neg.claims.values(), *neg.jobless], jobs, neg.limits_seen)
         numbered = numbered_ad(view.listed, records, config, shown_at, entries, limits)
         if af is not None:
             return render_autoformat(constrained(modular_ads(numbered)), af)

@@ -341,6 +341,54 @@ def test_a_committed_match_no_job_takes_is_charged_until_the_next_cycle(
     assert "jobless_matches" not in json.loads(state.read_text(encoding="utf-8"))["negotiator"]
 
 
+def _db_limit(run: Callable[..., Any], files: list[str], now: str) -> str:
+    """The ``ConcurrencyLimit_db`` line of ``fs userprio -l -allusers`` at ``now``."""
+    result = run("userprio", "-l", "-allusers", *files, "--now", now)
+    assert result.exit_code == 0, result.stderr
+    return next(x for x in result.stdout.splitlines() if x.startswith("ConcurrencyLimit_db"))
+
+
+def test_a_match_no_job_takes_holds_its_concurrency_limits_until_the_next_cycle(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The pool of the test above with ``DB_LIMIT = 3`` and alice's two jobs asking
+    ``db``: at NOW 1.0 and 1.1 take c001 (count 1, then 2) and the re-offer's match of
+    s001, for no job, passes ``rejectForConcurrencyLimits`` (2 + 1 <= 3) and ``AddMatch``
+    increments ``db`` by its ``MatchedConcurrencyLimits``: 3. The accountant's map keeps
+    that until the next cycle's ``CheckMatches`` ends in ``LoadLimits``, which recounts
+    the limits from the slots: s001 is Unclaimed (not Matched), so only alice's two
+    claims count, 2. Between the cycles ``condor_userprio -l`` (``ReportLimits``) shows
+    ``ConcurrencyLimit_db = 3.0``; fs showed 2.0 (the claims only). At T1 no limit is
+    checked before ``CheckMatches``, so bob's ``db`` job finds 2 + 1 <= 3 and takes s001;
+    the limit then holds alice's 2 and bob's 1: 3.0 again."""
+    pool = CONSUMPTION.replace("Cpus = 4, Memory = 4096", "Cpus = 2, Memory = 2048") + (
+        '[[machines]]\nname = "s"\ncount = 1\nslots = 1\n'
+        "attributes = {{ Cpus = 4, Memory = 4096 }}\n"
+    )
+    pool = pool.replace("[negotiator]\n", "[negotiator]\nconcurrency_limits = {{ db = 3 }}\n")
+    config, state = tmp_path / "pool.toml", tmp_path / "state.json"
+    config.write_text(pool.format(depth_first="true", preemption="true"), encoding="utf-8")
+    files = ["--config", str(config), "--state", str(state)]
+    jobs = tmp_path / "jobs.json"
+    alice = {**_alice(1024, count=2), "concurrency_limits": "db"}
+    jobs.write_text(json.dumps([alice]), encoding="utf-8")
+    assert run("submit", "--file", str(jobs), *files, "--now", NOW).exit_code == 0
+    first = run("negotiate", "--json", *files, "--now", NOW)
+    assert first.exit_code == 0, first.stderr
+    held = json.loads(state.read_text(encoding="utf-8"))["negotiator"]["jobless_matches"]
+    assert [(m["slot"], m.get("concurrency_limits")) for m in held] == [("slot1@s001", "db:1.0")]
+    assert _db_limit(run, files, NOW) == "ConcurrencyLimit_db = 3.0"
+    bob = {"id": "2.0", "owner": "bob", "request_cpus": 1, "request_memory": 1024,
+           "concurrency_limits": "db"}  # fmt: skip
+    jobs.write_text(json.dumps([bob]), encoding="utf-8")
+    assert run("submit", "--file", str(jobs), *files, "--now", T1).exit_code == 0
+    second = run("negotiate", "--json", *files, "--now", T1)
+    assert second.exit_code == 0, second.stderr
+    matched = [(m["job_id"], m["slot"]) for m in json.loads(second.stdout)["matches"]]
+    assert matched == [("2.0", "slot1@s001")]
+    assert _db_limit(run, files, T1) == "ConcurrencyLimit_db = 3.0"
+
+
 def test_a_re_offer_that_finds_no_slot_is_refused_silently(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:

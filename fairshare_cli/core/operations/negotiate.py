@@ -294,7 +294,10 @@ def apply_matches(
     rr.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
     quotas = result.group_quotas or None  # (none without groups)
     seen = tuple(sorted({*negotiator.limits_seen, *result.limits_seen}))
-    held_jobless = tuple(Claim(j.slot, j.submitter, "", now, j.weight) for j in result.jobless)
+    held_jobless = tuple(
+        Claim(j.slot, j.submitter, "", now, j.weight, concurrency_limits=j.limits)
+        for j in result.jobless
+    )
     return new_jobs, state, NegotiatorState(claims, rr, now, quotas, seen, held_jobless)
 
 

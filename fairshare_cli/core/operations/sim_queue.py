@@ -167,7 +167,10 @@ class SimQueue(SimBook):
         and kept until the next cycle's :meth:`finish_jobs`)."""
         self.acc.update(t)
         jobless = result.jobless
-        self.jobless = [Claim(j.slot, j.submitter, "", t, j.weight) for j in jobless]
+        self.jobless = [
+            Claim(j.slot, j.submitter, "", t, j.weight, concurrency_limits=j.limits)
+            for j in jobless
+        ]
         at: dict[int, list[JoblessMatch]] = {}
         for j in jobless:  # (after the last match: charged at the end)
             at.setdefault(min(j.after, len(result.matches)), []).append(j)

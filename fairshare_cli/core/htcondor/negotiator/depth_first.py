@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from fairshare_cli.core.batches import IdBatch
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
+from fairshare_cli.core.htcondor.concurrency import Limits
 from fairshare_cli.core.htcondor.negotiator.carving import Carver
 from fairshare_cli.core.htcondor.negotiator.partitionable import Resources
 from fairshare_cli.core.htcondor.negotiator.results import JoblessMatch
@@ -114,9 +115,11 @@ def matched_job(run: Run, rematched: set[str]) -> str:
     return job_id
 
 
-def lost_match(slot: Slot, submitter: str, weight: float, state: CycleState) -> float:
+def lost_match(
+    slot: Slot, submitter: str, weight: float, state: CycleState, limits: Limits = ()
+) -> float:
     """A re-offer's match that no job of its request takes: the negotiator made it (the
-    caller charged ``weight`` within the cycle: limit, pie, slot, concurrency limits), the
+    caller charged ``weight`` within the cycle: limit, pie, slot, concurrency ``limits``), the
     startd never carves its dynamic slot (its number is free again), and fs lists no match
     for it (noted). On a slot no claim held it goes into ``state.jobless``: a committed
     cycle has the accountant charge it until the next cycle (the schedd, finding no job,
@@ -132,7 +135,8 @@ def lost_match(slot: Slot, submitter: str, weight: float, state: CycleState) -> 
     )
     if slot.claim is None:
         name = slot.name if parent is None else parent.name
-        state.jobless.append(JoblessMatch(submitter, name, weight, len(state.matches)))
+        text = ",".join(f"{n}:{inc!r}" for n, inc in limits) or None  # (as parse_limits reads)
+        state.jobless.append(JoblessMatch(submitter, name, weight, len(state.matches), text))
         state.notes.add(
             "lost",
             head + "counts that match in the cycle, and a committed cycle charges the "
