@@ -448,3 +448,62 @@ def test_a_re_offers_match_takes_its_slot_from_the_next_group(
     assert matches == [("1.0", "slot1_1@c001"), ("1.1", "slot1_2@c001")]
     assert unmatched == [("2.0", "pool_exhausted")]
     assert _stderr(tmp_path, run) == LOST_NOTE.format(who="a.alice@example.org")
+
+
+PREEMPTING = CONSUMPTION.replace("Cpus = 4, Memory = 4096", "Cpus = 2, Memory = 2048").replace(
+    "consider_preemption = {preemption}\n",
+    'consider_preemption = {preemption}\npreemption_requirements = "RemoteUserPrio > '
+    'SubmitterUserPrio * 1.2"\n',
+) + ('[[machines]]\nname = "s"\ncount = 2\nslots = 1\nattributes = {{ Cpus = 1, Memory = 4096 }}\n')
+
+
+def _rows(run: Callable[..., Any], files: list[str], now: str) -> dict[str, tuple[int, float]]:
+    """Each submitter's (In Use, effective priority) in ``fs userprio --allusers --json``."""
+    result = run("userprio", "--allusers", "--json", *files, "--now", now)
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(result.stdout)
+    return {r["name"]: (r["resources_in_use"], r["effective_priority"]) for r in rows
+            if not r["is_group"]}  # fmt: skip
+
+
+def test_a_match_no_job_takes_on_a_claimed_slot_takes_its_holder_off_until_the_next_cycle(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """c001 (consumption policy, 2 CPUs: weight 2) and s001, s002 (1 CPU each: weight 1).
+    At NOW bob's two 3000 MB jobs take s001 and s002; his factor is then 1000. At T1 his
+    real priority is 0.5 b + 2 (1 - b) with b = 0.5^(3600/86400) = 0.971532: 0.542702
+    (effective 542.70); alice's 0.5. Her two 1-CPU jobs take c001 and the re-offer, no
+    unclaimed slot left, preempts s001 (542.70 > 0.5 x 1.2) for no job. 25.0's
+    ``AddMatch`` on a claimed slot ``RemoveMatch``es the holder first, then charges alice;
+    the schedd finds no job, so bob's job runs on. Between the cycles: alice 3 in use,
+    bob 1. At T2 ``UpdatePriorities`` charges that: alice 0.5 b + 3 (1 - b) = 0.571170,
+    bob 0.542702 b + 1 (1 - b) = 0.555720 (555.72); then ``CheckMatches`` removes alice's
+    record on s001 (bob claims it) and ``AddMatch``es bob back: 2 each. fs charged no one
+    for that match and kept bob at 2: alice 2 and bob 2 between the cycles, and at T2
+    0.542702 and 584.19."""
+    config, state = tmp_path / "pool.toml", tmp_path / "state.json"
+    config.write_text(PREEMPTING.format(depth_first="true", preemption="true"), encoding="utf-8")
+    files = ["--config", str(config), "--state", str(state)]
+    bob = ["--owner", "bob", "--count", "2", "--cpus", "1", "--memory", "3000"]
+    assert run("submit", *files, *bob, "--now", NOW).exit_code == 0
+    assert run("negotiate", *files, "--now", NOW).exit_code == 0
+    assert run("setfactor", *files, "--now", NOW, "bob", "1000").exit_code == 0
+    alice = ["--owner", "alice", "--count", "2", "--cpus", "1", "--memory", "1024"]
+    assert run("submit", *files, *alice, "--now", T1).exit_code == 0
+    first = run("negotiate", "--json", *files, "--now", T1)
+    assert first.exit_code == 0, first.stderr
+    assert [m["slot"] for m in json.loads(first.stdout)["matches"]] == [
+        "slot1_1@c001", "slot1_2@c001"
+    ]  # fmt: skip
+    negotiator = json.loads(state.read_text(encoding="utf-8"))["negotiator"]
+    assert [m["slot"] for m in negotiator["jobless_matches"]] == ["slot1@s001"]
+    assert negotiator["claims"]["slot1@s001"]["submitter"] == "bob@example.org"
+    between = _rows(run, files, T1)
+    assert between["alice@example.org"][0] == 3 and between["bob@example.org"][0] == 1
+    reslist = run("userprio", "-getreslist", "bob", *files, "--now", T1).stdout
+    assert "slot1@s001" not in reslist and reslist.endswith("Number of Resources Used: 1\n")
+    t2 = "2026-11-20T02:00:00Z"
+    assert run("negotiate", *files, "--now", t2).exit_code == 0
+    after = _rows(run, files, t2)
+    assert after["alice@example.org"] == (2, pytest.approx(0.571170, abs=1e-6))
+    assert after["bob@example.org"] == (2, pytest.approx(555.72, abs=1e-2))
