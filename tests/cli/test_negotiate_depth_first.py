@@ -466,6 +466,25 @@ def _rows(run: Callable[..., Any], files: list[str], now: str) -> dict[str, tupl
             if not r["is_group"]}  # fmt: skip
 
 
+def _displaced_at_t1(tmp_path: Path, run: Callable[..., Any]) -> list[str]:
+    """The pool and cycles of the test below, up to T1's commit; returns the file options."""
+    config, state = tmp_path / "pool.toml", tmp_path / "state.json"
+    config.write_text(PREEMPTING.format(depth_first="true", preemption="true"), encoding="utf-8")
+    files = ["--config", str(config), "--state", str(state)]
+    bob = ["--owner", "bob", "--count", "2", "--cpus", "1", "--memory", "3000"]
+    assert run("submit", *files, *bob, "--now", NOW).exit_code == 0
+    assert run("negotiate", *files, "--now", NOW).exit_code == 0
+    assert run("setfactor", *files, "--now", NOW, "bob", "1000").exit_code == 0
+    alice = ["--owner", "alice", "--count", "2", "--cpus", "1", "--memory", "1024"]
+    assert run("submit", *files, *alice, "--now", T1).exit_code == 0
+    first = run("negotiate", "--json", *files, "--now", T1)
+    assert first.exit_code == 0, first.stderr
+    assert [m["slot"] for m in json.loads(first.stdout)["matches"]] == [
+        "slot1_1@c001", "slot1_2@c001"
+    ]  # fmt: skip
+    return files
+
+
 def test_a_match_no_job_takes_on_a_claimed_slot_takes_its_holder_off_until_the_next_cycle(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
@@ -481,20 +500,8 @@ def test_a_match_no_job_takes_on_a_claimed_slot_takes_its_holder_off_until_the_n
     record on s001 (bob claims it) and ``AddMatch``es bob back: 2 each. fs charged no one
     for that match and kept bob at 2: alice 2 and bob 2 between the cycles, and at T2
     0.542702 and 584.19."""
-    config, state = tmp_path / "pool.toml", tmp_path / "state.json"
-    config.write_text(PREEMPTING.format(depth_first="true", preemption="true"), encoding="utf-8")
-    files = ["--config", str(config), "--state", str(state)]
-    bob = ["--owner", "bob", "--count", "2", "--cpus", "1", "--memory", "3000"]
-    assert run("submit", *files, *bob, "--now", NOW).exit_code == 0
-    assert run("negotiate", *files, "--now", NOW).exit_code == 0
-    assert run("setfactor", *files, "--now", NOW, "bob", "1000").exit_code == 0
-    alice = ["--owner", "alice", "--count", "2", "--cpus", "1", "--memory", "1024"]
-    assert run("submit", *files, *alice, "--now", T1).exit_code == 0
-    first = run("negotiate", "--json", *files, "--now", T1)
-    assert first.exit_code == 0, first.stderr
-    assert [m["slot"] for m in json.loads(first.stdout)["matches"]] == [
-        "slot1_1@c001", "slot1_2@c001"
-    ]  # fmt: skip
+    files = _displaced_at_t1(tmp_path, run)
+    state = tmp_path / "state.json"
     negotiator = json.loads(state.read_text(encoding="utf-8"))["negotiator"]
     assert [m["slot"] for m in negotiator["jobless_matches"]] == ["slot1@s001"]
     assert negotiator["claims"]["slot1@s001"]["submitter"] == "bob@example.org"
@@ -507,3 +514,16 @@ def test_a_match_no_job_takes_on_a_claimed_slot_takes_its_holder_off_until_the_n
     after = _rows(run, files, t2)
     assert after["alice@example.org"] == (2, pytest.approx(0.571170, abs=1e-6))
     assert after["bob@example.org"] == (2, pytest.approx(555.72, abs=1e-2))
+
+
+def test_removing_a_displaced_holders_job_gives_back_nothing(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The test above to T1; then ``fs rm 1.0`` (bob's job on s001, which alice's match no
+    job took holds). HTCondor's accountant hears of the removal only at the next
+    ``CheckMatches``, and bob is off s001's record already: he keeps 1 in use (s002).
+    fs gave s001's weight back a second time: 0 in use."""
+    files = _displaced_at_t1(tmp_path, run)
+    removed = run("rm", *files, "--now", T1, "1.0")
+    assert removed.exit_code == 0, removed.stderr
+    assert _rows(run, files, T1)["bob@example.org"][0] == 1
