@@ -158,6 +158,7 @@ def translate(args: list[str]) -> Translated:
     """
     out: list[str] = []
     edit: list[str] | None = None
+    filters: list[tuple[str, int]] = []
     i = 0
     while i < len(args):
         arg = args[i]
@@ -183,6 +184,7 @@ def translate(args: list[str]) -> Translated:
             raise InputError(f"'{arg}' (-{option.name}) needs {option.operands} argument(s)")
         i += option.operands
         if option.display:  # (-grouporder is flat too: a later -hier wins, as in condor)
+            _note_filter(option, len(out), filters)
             out.extend((*option.display.split(), *operands))
         elif option.edit:
             if edit is not None:
@@ -193,7 +195,30 @@ def translate(args: list[str]) -> Translated:
             raise InputError(f"condor_userprio option -{option.name} is not supported ({hint})")
     if edit is not None:
         out = _common_only(out)
-    return Translated(out, edit)
+    return Translated(_later_filter(out, filters), edit)
+
+
+def _later_filter(out: list[str], filters: list[tuple[str, int]]) -> list[str]:
+    """``-allusers`` and ``-activefrom M D Y`` both set condor_userprio's one usage filter
+    (``MinLastUsageTime``), so the later wins; ``-allusers`` also reads the negotiator's ad,
+    as ``-negotiator`` does, whichever comes later. ``filters``: each such option's
+    ``--allusers``/``--activefrom`` and where it went into ``out``."""
+    kinds = [kind for kind, _ in filters]
+    if "--allusers" not in kinds or "--activefrom" not in kinds:
+        return out
+    last = filters[-1]
+    users = {at for kind, at in filters if kind == "--allusers"}
+    dates = {at for kind, at in filters if kind == "--activefrom" and at != last[1]}
+    gone = {j for i in dates for j in range(i, i + 4)}  # (each earlier --activefrom M D Y)
+    if last[0] == "--activefrom":  # (the negotiator's ad, the date's filter)
+        return [("--negotiator" if i in users else a) for i, a in enumerate(out) if i not in gone]
+    return [a for i, a in enumerate(out) if i not in gone]
+
+
+def _note_filter(option: CondorOption, at: int, filters: list[tuple[str, int]]) -> None:
+    """Note where ``-allusers`` or ``-activefrom`` went into the output (:func:`_later_filter`)."""
+    if option.name in ("allusers", "activefrom"):
+        filters.append((option.display, at))
 
 
 def _autoformat(arg: str, args: list[str], i: int, out: list[str]) -> int:

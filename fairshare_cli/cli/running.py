@@ -143,7 +143,8 @@ def release_slots(env: Env, slots: Sequence[str], config: Config | None = None) 
     """Drop the claims on ``slots`` (a dump shows them unclaimed): ``RemoveMatch`` each.
 
     Mirrors ``Accountant::CheckMatches``, which removes the matches of resources no longer
-    claimed. Returns how many claims were dropped.
+    claimed (a claim on the slot of a match no job took is off the accountant already).
+    Returns how many claims were dropped.
 
     Raises:
         StateError: a malformed state section.
@@ -164,7 +165,8 @@ def release_slots(env: Env, slots: Sequence[str], config: Config | None = None) 
         return 0
     accountant = env.decode("accountant", acct.accountant_from_json)
     weigh = slot_weigher(config)
-    for claim in gone:
+    taken = {c.slot for c in negotiator.jobless}
+    for claim in (c for c in gone if c.slot not in taken):
         accountant = acct.remove_match(
             accountant, config, claim.submitter, claim_weight(claim, weigh), env.now
         )

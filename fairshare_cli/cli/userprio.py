@@ -311,7 +311,7 @@ def _long(
     if query.negotiator_ad and not query.names:
         neg = negotiator_section(env)
         entries = table_entries(env, records, neg.claims)
-        limits = claimed_limits(neg.claims, jobs, neg.limits_seen)
+        limits = claimed_limits([*neg.claims.values(), *neg.jobless], jobs, neg.limits_seen)
         numbered = numbered_ad(view.listed, records, config, shown_at, entries, limits)
         if af is not None:
             return render_autoformat(constrained(modular_ads(numbered)), af)
@@ -448,10 +448,10 @@ def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
         )
     submitter = qualify(name, env.config.pool.uid_domain)
     negotiator = negotiator_section(env)  # (a match no job took holds its slot's record
-    claims = negotiator.claims.values()  # until the next cycle: listed after the claims)
-    held = [
-        (c.slot, c.start_time) for c in (*claims, *negotiator.jobless) if c.submitter == submitter
-    ]
+    claims = negotiator.claims.values()  # until the next cycle: listed after the claims,
+    taken = {c.slot for c in negotiator.jobless}  # its slot's holder's record gone meanwhile)
+    listed = (*(c for c in claims if c.slot not in taken), *negotiator.jobless)
+    held = [(c.slot, c.start_time) for c in listed if c.submitter == submitter]
     click.echo(render_reslist(held, env.now), nl=False)
     inside = [] if held else group_records(submitter, {c.submitter for c in claims})
     if inside:

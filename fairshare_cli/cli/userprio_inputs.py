@@ -107,18 +107,19 @@ def negotiator_claims(env: Env) -> Mapping[str, Claim]:
 
 
 def claimed_limits(
-    claims: Mapping[str, Claim], jobs: Sequence[Job], seen: Sequence[str] = ()
+    claims: Sequence[Claim], jobs: Sequence[Job], seen: Sequence[str] = ()
 ) -> dict[str, float]:
     """The negotiator's ``ConcurrencyLimit_<name>`` counts: each claim's limits, its own
-    (the slot ad's) or its running job's, and at 0 each limit of ``seen`` (counted by an
-    earlier cycle) no claim holds; a job whose limits are an expression, which the
-    negotiator evaluates against the slot, is left out, with a note."""
+    (the slot ad's, or a match's no job took: the accountant counts those until the next
+    cycle's ``CheckMatches`` recounts the limits) or its running job's, and at 0 each limit
+    of ``seen`` (counted by an earlier cycle) no claim holds; a job whose limits are an
+    expression, which the negotiator evaluates against the slot, is left out, with a note."""
     from fairshare_cli.core.htcondor.concurrency import reported_limits
 
     by_id = {job.id: job for job in jobs}
     texts, left = [], 0
-    for claim in claims.values():
-        job = by_id.get(claim.job_id)
+    for claim in claims:
+        job = by_id.get(claim.job_id) if claim.job_id else None
         text = claim.concurrency_limits or (job.concurrency_limits if job else None)
         if text:
             texts.append(text)

@@ -69,7 +69,7 @@ def query_of(names: tuple[str, ...], params: Mapping[str, Any]) -> UserprioQuery
     if active_from is not None and params["allusers"]:
         raise InputError(
             "--activefrom and --allusers: condor_userprio keeps the filter of the later one "
-            "given; give one of them"
+            "given (its -allusers and -activefrom spellings do so); give one of them"
         )
     return UserprioQuery(
         names=names,

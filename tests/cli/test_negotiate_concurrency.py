@@ -171,3 +171,31 @@ def test_a_hexadecimal_count_is_read_as_strtod_reads_it(
     doc = json.loads(result.stdout)
     assert [m["job_id"] for m in doc["matches"]] == ["1.0", "1.1"]
     assert [(u["job_id"], u["reason"]) for u in doc["unmatched"]] == [("1.2", "concurrency_limit")]
+
+
+def test_a_nan_count_leaves_its_limit_unlimited(
+    tmp_path: Path, write_config: Callable[..., Path], run: Any
+) -> None:
+    """``ParseConcurrencyLimit`` resets an increment only when ``increment <= 0``, which
+    NaN is not: ``db:nan`` (``strtod`` reads ``nan``) stays NaN. With ``DB_LIMIT = 1`` and
+    four slots: 1.0 (``db``) makes the count 1; 2.0 (``db:nan``): ``1 + nan > 1`` is false,
+    so it matches and the count is ``1 + nan = nan``; 3.0 and 3.1 (``db``): ``nan < 0``
+    and ``nan + 1 > 1`` are both false, so both match: 4 matches, none refused. fs read
+    ``nan`` as 1: 2.0 was refused (1 + 1 > 1) and so were 3.0 and 3.1. Committed, the
+    negotiator's ad holds the NaN sum of the four claims' limits."""
+    args = _args(tmp_path, write_config, "concurrency_limits = { db = 1 }")
+    jobs = [
+        {"id": "1.0", "owner": "a", "concurrency_limits": "db"},
+        {"id": "2.0", "owner": "a", "concurrency_limits": "db:nan"},
+        {"id": "3.0", "owner": "a", "count": 2, "concurrency_limits": "db"},
+    ]
+    result = run("negotiate", "--dry-run", "--json", *args, *_jobs(tmp_path, jobs))
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert [m["job_id"] for m in doc["matches"]] == ["1.0", "2.0", "3.0", "3.1"]
+    assert doc["unmatched"] == []
+    assert run("submit", "--file", str(tmp_path / "jobs.json"), *args).exit_code == 0
+    assert run("negotiate", *args).exit_code == 0
+    ads = run("userprio", "-l", "-allusers", *args)
+    assert ads.exit_code == 0, ads.stderr
+    assert 'ConcurrencyLimit_db = real("NaN")' in ads.stdout.splitlines()

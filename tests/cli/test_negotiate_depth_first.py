@@ -341,6 +341,54 @@ def test_a_committed_match_no_job_takes_is_charged_until_the_next_cycle(
     assert "jobless_matches" not in json.loads(state.read_text(encoding="utf-8"))["negotiator"]
 
 
+def _db_limit(run: Callable[..., Any], files: list[str], now: str) -> str:
+    """The ``ConcurrencyLimit_db`` line of ``fs userprio -l -allusers`` at ``now``."""
+    result = run("userprio", "-l", "-allusers", *files, "--now", now)
+    assert result.exit_code == 0, result.stderr
+    return next(x for x in result.stdout.splitlines() if x.startswith("ConcurrencyLimit_db"))
+
+
+def test_a_match_no_job_takes_holds_its_concurrency_limits_until_the_next_cycle(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The pool of the test above with ``DB_LIMIT = 3`` and alice's two jobs asking
+    ``db``: at NOW 1.0 and 1.1 take c001 (count 1, then 2) and the re-offer's match of
+    s001, for no job, passes ``rejectForConcurrencyLimits`` (2 + 1 <= 3) and ``AddMatch``
+    increments ``db`` by its ``MatchedConcurrencyLimits``: 3. The accountant's map keeps
+    that until the next cycle's ``CheckMatches`` ends in ``LoadLimits``, which recounts
+    the limits from the slots: s001 is Unclaimed (not Matched), so only alice's two
+    claims count, 2. Between the cycles ``condor_userprio -l`` (``ReportLimits``) shows
+    ``ConcurrencyLimit_db = 3.0``; fs showed 2.0 (the claims only). At T1 no limit is
+    checked before ``CheckMatches``, so bob's ``db`` job finds 2 + 1 <= 3 and takes s001;
+    the limit then holds alice's 2 and bob's 1: 3.0 again."""
+    pool = CONSUMPTION.replace("Cpus = 4, Memory = 4096", "Cpus = 2, Memory = 2048") + (
+        '[[machines]]\nname = "s"\ncount = 1\nslots = 1\n'
+        "attributes = {{ Cpus = 4, Memory = 4096 }}\n"
+    )
+    pool = pool.replace("[negotiator]\n", "[negotiator]\nconcurrency_limits = {{ db = 3 }}\n")
+    config, state = tmp_path / "pool.toml", tmp_path / "state.json"
+    config.write_text(pool.format(depth_first="true", preemption="true"), encoding="utf-8")
+    files = ["--config", str(config), "--state", str(state)]
+    jobs = tmp_path / "jobs.json"
+    alice = {**_alice(1024, count=2), "concurrency_limits": "db"}
+    jobs.write_text(json.dumps([alice]), encoding="utf-8")
+    assert run("submit", "--file", str(jobs), *files, "--now", NOW).exit_code == 0
+    first = run("negotiate", "--json", *files, "--now", NOW)
+    assert first.exit_code == 0, first.stderr
+    held = json.loads(state.read_text(encoding="utf-8"))["negotiator"]["jobless_matches"]
+    assert [(m["slot"], m.get("concurrency_limits")) for m in held] == [("slot1@s001", "db:1.0")]
+    assert _db_limit(run, files, NOW) == "ConcurrencyLimit_db = 3.0"
+    bob = {"id": "2.0", "owner": "bob", "request_cpus": 1, "request_memory": 1024,
+           "concurrency_limits": "db"}  # fmt: skip
+    jobs.write_text(json.dumps([bob]), encoding="utf-8")
+    assert run("submit", "--file", str(jobs), *files, "--now", T1).exit_code == 0
+    second = run("negotiate", "--json", *files, "--now", T1)
+    assert second.exit_code == 0, second.stderr
+    matched = [(m["job_id"], m["slot"]) for m in json.loads(second.stdout)["matches"]]
+    assert matched == [("2.0", "slot1@s001")]
+    assert _db_limit(run, files, T1) == "ConcurrencyLimit_db = 3.0"
+
+
 def test_a_re_offer_that_finds_no_slot_is_refused_silently(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
@@ -400,3 +448,82 @@ def test_a_re_offers_match_takes_its_slot_from_the_next_group(
     assert matches == [("1.0", "slot1_1@c001"), ("1.1", "slot1_2@c001")]
     assert unmatched == [("2.0", "pool_exhausted")]
     assert _stderr(tmp_path, run) == LOST_NOTE.format(who="a.alice@example.org")
+
+
+PREEMPTING = CONSUMPTION.replace("Cpus = 4, Memory = 4096", "Cpus = 2, Memory = 2048").replace(
+    "consider_preemption = {preemption}\n",
+    'consider_preemption = {preemption}\npreemption_requirements = "RemoteUserPrio > '
+    'SubmitterUserPrio * 1.2"\n',
+) + ('[[machines]]\nname = "s"\ncount = 2\nslots = 1\nattributes = {{ Cpus = 1, Memory = 4096 }}\n')
+
+
+def _rows(run: Callable[..., Any], files: list[str], now: str) -> dict[str, tuple[int, float]]:
+    """Each submitter's (In Use, effective priority) in ``fs userprio --allusers --json``."""
+    result = run("userprio", "--allusers", "--json", *files, "--now", now)
+    assert result.exit_code == 0, result.stderr
+    rows = json.loads(result.stdout)
+    return {r["name"]: (r["resources_in_use"], r["effective_priority"]) for r in rows
+            if not r["is_group"]}  # fmt: skip
+
+
+def _displaced_at_t1(tmp_path: Path, run: Callable[..., Any]) -> list[str]:
+    """The pool and cycles of the test below, up to T1's commit; returns the file options."""
+    config, state = tmp_path / "pool.toml", tmp_path / "state.json"
+    config.write_text(PREEMPTING.format(depth_first="true", preemption="true"), encoding="utf-8")
+    files = ["--config", str(config), "--state", str(state)]
+    bob = ["--owner", "bob", "--count", "2", "--cpus", "1", "--memory", "3000"]
+    assert run("submit", *files, *bob, "--now", NOW).exit_code == 0
+    assert run("negotiate", *files, "--now", NOW).exit_code == 0
+    assert run("setfactor", *files, "--now", NOW, "bob", "1000").exit_code == 0
+    alice = ["--owner", "alice", "--count", "2", "--cpus", "1", "--memory", "1024"]
+    assert run("submit", *files, *alice, "--now", T1).exit_code == 0
+    first = run("negotiate", "--json", *files, "--now", T1)
+    assert first.exit_code == 0, first.stderr
+    assert [m["slot"] for m in json.loads(first.stdout)["matches"]] == [
+        "slot1_1@c001", "slot1_2@c001"
+    ]  # fmt: skip
+    return files
+
+
+def test_a_match_no_job_takes_on_a_claimed_slot_takes_its_holder_off_until_the_next_cycle(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """c001 (consumption policy, 2 CPUs: weight 2) and s001, s002 (1 CPU each: weight 1).
+    At NOW bob's two 3000 MB jobs take s001 and s002; his factor is then 1000. At T1 his
+    real priority is 0.5 b + 2 (1 - b) with b = 0.5^(3600/86400) = 0.971532: 0.542702
+    (effective 542.70); alice's 0.5. Her two 1-CPU jobs take c001 and the re-offer, no
+    unclaimed slot left, preempts s001 (542.70 > 0.5 x 1.2) for no job. 25.0's
+    ``AddMatch`` on a claimed slot ``RemoveMatch``es the holder first, then charges alice;
+    the schedd finds no job, so bob's job runs on. Between the cycles: alice 3 in use,
+    bob 1. At T2 ``UpdatePriorities`` charges that: alice 0.5 b + 3 (1 - b) = 0.571170,
+    bob 0.542702 b + 1 (1 - b) = 0.555720 (555.72); then ``CheckMatches`` removes alice's
+    record on s001 (bob claims it) and ``AddMatch``es bob back: 2 each. fs charged no one
+    for that match and kept bob at 2: alice 2 and bob 2 between the cycles, and at T2
+    0.542702 and 584.19."""
+    files = _displaced_at_t1(tmp_path, run)
+    state = tmp_path / "state.json"
+    negotiator = json.loads(state.read_text(encoding="utf-8"))["negotiator"]
+    assert [m["slot"] for m in negotiator["jobless_matches"]] == ["slot1@s001"]
+    assert negotiator["claims"]["slot1@s001"]["submitter"] == "bob@example.org"
+    between = _rows(run, files, T1)
+    assert between["alice@example.org"][0] == 3 and between["bob@example.org"][0] == 1
+    reslist = run("userprio", "-getreslist", "bob", *files, "--now", T1).stdout
+    assert "slot1@s001" not in reslist and reslist.endswith("Number of Resources Used: 1\n")
+    t2 = "2026-11-20T02:00:00Z"
+    assert run("negotiate", *files, "--now", t2).exit_code == 0
+    after = _rows(run, files, t2)
+    assert after["alice@example.org"] == (2, pytest.approx(0.571170, abs=1e-6))
+    assert after["bob@example.org"] == (2, pytest.approx(555.72, abs=1e-2))
+
+
+def test_removing_a_displaced_holders_job_gives_back_nothing(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The test above to T1; then ``fs rm 1.0`` (bob's job on s001, which alice's match no
+    job took holds). HTCondor's accountant hears of the removal only at the next
+    ``CheckMatches``, and bob is off s001's record already: he keeps 1 in use (s002).
+    fs gave s001's weight back a second time: 0 in use."""
+    files = _displaced_at_t1(tmp_path, run)
+    removed = run("rm", *files, "--now", T1, "1.0")
+    assert removed.exit_code == 0, removed.stderr
+    assert _rows(run, files, T1)["bob@example.org"][0] == 1

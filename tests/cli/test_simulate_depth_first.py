@@ -63,3 +63,46 @@ def test_a_match_no_job_takes_is_charged_until_the_next_cycle(
     assert rows[("2026-11-20T00:00:00Z", "alice@example.org")] == ("2.0", "0.5")
     assert rows[("2026-11-20T01:00:00Z", "alice@example.org")] == ("2.0", "0.656574")
     assert rows[("2026-11-20T01:00:00Z", "bob@example.org")] == ("1.0", "0.5")
+
+
+def test_a_match_no_job_takes_on_a_claimed_slot_takes_its_holder_off_until_the_next_cycle(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs negotiate's pool of the same name (tests/cli/test_negotiate_depth_first.py), cycle
+    by cycle: c001 (consumption policy, 2 CPUs) and s001, s002 (1 CPU each); bob (factor
+    1000) runs two 3000 MB jobs from 00:00; at 01:00 alice's two 1-CPU jobs take c001 and
+    the re-offer preempts s001 for no job: ``AddMatch`` takes bob off s001 and charges
+    alice, until the 02:00 ``CheckMatches`` puts bob back. With b = 0.5^(1/24) =
+    0.971532, at 02:00 alice 0.5 b + 3 (1 - b) = 0.571170 and bob 1000 x (0.542702 b +
+    1 (1 - b)) = 555.72; before, 0.542702 and 584.188 (no one charged for that match)."""
+    config, workload = tmp_path / "pool.toml", tmp_path / "workload.json"
+    pool = POOL.replace(
+        "depth_first = true\n",
+        "depth_first = true\nconsider_preemption = true\n"
+        'preemption_requirements = "RemoteUserPrio > SubmitterUserPrio * 1.2"\n',
+    ).replace(
+        'name = "s"\ncount = 1\nslots = 1\nattributes = { Cpus = 4',
+        'name = "s"\ncount = 2\nslots = 1\nattributes = { Cpus = 1',
+    )
+    config.write_text(pool, encoding="utf-8")
+    jobs = [
+        {"id": "1.0", "owner": "bob", "request_cpus": 1, "request_memory": 3000,
+         "count": 2, "run_time": 86400, "submit_time": "2026-11-20T00:00:00Z"},
+        {"id": "2.0", "owner": "alice", "request_cpus": 1, "request_memory": 1024,
+         "count": 2, "run_time": 86400, "submit_time": "2026-11-20T01:00:00Z"},
+    ]  # fmt: skip
+    workload.write_text(json.dumps(jobs), encoding="utf-8")
+    files = ["--config", str(config), "--state", str(tmp_path / "state.json")]
+    start = ["--now", "2026-11-20T00:00:00Z"]
+    assert run("setfactor", "--create", *files, *start, "bob", "1000").exit_code == 0
+    result = run(
+        "simulate", *files, "--workload", str(workload), "--until", "7200", "--cycle", "3600",
+        *start, "--output", "csv",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    rows = {
+        (r["time"], r["name"]): r["effective_priority"]
+        for r in csv.DictReader(io.StringIO(result.stdout))
+    }
+    assert rows[("2026-11-20T02:00:00Z", "alice@example.org")] == "0.57117"
+    assert rows[("2026-11-20T02:00:00Z", "bob@example.org")] == "555.72"

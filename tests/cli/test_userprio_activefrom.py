@@ -80,8 +80,29 @@ def test_a_later_or_pre_1970_cutoff(run: Callable[..., Any], args: list[str]) ->
     assert old[-1].split()[-1] == "60.00"  # usage 2 x 24 h + 12 h, then nothing
 
 
+def test_the_later_of_allusers_and_activefrom_sets_the_filter(
+    run: Callable[..., Any], args: list[str]
+) -> None:
+    """Both set ``MinLastUsageTime`` as ``user_prio.cpp`` reads its arguments, so the later
+    wins; ``-allusers`` also reads the negotiator's ad (as ``-negotiator`` does) either way.
+    ``-allusers -activefrom 11 21 2026``: midnight 11/21, after alice's last use (11/20
+    06:00): bob alone, Time Since 0+12:00, as ``-negotiator -activefrom 11 21 2026``.
+    ``-activefrom 11 21 2026 -allusers``: -1, every record, as ``-allusers``. fs refused
+    both."""
+    date = ["-activefrom", "11", "21", "2026"]
+    dated = run("userprio", "-allusers", *date, *args)
+    assert dated.exit_code == 0, dated.stderr
+    assert _names(dated.stdout) == ["bob@example.org"]
+    assert dated.stdout.splitlines()[-1].split()[-1] == "0+12:00"
+    assert dated.stdout == run("userprio", "-negotiator", *date, *args).stdout
+    every = run("userprio", *date, "-allusers", *args)
+    assert every.exit_code == 0, every.stderr
+    assert _names(every.stdout) == ["alice@example.org", "bob@example.org"]
+    assert every.stdout == run("userprio", "-allusers", *args).stdout
+
+
 def test_refusals(run: Callable[..., Any], args: list[str]) -> None:
-    both = run("userprio", "-activefrom", "1", "1", "2026", "-allusers", *args)
+    both = run("userprio", "--activefrom", "1", "1", "2026", "--allusers", *args)
     assert both.exit_code == 2 and "give one of them" in both.stderr
     bad = run("userprio", "-activefrom", "1", "x", "2026", *args)
     assert bad.exit_code == 2 and bad.stderr.count("\n") == 1

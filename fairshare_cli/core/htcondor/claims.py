@@ -40,7 +40,8 @@ class NegotiatorState:
     concurrency limits its cycles counted (``limits_seen``, sorted lower-case names: the
     accountant's map keeps a limit no claim holds any more, at 0), and the last cycle's
     matches no job takes (``jobless``, in the order it made them: each a :class:`Claim`
-    with no ``job_id``, charged its ``weight`` until the next cycle's ``CheckMatches``)."""
+    with no ``job_id``, charged its ``weight``, and counted in its ``concurrency_limits``,
+    until the next cycle's ``CheckMatches``)."""
 
     claims: Mapping[str, Claim] = field(default_factory=dict)
     rr_times: Mapping[str, float] = field(default_factory=dict)
@@ -149,7 +150,8 @@ def negotiator_from_json(raw: Any) -> NegotiatorState:
 
 
 def _jobless_from_json(raw: Any) -> tuple[Claim, ...]:
-    """``negotiator.jobless_matches``: ``[{"slot", "submitter", "start_time", "weight"}]``
+    """``negotiator.jobless_matches``: ``[{"slot", "submitter", "start_time", "weight"}]``,
+    each with the match's ``concurrency_limits`` if it took any
     (absent in a state written before fs kept them)."""
     where = "negotiator.jobless_matches"
     if not isinstance(raw, list) or not all(isinstance(m, Mapping) for m in raw):
@@ -207,6 +209,14 @@ def _claim_to_json(claim: Claim) -> dict[str, Any]:
     return body
 
 
+def _jobless_to_json(claim: Claim) -> dict[str, Any]:
+    body = {"slot": claim.slot, "submitter": claim.submitter, "start_time": claim.start_time,
+            "weight": claim.weight}  # fmt: skip
+    if claim.concurrency_limits is not None:
+        body["concurrency_limits"] = claim.concurrency_limits
+    return body
+
+
 def negotiator_to_json(state: NegotiatorState) -> dict[str, Any]:
     """Encode the ``negotiator`` section."""
     body: dict[str, Any] = {
@@ -219,11 +229,7 @@ def negotiator_to_json(state: NegotiatorState) -> dict[str, Any]:
     if state.limits_seen:
         body["limits_seen"] = list(state.limits_seen)
     if state.jobless:
-        body["jobless_matches"] = [
-            {"slot": c.slot, "submitter": c.submitter, "start_time": c.start_time,
-             "weight": c.weight}
-            for c in state.jobless
-        ]  # fmt: skip
+        body["jobless_matches"] = [_jobless_to_json(c) for c in state.jobless]
     return body
 
 

@@ -4,11 +4,13 @@ Mirrors ``ParseConcurrencyLimit`` (``src/condor_utils/NegotiationUtils.cpp``),
 ``Accountant::GetLimitMax``/``LoadLimits``/``IncrementLimits`` and
 ``Matchmaker::rejectForConcurrencyLimits`` (``src/condor_negotiator.V6``): the string is
 lower-cased and split on commas and white space; each token is ``name`` or
-``name:amount`` (an amount that is not above 0, or not a number, counts 1); a name is an
-attribute name, or two joined by one dot (a sub-limit), and tokens with any other name are
-ignored. A limit's maximum is ``NAME_LIMIT``, else, for a sub-limit ``scope.name``,
-``CONCURRENCY_LIMIT_DEFAULT_<scope>`` (the part before the last dot), else
-``CONCURRENCY_LIMIT_DEFAULT`` (2308032).
+``name:amount`` (an amount of 0 or less, or not a number at all, counts 1; ``nan``, which
+``strtod`` reads, stays NaN, and a count it joins is NaN, which no maximum refuses, not
+even a negative count's check: that limit is unlimited until the counts are made
+afresh); a name is an attribute name, or two joined by one dot (a sub-limit), and tokens
+with any other name are ignored. A limit's maximum is ``NAME_LIMIT``, else, for a
+sub-limit ``scope.name``, ``CONCURRENCY_LIMIT_DEFAULT_<scope>`` (the part before the last
+dot), else ``CONCURRENCY_LIMIT_DEFAULT`` (2308032).
 Claims already running count against their limits; each match adds to them (preempting a
 claim does not give its limits back within the cycle: the accountant never decrements).
 A job is refused when any of its limits would go over its maximum.
@@ -54,7 +56,7 @@ def parse_limits(text: str) -> Limits:
             continue
         name, sep, amount = token.partition(":")
         increment = _strtod(amount) if sep else 1.0
-        if not increment > 0:
+        if increment <= 0:  # (NaN is kept: no comparison with it holds)
             increment = 1.0
         if all(_ATTR.match(part) for part in name.split(".", 1)):
             out.append((name, increment))

@@ -11,7 +11,7 @@ stopped. The command line, scripts and tests make the same calls.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from msgspec.structs import replace
@@ -130,20 +130,31 @@ def checked_accountant(config: Config, inputs: CycleInputs, now: float) -> acct.
     ):
         return inputs.accountant
     updated = cycle_accounting.update_priorities(inputs.accountant, config, now)
-    updated = released_jobless(updated, config, inputs.negotiator.jobless, now)
+    checked = {slot: checked_claim(c) for slot, c in held.items()}
+    updated = released_jobless(updated, config, inputs.negotiator.jobless, checked, weigh, now)
     updated = cycle_accounting.check_partitionable_matches(updated, config, unchecked, now)
     return cycle_accounting.check_matches(updated, config, pairs, now)
 
 
 def released_jobless(
-    state: acct.AccountantState, config: Config, jobless: Sequence[Claim], now: float
+    state: acct.AccountantState,
+    config: Config,
+    jobless: Sequence[Claim],
+    claims: Mapping[str, Claim],
+    weigh: Callable[[str, float], float],
+    now: float,
 ) -> acct.AccountantState:
     """``CheckMatches`` at ``now`` (right after ``UpdatePriorities``) finds the slot of each
-    of the last cycle's matches no job took unclaimed: ``RemoveMatch``, in the order they
-    were made, with no uncharged time (the update charged each up to ``now``)."""
+    of the last cycle's matches no job took unclaimed, or claimed by another: its record is
+    ``RemoveMatch``ed, in the order they were made, with no uncharged time (the update
+    charged each up to ``now``); a slot's holder in ``claims``, whom that match's
+    ``AddMatch`` took off the accountant, is ``AddMatch``ed back at ``now`` (a slot claimed
+    but unregistered) and, from then on, charged again."""
     if not jobless:
         return state
     changes: list[MatchChange] = [(c.submitter, c.weight or 0.0, c.start_time) for c in jobless]
+    holders = (claims.get(c.slot) for c in jobless)
+    changes += [(h.submitter, claim_weight(h, weigh), None) for h in holders if h is not None]
     return cycle_accounting.change_matches_at(state, config, changes, now)
 
 
@@ -282,7 +293,8 @@ def apply_matches(
     # UpdatePriorities at the cycle's time, then CheckMatches, then each match (and
     # preemption) at that time.
     state = cycle_accounting.update_priorities(accountant, config, now)
-    state = released_jobless(state, config, negotiator.jobless, now)
+    checked = {slot: checked_claim(c) for slot, c in negotiator.claims.items()}
+    state = released_jobless(state, config, negotiator.jobless, checked, weigh, now)
     state = cycle_accounting.check_partitionable_matches(state, config, unchecked, now)
     held = [
         (c.submitter, claim_weight(checked_claim(c), weigh)) for c in negotiator.claims.values()
@@ -294,7 +306,10 @@ def apply_matches(
     rr.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
     quotas = result.group_quotas or None  # (none without groups)
     seen = tuple(sorted({*negotiator.limits_seen, *result.limits_seen}))
-    held_jobless = tuple(Claim(j.slot, j.submitter, "", now, j.weight) for j in result.jobless)
+    held_jobless = tuple(
+        Claim(j.slot, j.submitter, "", now, j.weight, concurrency_limits=j.limits)
+        for j in result.jobless
+    )
     return new_jobs, state, NegotiatorState(claims, rr, now, quotas, seen, held_jobless)
 
 
@@ -305,10 +320,16 @@ def _match_changes(
     now: float,
 ) -> list[MatchChange]:
     """The cycle's ``AddMatch``es in the order it made them (a preemption ``RemoveMatch``es
-    the slot's holder first; a match no job takes is charged in its turn), each new claim
-    put into ``claims`` with what it was charged."""
+    the slot's holder first; a match no job takes is charged in its turn, and on a claimed
+    slot it too ``RemoveMatch``es the holder, whose claim stays), each new claim put into
+    ``claims`` with what it was charged."""
     changes: list[MatchChange] = []
-    jobless = [(j.after, (j.submitter, j.weight, None)) for j in result.jobless]
+    jobless: list[tuple[int, MatchChange]] = []
+    for j in result.jobless:
+        holder = claims.get(j.slot)
+        if holder is not None:
+            jobless.append((j.after, (holder.submitter, claim_weight(holder, weigh), now)))
+        jobless.append((j.after, (j.submitter, j.weight, None)))
     for i, m in enumerate(result.matches):
         changes += [change for after, change in jobless if after == i]
         if m.reason == BESIDE:

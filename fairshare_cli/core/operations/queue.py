@@ -268,7 +268,8 @@ def release_jobs(
     """Running jobs leave the pool (``condor_rm``): ``RemoveMatch`` and their claims go.
 
     Each claim gives back the weight it was charged; a running job without a claim gives
-    back its slot's weight (1.0 without a slot).
+    back its slot's weight (1.0 without a slot). A claim on the slot of a match no job took
+    gives back nothing: that match's ``AddMatch`` took its holder off already.
 
     Returns:
         The accountant and negotiator section after the jobs released their slots.
@@ -277,12 +278,15 @@ def release_jobs(
     weigh = slot_weigher(config)
     claims = dict(negotiator.claims)
     by_job = {c.job_id: c for c in claims.values()}
+    taken = {c.slot for c in negotiator.jobless}
     for job in removed:
         if job.status != "running":
             continue
         claim = by_job.get(job.id)
         if claim is not None:
             del claims[claim.slot]
+            if claim.slot in taken:
+                continue
             submitter, weight = claim.submitter, claim_weight(claim, weigh)
         else:
             began = job.start_time if job.start_time is not None else now

@@ -44,8 +44,11 @@ class SimQueue(SimBook):
         """``UpdatePriorities`` at ``t``, then ``CheckMatches`` sees the jobs whose run time is
         up: their slots were charged up to ``t`` (HTCondor sees an end at the next cycle)."""
         self.acc.update(t)
-        for held in self.jobless:  # (the last cycle's matches no job took: slots unclaimed)
+        for held in self.jobless:  # (the last cycle's matches no job took: slots unclaimed,
             self.acc.remove_match(held.submitter, held.weight or 0.0, t, held.start_time)
+            holder = self.claims.get(held.slot)  # or their holder's, put back)
+            if holder is not None:
+                self.acc.add_match(holder.submitter, claim_weight(holder, self.weigh), t)
         self.jobless = []
         released: list[tuple[str, float]] = []  # each RemoveMatch in turn
         for claim in self.gone:  # (the first cycle's CheckMatches: their slots are gone)
@@ -167,20 +170,31 @@ class SimQueue(SimBook):
         and kept until the next cycle's :meth:`finish_jobs`)."""
         self.acc.update(t)
         jobless = result.jobless
-        self.jobless = [Claim(j.slot, j.submitter, "", t, j.weight) for j in jobless]
+        self.jobless = [
+            Claim(j.slot, j.submitter, "", t, j.weight, concurrency_limits=j.limits)
+            for j in jobless
+        ]
         at: dict[int, list[JoblessMatch]] = {}
         for j in jobless:  # (after the last match: charged at the end)
             at.setdefault(min(j.after, len(result.matches)), []).append(j)
         for i, m in enumerate(result.matches):
             for j in at.get(i, ()) if at else ():
-                self.acc.add_match(j.submitter, j.weight, t)
+                self._add_jobless(j, t)
             old = self.claims.get(m.slot)
             if old is not None and m.preempted_job:
                 self.acc.remove_match(old.submitter, claim_weight(old, self.weigh), t, t)
             if m.reason != beside.BESIDE:
                 self.acc.add_match(m.submitter, m.weight if m.charge is None else m.charge, t)
         for j in at.get(len(result.matches), ()):
-            self.acc.add_match(j.submitter, j.weight, t)
+            self._add_jobless(j, t)
+
+    def _add_jobless(self, j: JoblessMatch, t: float) -> None:
+        """``AddMatch`` of a match no job takes; on a claimed slot it first takes the
+        holder off the accountant (the claim stays: the next cycle puts it back)."""
+        holder = self.claims.get(j.slot)
+        if holder is not None:
+            self.acc.remove_match(holder.submitter, claim_weight(holder, self.weigh), t, t)
+        self.acc.add_match(j.submitter, j.weight, t)
 
     def _commit(self, result: CycleResult, t: float) -> None:
         """The accountant as ``apply_matches`` charges it (:meth:`_charge`); matched jobs

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from fairshare_cli.core.batches import IdBatch
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
+from fairshare_cli.core.htcondor.concurrency import Limits
 from fairshare_cli.core.htcondor.negotiator.carving import Carver
 from fairshare_cli.core.htcondor.negotiator.partitionable import Resources
 from fairshare_cli.core.htcondor.negotiator.results import JoblessMatch
@@ -114,39 +115,31 @@ def matched_job(run: Run, rematched: set[str]) -> str:
     return job_id
 
 
-def lost_match(slot: Slot, submitter: str, weight: float, state: CycleState) -> float:
+def lost_match(
+    slot: Slot, submitter: str, weight: float, state: CycleState, limits: Limits = ()
+) -> float:
     """A re-offer's match that no job of its request takes: the negotiator made it (the
-    caller charged ``weight`` within the cycle: limit, pie, slot, concurrency limits), the
+    caller charged ``weight`` within the cycle: limit, pie, slot, concurrency ``limits``), the
     startd never carves its dynamic slot (its number is free again), and fs lists no match
-    for it (noted). On a slot no claim held it goes into ``state.jobless``: a committed
-    cycle has the accountant charge it until the next cycle (the schedd, finding no job,
-    never claims the slot, and ``NEGOTIATOR_INFORM_STARTD`` is off, so the next
-    ``CheckMatches`` finds it unclaimed). Returns ``weight``."""
+    for it (noted). It goes into ``state.jobless``: a committed cycle has the accountant
+    charge it until the next cycle (the schedd, finding no job, never claims the slot, and
+    ``NEGOTIATOR_INFORM_STARTD`` is off, so the next ``CheckMatches`` finds the slot
+    unclaimed, or still claimed by its holder, whom ``AddMatch`` took off the accountant
+    and ``CheckMatches`` puts back). Returns ``weight``."""
     parent = slot.parent
-    if parent is not None:
+    if parent is not None and slot.claim is None:  # (a claimed dynamic slot stays)
         parent.children.discard(int(slot.name.split("@", 1)[0].rpartition("_")[2]))
-    head = (
+    name = slot.name if parent is None or slot.claim is not None else parent.name
+    text = ",".join(f"{n}:{inc!r}" for n, inc in limits) or None  # (as parse_limits reads)
+    state.jobless.append(JoblessMatch(submitter, name, weight, len(state.matches), text))
+    state.notes.add(
+        "lost",
         f"negotiator.depth_first: a match of {submitter}'s request counted no job, so "
         "HTCondor offered the request once more than it has jobs and matched a slot no job "
-        "of the request takes; fs "
-    )
-    if slot.claim is None:
-        name = slot.name if parent is None else parent.name
-        state.jobless.append(JoblessMatch(submitter, name, weight, len(state.matches)))
-        state.notes.add(
-            "lost",
-            head + "counts that match in the cycle, and a committed cycle charges the "
-            "accountant for it until the next cycle, but lists none and starts no job in it, "
-            "where the schedd gives the slot to another idle job of the submitter that fits "
-            "it, if any (docs/htcondor.md)",
-        )
-        return weight
-    state.notes.add(
-        "lost_claimed",
-        head + "counts that match in the cycle but lists none and charges the accountant "
-        "nothing for it (a claimed slot's: its claim is kept), where the schedd gives the "
-        "slot to another idle job of the submitter that fits it, if any, and AddMatch "
-        "charges it until a later cycle (docs/htcondor.md)",
+        "of the request takes; fs counts that match in the cycle, and a committed cycle "
+        "charges the accountant for it until the next cycle, but lists none and starts no "
+        "job in it, where the schedd gives the slot to another idle job of the submitter "
+        "that fits it, if any (docs/htcondor.md)",
     )
     return weight
 

@@ -339,7 +339,9 @@ class Pie:
                 self.explainer.matching = ac.matching_slots
                 job_id = matched_job(run, self.state.rematched)
                 if not job_id:  # (a depth-first re-offer no job of the request takes)
-                    pie_left -= lost_match(slot, sub.name, self._charge(turn, slot), self.state)
+                    weight = self._charge(turn, slot)
+                    limits = self.matchmaker.matched_limits
+                    pie_left -= lost_match(slot, sub.name, weight, self.state, limits)
                 else:
                     pie_left -= self._record_match(turn, job_id, slot, tier, group_name)
                 if in_steps and run.left and tier == NO_PREEMPTION and not ac.limits:

@@ -95,12 +95,14 @@ class JoblessMatch:
     """A match the cycle made that no job takes (``NEGOTIATOR_DEPTH_FIRST``'s re-offer of a
     request with no job left, :mod:`.depth_first`): ``AddMatch`` charged ``submitter``
     ``weight`` for ``slot`` (the accountant's resource: a partitionable slot's own name),
-    after the cycle's first ``after`` matches."""
+    after the cycle's first ``after`` matches, and counted the match's concurrency
+    ``limits`` (``IncrementLimits`` of its ``MatchedConcurrencyLimits``; None: none)."""
 
     submitter: str
     slot: str
     weight: float
     after: int
+    limits: str | None = None
 
 
 _new = object.__new__
