@@ -99,3 +99,43 @@ def format_slurm_time(seconds: float) -> str:
     if days > 0:
         return f"{days}-{hours:02d}:{minutes:02d}:{secs:02d}"
     return f"{hours:02d}:{minutes:02d}:{secs:02d}"
+
+
+#: ``PriorityMaxAge=INFINITE`` as slurmctld stores it: ``(uint32_t)(-1 * 60)`` seconds.
+STORED_INFINITE_MAX_AGE = 4294967236
+
+
+def _c_int(number: int) -> int:
+    """``number`` as a 32-bit C ``int`` that overflowed keeps it (two's complement)."""
+    return (number + 2**31) % 2**32 - 2**31
+
+
+def priority_max_age(text: str) -> float:
+    """``PriorityMaxAge`` in seconds as slurmctld stores it (``_validate_and_set_defaults``
+    in read_config.c, 22.05 and 26.05 alike): ``time_str2mins`` in a C ``int``, times 60,
+    into a ``uint32_t``; ``math.inf`` for the stored INFINITE (4294967236 seconds).
+
+    ``time_str2secs`` adds up its seconds in an ``int`` and ``ROUNDUP`` adds 59 to them,
+    so a time of 2^31 − 59 seconds (about 68 years) or more overflows: one whose sum wraps
+    below 0 is refused, one that wraps past 2^32 is read as what is left (``100000000``
+    minutes: 6,000,000,000 seconds, read as 1,705,032,704, rounded up to 28,417,212
+    minutes: 1,705,032,720 seconds).
+
+    Raises:
+        TimeStringError: what :func:`time_str2secs` refuses, and what slurmctld refuses
+            ("Bad value ... for PriorityMaxAge": a negative number of minutes).
+    """
+    secs = time_str2secs(text)
+    if math.isinf(secs):
+        return INFINITE
+    wrapped = _c_int(int(secs))
+    if wrapped == -1:  # (time_str2secs's INFINITE: time_str2mins passes it on)
+        return INFINITE
+    minutes = wrapped if wrapped == -2 else int(_c_int(wrapped + 59) / 60)  # (C division)
+    if minutes < 0 and minutes != -1:
+        raise TimeStringError(
+            f'"{shown(text)}" overflows the int slurmctld reads it in (about 68 years or '
+            f'more): {minutes} minutes, refused ("Bad value" for PriorityMaxAge)'
+        )
+    stored = minutes * 60 % 2**32
+    return INFINITE if stored == STORED_INFINITE_MAX_AGE else float(stored)

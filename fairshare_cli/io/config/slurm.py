@@ -20,7 +20,7 @@ from fairshare_cli.core.limits import UINT32_MAX
 from fairshare_cli.core.slurm.billing import billing_weights
 from fairshare_cli.core.slurm.factors import parse_tres_weights
 from fairshare_cli.core.slurm.fairshare import ALGORITHMS
-from fairshare_cli.core.timestr import format_slurm_time
+from fairshare_cli.core.timestr import TimeStringError, format_slurm_time, priority_max_age
 from fairshare_cli.errors import ConfigError, did_you_mean
 from fairshare_cli.io.config.reader import Reader, named_tables, plain_names
 
@@ -115,7 +115,7 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
         calc_period=calc,
         usage_reset_period=reset.upper(),
         usage_reset_time_zone=_time_zone(r),
-        max_age=r.dur("max_age", d.max_age, minutes=True),
+        max_age=_max_age(r, d.max_age),
         favor_small=r.get("favor_small", r.boolean, d.favor_small),
         flags=tuple(f.upper() for f in r.get("flags", r.string_list, NO_STRINGS)),
         dampening_factor=r.int_("dampening_factor", d.dampening_factor, lo=1, hi=65535),
@@ -270,6 +270,23 @@ def read_partitions(
                     f" [partitions]: {known}"
                 )
     return out
+
+
+def _max_age(r: Reader, default: float) -> float:
+    """``max_age``: a Slurm time string read as slurmctld reads ``PriorityMaxAge``
+    (:func:`~fairshare_cli.core.timestr.priority_max_age`: an overflow of its ``int``
+    wrapped or refused), or a plain number of seconds."""
+
+    def read(value: Any, key: str) -> float:
+        if not isinstance(value, str):
+            return float(r.duration(value, key, minutes=True))
+        try:
+            return priority_max_age(value)
+        except TimeStringError as exc:
+            r.fail(f"{key}: {exc}; a plain number is seconds")
+            return default  # (not reached: fail raises)
+
+    return r.get("max_age", read, default)
 
 
 def _time_zone(r: Reader) -> tzinfo:

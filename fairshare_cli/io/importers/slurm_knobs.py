@@ -16,6 +16,7 @@ from fairshare_cli.core.config import PROFILE_DEFAULTS, part_enforce_type
 from fairshare_cli.core.names import check_name, shown
 from fairshare_cli.core.slurm.billing import billing_weights
 from fairshare_cli.core.slurm.factors import parse_tres_weights
+from fairshare_cli.core.timestr import TimeStringError, priority_max_age
 from fairshare_cli.errors import InputError
 
 #: slurm.conf knob (lower case) -> path in our config; the value's converter by name.
@@ -25,7 +26,7 @@ KNOBS: dict[str, tuple[tuple[str, ...], str]] = {
     "prioritydecayhalflife": (("priority", "decay_halflife"), "str"),
     "prioritycalcperiod": (("priority", "calc_period"), "str"),
     "priorityusageresetperiod": (("priority", "usage_reset_period"), "upper"),
-    "prioritymaxage": (("priority", "max_age"), "str"),
+    "prioritymaxage": (("priority", "max_age"), "maxage"),
     "priorityfavorsmall": (("priority", "favor_small"), "yesno"),
     "priorityflags": (("priority", "flags"), "flags"),
     "fairsharedampeningfactor": (("priority", "dampening_factor"), "int"),
@@ -96,6 +97,20 @@ def convert(kind: str, key: str, value: str, where: str) -> Any:
     return tres_weights(key, value, where)
 
 
+def max_age(key: str, value: str, where: str) -> str:
+    """``PriorityMaxAge`` as written, once slurmctld would start with it
+    (:func:`~fairshare_cli.core.timestr.priority_max_age`; the config reads it so too).
+
+    Raises:
+        InputError: a time string slurmctld refuses, naming ``where``.
+    """
+    try:
+        priority_max_age(value)
+    except TimeStringError as exc:
+        raise InputError(f"{where}: {key}: {exc}") from None
+    return value
+
+
 #: ``INFINITE16``: an ``OverTimeLimit`` of this many minutes is UNLIMITED.
 INFINITE16 = 0xFFFF
 
@@ -156,6 +171,7 @@ _CONVERTERS: dict[str, Callable[[str, str, str], Any]] = {
     "enforce": lambda _key, value, where: _enforcement("enforce", value, where),
     "partenforce": lambda _key, value, where: _enforcement("partenforce", value, where),
     "overtime": over_time_limit,
+    "maxage": lambda key, value, where: max_age(key, value, where),
     "killwait": _kill_wait,
 }
 

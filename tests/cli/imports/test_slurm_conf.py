@@ -497,3 +497,45 @@ def test_scontrol_show_partition_default_time(tmp_path: Path, run: Callable[...,
         '[partitions.express]\npriority_job_factor = 4\ndefault = false\nmax_time = "INFINITE"\n'
         'default_time = "1:00:00"\n',
     ]
+
+
+def test_a_max_age_slurmctld_refuses_is_refused_at_its_line(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """read_config.c reads PriorityMaxAge with time_str2mins, in an int: "50000000" minutes
+    (3,000,000,000 s) wraps to -1,294,967,296 s, (-1,294,967,296 + 59) / 60 = -21,582,787
+    minutes, and slurmctld stops ("Bad value"). fs took the line and wrote it out."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text("ClusterName=c1\nPriorityMaxAge=50000000\n")
+    r = run("import", "slurm-conf", str(conf))
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr.strip().endswith(
+        'slurm.conf:2: PriorityMaxAge: "50000000" overflows the int slurmctld reads it in '
+        '(about 68 years or more): -21582787 minutes, refused ("Bad value" for PriorityMaxAge)'
+    )
+
+
+def test_show_config_prints_an_infinite_max_age_as_its_seconds(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """PriorityMaxAge=INFINITE is stored as (uint32_t)(-1 x 60) = 4,294,967,236 s, which
+    ``scontrol show config`` prints with secs2time_str: 49710-06:27:16. That is INFINITE:
+    merged over the slurm.conf that said so it is no clash, and read back it is no 0 (the
+    string itself, read as slurm.conf is, wraps to -60 s: (-60 + 59) / 60 = 0 minutes).
+    fs wrote the string, then read it as 0: every job's AGE the whole weight, 1000."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text("ClusterName=c1\nPriorityMaxAge=INFINITE\n")
+    config = tmp_path / "pool.toml"
+    assert run("import", "slurm-conf", str(conf), "--into", str(config)).exit_code == 0
+    shown = tmp_path / "show_config.txt"
+    shown.write_text(
+        "Configuration data as of 2026-11-21T12:00:00\nClusterName             = c1\n"
+        "PriorityMaxAge          = 49710-06:27:16\n"
+    )
+    res = run("import", "slurm-conf", str(shown), "--into", str(config))
+    assert res.exit_code == 0, res.stderr
+    assert "0 replaced" in res.stderr + res.stdout
+    assert 'max_age = "INFINITE"\n' in config.read_text()
+    alone = tmp_path / "alone.toml"
+    assert run("import", "slurm-conf", str(shown), "--into", str(alone)).exit_code == 0
+    assert 'max_age = "INFINITE"\n' in alone.read_text()
