@@ -139,9 +139,9 @@ def _same(a: Any, b: Any, path: list[str]) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if a != b and _minutes_key(path):
-        max_age = path == ["priority", "max_age"]
-        seconds = _seconds(a, max_age)
-        return seconds is not None and seconds == _seconds(b, max_age)
+        stored = path in (["priority", "max_age"], ["priority", "decay_halflife"])
+        seconds = _seconds(a, stored)
+        return seconds is not None and seconds == _seconds(b, stored)
     return bool(a == _plain(b))
 
 
@@ -151,15 +151,15 @@ def _minutes_key(path: list[str]) -> bool:
     return ".".join(path) in SLURM_MINUTES
 
 
-def _seconds(value: Any, max_age: bool = False) -> float | None:
+def _seconds(value: Any, stored: bool = False) -> float | None:
     """What a duration key's value reads as (a string in whole minutes, rounded up; a
-    number in seconds), as the config reader reads it (``max_age``: as slurmctld reads
-    ``PriorityMaxAge``); None when it is neither."""
-    from fairshare_cli.core.timestr import TimeStringError, priority_max_age, time_str2mins
+    number in seconds), as the config reader reads it (``stored``: as slurmctld stores
+    ``PriorityMaxAge`` and ``PriorityDecayHalfLife``); None when it is neither."""
+    from fairshare_cli.core.timestr import TimeStringError, slurm_conf_minutes, time_str2mins
 
     if isinstance(value, str):
         try:
-            return priority_max_age(value) if max_age else time_str2mins(value) * 60
+            return slurm_conf_minutes(value, "") if stored else time_str2mins(value) * 60
         except TimeStringError:
             return None
     if isinstance(value, (int, float)) and not isinstance(value, bool):

@@ -9,7 +9,7 @@ import pytest
 from fairshare_cli.core.timestr import (
     TimeStringError,
     format_slurm_time,
-    priority_max_age,
+    slurm_conf_minutes,
     time_str2mins,
     time_str2secs,
 )
@@ -87,11 +87,11 @@ def test_a_number_of_more_than_18_digits_is_rejected(text: str) -> None:
         pytest.param("100000000", 1705032720.0, id="wrapped-past-2^32"),
         # 71,582,788 minutes 16 s = 2^32 s exactly: wraps to 0.
         pytest.param("71582788:16", 0.0, id="wrapped-to-zero"),
-        pytest.param("INFINITE", math.inf, id="infinite"),
+        pytest.param("INFINITE", 4294967236.0, id="infinite-is-(uint32)(-1-x-60)"),
     ],
 )
-def test_priority_max_age_is_what_slurmctld_stores(text: str, secs: float) -> None:
-    assert priority_max_age(text) == secs
+def test_minutes_knobs_are_what_slurmctld_stores(text: str, secs: float) -> None:
+    assert slurm_conf_minutes(text, "PriorityMaxAge") == secs
 
 
 @pytest.mark.parametrize(
@@ -105,6 +105,6 @@ def test_priority_max_age_is_what_slurmctld_stores(text: str, secs: float) -> No
         # (-60 + 59) / 60 = 0 in C: fine, 0 (only the reader of scontrol's output maps it).
     ],
 )
-def test_priority_max_age_slurmctld_refuses(text: str, minutes: int) -> None:
+def test_minutes_knobs_slurmctld_refuses(text: str, minutes: int) -> None:
     with pytest.raises(TimeStringError, match=f"{minutes} minutes, refused"):
-        priority_max_age(text)
+        slurm_conf_minutes(text, "PriorityDecayHalfLife")

@@ -277,8 +277,8 @@ def _show_config(path: str, label: str, out: SlurmConf, compat: str) -> SlurmCon
         key, value = key.strip(), value.strip()
         if not sep or not re.fullmatch(r"\w+", key) or is_prompt(line) or value == "(null)":
             continue
-        if key.lower() == "prioritymaxage":
-            value = shown_max_age(value)
+        if key.lower() in ("prioritymaxage", "prioritydecayhalflife"):
+            value = shown_minutes(value)
         _knob(out, key, value, f"{label}:{number}")
     unset_as_slurm_reads(out.fragment, out.knobs, compat)
     if not out.knobs:
@@ -289,9 +289,10 @@ def _show_config(path: str, label: str, out: SlurmConf, compat: str) -> SlurmCon
     return out
 
 
-def shown_max_age(value: str) -> str:
-    """``PriorityMaxAge`` as ``scontrol show config`` prints it, as slurm.conf would say
-    it: the stored INFINITE, which ``secs2time_str`` prints as its seconds
+def shown_minutes(value: str) -> str:
+    """``PriorityMaxAge`` or ``PriorityDecayHalfLife`` as ``scontrol show config`` prints
+    it, as slurm.conf would say it: the stored INFINITE, which ``secs2time_str`` prints as
+    its seconds
     (``49710-06:27:16``), is ``INFINITE``; any other is below 2^31 seconds and reads back
     as printed."""
     try:

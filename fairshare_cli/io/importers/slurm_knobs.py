@@ -16,17 +16,17 @@ from fairshare_cli.core.config import PROFILE_DEFAULTS, part_enforce_type
 from fairshare_cli.core.names import check_name, shown
 from fairshare_cli.core.slurm.billing import billing_weights
 from fairshare_cli.core.slurm.factors import parse_tres_weights
-from fairshare_cli.core.timestr import TimeStringError, priority_max_age
+from fairshare_cli.core.timestr import TimeStringError, slurm_conf_minutes
 from fairshare_cli.errors import InputError
 
 #: slurm.conf knob (lower case) -> path in our config; the value's converter by name.
 KNOBS: dict[str, tuple[tuple[str, ...], str]] = {
     "clustername": (("pool", "name"), "lower"),
     "prioritytype": (("priority", "type"), "ptype"),
-    "prioritydecayhalflife": (("priority", "decay_halflife"), "str"),
+    "prioritydecayhalflife": (("priority", "decay_halflife"), "minutes"),
     "prioritycalcperiod": (("priority", "calc_period"), "str"),
     "priorityusageresetperiod": (("priority", "usage_reset_period"), "upper"),
-    "prioritymaxage": (("priority", "max_age"), "maxage"),
+    "prioritymaxage": (("priority", "max_age"), "minutes"),
     "priorityfavorsmall": (("priority", "favor_small"), "yesno"),
     "priorityflags": (("priority", "flags"), "flags"),
     "fairsharedampeningfactor": (("priority", "dampening_factor"), "int"),
@@ -97,15 +97,16 @@ def convert(kind: str, key: str, value: str, where: str) -> Any:
     return tres_weights(key, value, where)
 
 
-def max_age(key: str, value: str, where: str) -> str:
-    """``PriorityMaxAge`` as written, once slurmctld would start with it
-    (:func:`~fairshare_cli.core.timestr.priority_max_age`; the config reads it so too).
+def stored_minutes(key: str, value: str, where: str) -> str:
+    """``PriorityMaxAge`` or ``PriorityDecayHalfLife`` as written, once slurmctld would
+    start with it (:func:`~fairshare_cli.core.timestr.slurm_conf_minutes`; the config
+    reads it so too).
 
     Raises:
         InputError: a time string slurmctld refuses, naming ``where``.
     """
     try:
-        priority_max_age(value)
+        slurm_conf_minutes(value, key)
     except TimeStringError as exc:
         raise InputError(f"{where}: {key}: {exc}") from None
     return value
@@ -171,7 +172,7 @@ _CONVERTERS: dict[str, Callable[[str, str, str], Any]] = {
     "enforce": lambda _key, value, where: _enforcement("enforce", value, where),
     "partenforce": lambda _key, value, where: _enforcement("partenforce", value, where),
     "overtime": over_time_limit,
-    "maxage": lambda key, value, where: max_age(key, value, where),
+    "minutes": lambda key, value, where: stored_minutes(key, value, where),
     "killwait": _kill_wait,
 }
 

@@ -518,19 +518,21 @@ def test_a_max_age_slurmctld_refuses_is_refused_at_its_line(
 def test_show_config_prints_an_infinite_max_age_as_its_seconds(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
-    """PriorityMaxAge=INFINITE is stored as (uint32_t)(-1 x 60) = 4,294,967,236 s, which
+    """PriorityMaxAge=INFINITE (and PriorityDecayHalfLife=INFINITE, alike) is stored as
+    (uint32_t)(-1 x 60) = 4,294,967,236 s, which
     ``scontrol show config`` prints with secs2time_str: 49710-06:27:16. That is INFINITE:
     merged over the slurm.conf that said so it is no clash, and read back it is no 0 (the
     string itself, read as slurm.conf is, wraps to -60 s: (-60 + 59) / 60 = 0 minutes).
     fs wrote the string, then read it as 0: every job's AGE the whole weight, 1000."""
     conf = tmp_path / "slurm.conf"
-    conf.write_text("ClusterName=c1\nPriorityMaxAge=INFINITE\n")
+    conf.write_text("ClusterName=c1\nPriorityMaxAge=INFINITE\nPriorityDecayHalfLife=INFINITE\n")
     config = tmp_path / "pool.toml"
     assert run("import", "slurm-conf", str(conf), "--into", str(config)).exit_code == 0
     shown = tmp_path / "show_config.txt"
     shown.write_text(
         "Configuration data as of 2026-11-21T12:00:00\nClusterName             = c1\n"
         "PriorityMaxAge          = 49710-06:27:16\n"
+        "PriorityDecayHalfLife   = 49710-06:27:16\n"
     )
     res = run("import", "slurm-conf", str(shown), "--into", str(config))
     assert res.exit_code == 0, res.stderr
@@ -539,3 +541,4 @@ def test_show_config_prints_an_infinite_max_age_as_its_seconds(
     alone = tmp_path / "alone.toml"
     assert run("import", "slurm-conf", str(shown), "--into", str(alone)).exit_code == 0
     assert 'max_age = "INFINITE"\n' in alone.read_text()
+    assert 'decay_halflife = "INFINITE"\n' in alone.read_text()
