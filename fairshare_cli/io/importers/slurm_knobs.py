@@ -80,9 +80,7 @@ def convert(kind: str, key: str, value: str, where: str) -> Any:
     if kind == "int":
         return _whole(key, value, where)
     if kind == "yesno":
-        if value.upper() not in ("YES", "NO"):
-            raise InputError(f'{where}: {key}: expected YES or NO, got "{value}"')
-        return value.upper() == "YES"
+        return slurm_boolean(key, value, where)
     if kind == "ptype":
         name = value.lower().removeprefix("priority/")
         if name not in ("multifactor", "basic"):
@@ -110,6 +108,27 @@ def stored_minutes(key: str, value: str, where: str) -> str:
     except TimeStringError as exc:
         raise InputError(f"{where}: {key}: {exc}") from None
     return value
+
+
+#: What slurm.conf's booleans read as true and as false (``s_p_handle_boolean``).
+_TRUE = ("YES", "UP", "TRUE", "1")
+_FALSE = ("NO", "DOWN", "FALSE", "0")
+
+
+def slurm_boolean(key: str, value: str, where: str) -> bool:
+    """A slurm.conf boolean (``PriorityFavorSmall``, a partition's ``Default``) as
+    ``s_p_handle_boolean`` reads it: YES, UP, TRUE or 1, or NO, DOWN, FALSE or 0, in any
+    case (22.05 and 26.05 alike).
+
+    Raises:
+        InputError: any other word, which slurmctld stops on, naming ``where``.
+    """
+    if value.upper() not in _TRUE + _FALSE:
+        raise InputError(
+            f'{where}: {key}: "{shown(value)}" is not a valid option (expected YES, UP, '
+            "TRUE or 1, or NO, DOWN, FALSE or 0)"
+        )
+    return value.upper() in _TRUE
 
 
 #: ``INFINITE16``: an ``OverTimeLimit`` of this many minutes is UNLIMITED.
