@@ -99,3 +99,45 @@ def format_slurm_time(seconds: float) -> str:
     if days > 0:
         return f"{days}-{hours:02d}:{minutes:02d}:{secs:02d}"
     return f"{hours:02d}:{minutes:02d}:{secs:02d}"
+
+
+#: INFINITE minutes as slurmctld stores ``PriorityMaxAge`` or ``PriorityDecayHalfLife``:
+#: ``(uint32_t)(-1 * 60)`` seconds.
+STORED_INFINITE_MAX_AGE = 4294967236
+
+
+def _c_int(number: int) -> int:
+    """``number`` as a 32-bit C ``int`` that overflowed keeps it (two's complement)."""
+    return (number + 2**31) % 2**32 - 2**31
+
+
+def slurm_conf_minutes(text: str, knob: str) -> float:
+    """A knob slurm.conf gives in minutes (``PriorityMaxAge``, ``PriorityDecayHalfLife``),
+    in seconds as slurmctld stores it (``_validate_and_set_defaults`` in read_config.c,
+    22.05 and 26.05 alike): ``time_str2mins`` in a C ``int``, times 60, into a
+    ``uint32_t``. INFINITE (-1 minutes) is stored as 4294967236 seconds
+    (:data:`STORED_INFINITE_MAX_AGE`), a finite time.
+
+    ``time_str2secs`` adds up its seconds in an ``int`` and ``ROUNDUP`` adds 59 to them,
+    so a time of 2^31 − 59 seconds (about 68 years) or more overflows: one whose sum wraps
+    below 0 is refused, one that wraps past 2^32 is read as what is left (``100000000``
+    minutes: 6,000,000,000 seconds, read as 1,705,032,704, rounded up to 28,417,212
+    minutes: 1,705,032,720 seconds).
+
+    Raises:
+        TimeStringError: what :func:`time_str2secs` refuses, and what slurmctld refuses
+            (``Bad value ... for`` ``knob``: a negative number of minutes).
+    """
+    secs = time_str2secs(text)
+    if math.isinf(secs):
+        return float(STORED_INFINITE_MAX_AGE)
+    wrapped = _c_int(int(secs))
+    if wrapped == -1:  # (time_str2secs's INFINITE: time_str2mins passes it on)
+        return float(STORED_INFINITE_MAX_AGE)
+    minutes = wrapped if wrapped == -2 else int(_c_int(wrapped + 59) / 60)  # (C division)
+    if minutes < 0 and minutes != -1:
+        raise TimeStringError(
+            f'"{shown(text)}" overflows the int slurmctld reads it in (about 68 years or '
+            f'more): {minutes} minutes, refused ("Bad value" for {knob})'
+        )
+    return float(minutes * 60 % 2**32)

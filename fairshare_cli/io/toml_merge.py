@@ -139,8 +139,9 @@ def _same(a: Any, b: Any, path: list[str]) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if a != b and _minutes_key(path):
-        seconds = _seconds(a)
-        return seconds is not None and seconds == _seconds(b)
+        stored = path in (["priority", "max_age"], ["priority", "decay_halflife"])
+        seconds = _seconds(a, stored)
+        return seconds is not None and seconds == _seconds(b, stored)
     return bool(a == _plain(b))
 
 
@@ -150,14 +151,15 @@ def _minutes_key(path: list[str]) -> bool:
     return ".".join(path) in SLURM_MINUTES
 
 
-def _seconds(value: Any) -> float | None:
+def _seconds(value: Any, stored: bool = False) -> float | None:
     """What a duration key's value reads as (a string in whole minutes, rounded up; a
-    number in seconds), as the config reader reads it; None when it is neither."""
-    from fairshare_cli.core.timestr import TimeStringError, time_str2mins
+    number in seconds), as the config reader reads it (``stored``: as slurmctld stores
+    ``PriorityMaxAge`` and ``PriorityDecayHalfLife``); None when it is neither."""
+    from fairshare_cli.core.timestr import TimeStringError, slurm_conf_minutes, time_str2mins
 
     if isinstance(value, str):
         try:
-            return time_str2mins(value) * 60
+            return slurm_conf_minutes(value, "") if stored else time_str2mins(value) * 60
         except TimeStringError:
             return None
     if isinstance(value, (int, float)) and not isinstance(value, bool):

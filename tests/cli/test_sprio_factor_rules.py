@@ -67,3 +67,31 @@ def test_a_partition_named_twice_gives_one_row(tmp_path: Path, run: Callable[...
     result = run("sprio", "-o", "%.5i %.9r", *_pool(tmp_path, jobs))
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines() == ["JOBID PARTITION", "    1     batch"]
+
+
+def test_a_max_age_past_slurmctlds_int_is_read_wrapped_as_slurmctld_reads_it(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """read_config.c stores PriorityMaxAge as time_str2mins(...) * 60 in a uint32_t, with
+    time_str2secs summing seconds in an int: "100000000" minutes (6,000,000,000 s) wraps
+    to 6e9 - 2^32 = 1,705,032,704 s, rounded up to 28,417,212 minutes: 1,705,032,720 s.
+    A job waiting 1,705,033 s has AGE 1,705,033 / 1,705,032,720 = 0.0010000 (fs read
+    6e9 s: 0.0002842)."""
+    config = CONFIG.replace('max_age = "7-0"', 'max_age = "100000000"')
+    result = run("sprio", "-n", "-o", "%.5i %.10a", *_pool(tmp_path, [_job("1", 1705033)], config))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == ["JOBID        AGE", "    1  0.0010000"]
+
+
+def test_a_max_age_slurmctld_refuses_is_refused(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """PriorityMaxAge "50000000" minutes is 3,000,000,000 s, which time_str2secs's int wraps to
+    -1,294,967,296; time_str2mins gives (-1,294,967,296 + 59) / 60 = -21,582,787 minutes,
+    and read_config.c stops on a negative PriorityMaxAge ("Bad value")."""
+    config = CONFIG.replace('max_age = "7-0"', 'max_age = "50000000"')
+    result = run("sprio", "-l", *_pool(tmp_path, [_job("1", 600)], config))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f'fs: error: {tmp_path / "pool.toml"}: priority.max_age: "50000000" overflows the int '
+        "slurmctld reads it in (about 68 years or more): -21582787 minutes, refused "
+        '("Bad value" for PriorityMaxAge); a plain number is seconds\n'
+    )

@@ -118,3 +118,30 @@ def test_an_unknown_time_zone_is_refused(tmp_path: Path, run: Run) -> None:
         " of this system's database (nor of the tzdata package); expected an IANA name such"
         ' as "Europe/Berlin" (the local time of the host slurmctld runs on), or "UTC"\n'
     )
+
+
+def test_an_infinite_half_life_is_the_finite_time_slurmctld_stores(
+    tmp_path: Path, run: Run
+) -> None:
+    """read_config.c stores PriorityDecayHalfLife=INFINITE as (uint32_t)(-1 x 60) =
+    4,294,967,236 s, and _decay_thread decays with d = 1 - 0.693 / 4,294,967,236 (fs took
+    no decay at all). u1 runs 4 CPUs from midnight; each of the day's 288 passes decays
+    the usage by d^300 and charges 300 x d^300 x 4: 1200 d^300 (1 - d^86400) / (1 - d^300)
+    = 345,597.58, which sshare prints 345597 (fs printed 345600)."""
+    config = CONFIG.replace('decay_halflife = "1:00:00"', 'decay_halflife = "INFINITE"').replace(
+        'usage_reset_period = "DAILY"\n', ""
+    )
+    (tmp_path / "pool.toml").write_text(config)
+    args = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "state.json")]
+    when = "2026-11-21T00:00:00Z"
+    res = run("submit", "--owner", "u1", "--account", "a", "--cpus", "4", "--set",
+              "status=running", "--set", f"start_time={when}", *args, "--now", when)  # fmt: skip
+    assert res.exit_code == 0, res.stderr
+    res = run("sshare", "-a", "-l", *args, "--now", "2026-11-22T00:00:00Z")
+    assert res.exit_code == 0, res.stderr
+    u1 = next(line for line in res.stdout.splitlines() if " u1 " in line)
+    assert u1.split()[4] == "345597"
+    d, usage = 1 - 0.693 / 4294967236, 0.0
+    for _ in range(288):  # (pass by pass: the closed form loses digits in 1 - d^300)
+        usage = usage * d**300 + 300 * d**300 * 4
+    assert _usage(run, args, "2026-11-22T00:00:00Z")["u1"] == pytest.approx(usage, rel=1e-10)

@@ -20,7 +20,12 @@ from fairshare_cli.core.limits import UINT32_MAX
 from fairshare_cli.core.slurm.billing import billing_weights
 from fairshare_cli.core.slurm.factors import parse_tres_weights
 from fairshare_cli.core.slurm.fairshare import ALGORITHMS
-from fairshare_cli.core.timestr import format_slurm_time
+from fairshare_cli.core.timestr import (
+    STORED_INFINITE_MAX_AGE,
+    TimeStringError,
+    format_slurm_time,
+    slurm_conf_minutes,
+)
 from fairshare_cli.errors import ConfigError, did_you_mean
 from fairshare_cli.io.config.reader import Reader, named_tables, plain_names
 
@@ -80,7 +85,7 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
             f'priority.usage_reset_period: Bad value "{reset}" for PriorityUsageResetPeriod '
             f"(expected one of {', '.join(RESET_PERIODS)})"
         )
-    halflife = r.dur("decay_halflife", d.decay_halflife, minutes=True)
+    halflife = _stored_minutes(r, "decay_halflife", d.decay_halflife)
     calc = r.dur("calc_period", d.calc_period, minutes=True)
     if 0 < halflife < 1:
         r.fail(
@@ -115,7 +120,7 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
         calc_period=calc,
         usage_reset_period=reset.upper(),
         usage_reset_time_zone=_time_zone(r),
-        max_age=r.dur("max_age", d.max_age, minutes=True),
+        max_age=_stored_minutes(r, "max_age", d.max_age),
         favor_small=r.get("favor_small", r.boolean, d.favor_small),
         flags=tuple(f.upper() for f in r.get("flags", r.string_list, NO_STRINGS)),
         dampening_factor=r.int_("dampening_factor", d.dampening_factor, lo=1, hi=65535),
@@ -270,6 +275,30 @@ def read_partitions(
                     f" [partitions]: {known}"
                 )
     return out
+
+
+#: The ``[priority]`` keys slurm.conf gives in minutes, read as slurmctld reads them.
+MINUTES_KNOBS = {"max_age": "PriorityMaxAge", "decay_halflife": "PriorityDecayHalfLife"}
+
+
+def _stored_minutes(r: Reader, key: str, default: float) -> float:
+    """``max_age`` or ``decay_halflife``: a Slurm time string read as slurmctld reads
+    its knob (:func:`~fairshare_cli.core.timestr.slurm_conf_minutes`: an overflow of its
+    ``int`` wrapped or refused, INFINITE a finite 4294967236 seconds, which ``max_age``
+    keeps as infinite), or a plain number of seconds."""
+
+    def read(value: Any, where: str) -> float:
+        if not isinstance(value, str):
+            return float(r.duration(value, where, minutes=True))
+        try:
+            stored = slurm_conf_minutes(value, MINUTES_KNOBS[key])
+        except TimeStringError as exc:
+            r.fail(f"{where}: {exc}; a plain number is seconds")
+        if key == "max_age" and stored == STORED_INFINITE_MAX_AGE:
+            return math.inf
+        return stored
+
+    return r.get(key, read, default)
 
 
 def _time_zone(r: Reader) -> tzinfo:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairshare_cli.core.names import check_name, shown
+from fairshare_cli.core.timestr import STORED_INFINITE_MAX_AGE, TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.as_config import Origins
 from fairshare_cli.io.importers.common import given_twice, is_prompt, text_lines
@@ -276,6 +277,8 @@ def _show_config(path: str, label: str, out: SlurmConf, compat: str) -> SlurmCon
         key, value = key.strip(), value.strip()
         if not sep or not re.fullmatch(r"\w+", key) or is_prompt(line) or value == "(null)":
             continue
+        if key.lower() in ("prioritymaxage", "prioritydecayhalflife"):
+            value = shown_minutes(value)
         _knob(out, key, value, f"{label}:{number}")
     unset_as_slurm_reads(out.fragment, out.knobs, compat)
     if not out.knobs:
@@ -284,6 +287,19 @@ def _show_config(path: str, label: str, out: SlurmConf, compat: str) -> SlurmCon
             "'scontrol show config'"
         )
     return out
+
+
+def shown_minutes(value: str) -> str:
+    """``PriorityMaxAge`` or ``PriorityDecayHalfLife`` as ``scontrol show config`` prints
+    it, as slurm.conf would say it: the stored INFINITE, which ``secs2time_str`` prints as
+    its seconds
+    (``49710-06:27:16``), is ``INFINITE``; any other is below 2^31 seconds and reads back
+    as printed."""
+    try:
+        infinite = time_str2secs(value) == STORED_INFINITE_MAX_AGE
+    except TimeStringError:
+        return value  # (the knob's reader words the error)
+    return "INFINITE" if infinite else value
 
 
 def _set(fragment: dict[str, Any], path: tuple[str, ...], value: Any) -> None:

@@ -16,16 +16,17 @@ from fairshare_cli.core.config import PROFILE_DEFAULTS, part_enforce_type
 from fairshare_cli.core.names import check_name, shown
 from fairshare_cli.core.slurm.billing import billing_weights
 from fairshare_cli.core.slurm.factors import parse_tres_weights
+from fairshare_cli.core.timestr import TimeStringError, slurm_conf_minutes
 from fairshare_cli.errors import InputError
 
 #: slurm.conf knob (lower case) -> path in our config; the value's converter by name.
 KNOBS: dict[str, tuple[tuple[str, ...], str]] = {
     "clustername": (("pool", "name"), "lower"),
     "prioritytype": (("priority", "type"), "ptype"),
-    "prioritydecayhalflife": (("priority", "decay_halflife"), "str"),
+    "prioritydecayhalflife": (("priority", "decay_halflife"), "minutes"),
     "prioritycalcperiod": (("priority", "calc_period"), "str"),
     "priorityusageresetperiod": (("priority", "usage_reset_period"), "upper"),
-    "prioritymaxage": (("priority", "max_age"), "str"),
+    "prioritymaxage": (("priority", "max_age"), "minutes"),
     "priorityfavorsmall": (("priority", "favor_small"), "yesno"),
     "priorityflags": (("priority", "flags"), "flags"),
     "fairsharedampeningfactor": (("priority", "dampening_factor"), "int"),
@@ -79,9 +80,7 @@ def convert(kind: str, key: str, value: str, where: str) -> Any:
     if kind == "int":
         return _whole(key, value, where)
     if kind == "yesno":
-        if value.upper() not in ("YES", "NO"):
-            raise InputError(f'{where}: {key}: expected YES or NO, got "{value}"')
-        return value.upper() == "YES"
+        return slurm_boolean(key, value, where)
     if kind == "ptype":
         name = value.lower().removeprefix("priority/")
         if name not in ("multifactor", "basic"):
@@ -94,6 +93,42 @@ def convert(kind: str, key: str, value: str, where: str) -> Any:
     if kind in _CONVERTERS:
         return _CONVERTERS[kind](key, value, where)
     return tres_weights(key, value, where)
+
+
+def stored_minutes(key: str, value: str, where: str) -> str:
+    """``PriorityMaxAge`` or ``PriorityDecayHalfLife`` as written, once slurmctld would
+    start with it (:func:`~fairshare_cli.core.timestr.slurm_conf_minutes`; the config
+    reads it so too).
+
+    Raises:
+        InputError: a time string slurmctld refuses, naming ``where``.
+    """
+    try:
+        slurm_conf_minutes(value, key)
+    except TimeStringError as exc:
+        raise InputError(f"{where}: {key}: {exc}") from None
+    return value
+
+
+#: What slurm.conf's booleans read as true and as false (``s_p_handle_boolean``).
+_TRUE = ("YES", "UP", "TRUE", "1")
+_FALSE = ("NO", "DOWN", "FALSE", "0")
+
+
+def slurm_boolean(key: str, value: str, where: str) -> bool:
+    """A slurm.conf boolean (``PriorityFavorSmall``, a partition's ``Default``) as
+    ``s_p_handle_boolean`` reads it: YES, UP, TRUE or 1, or NO, DOWN, FALSE or 0, in any
+    case (22.05 and 26.05 alike).
+
+    Raises:
+        InputError: any other word, which slurmctld stops on, naming ``where``.
+    """
+    if value.upper() not in _TRUE + _FALSE:
+        raise InputError(
+            f'{where}: {key}: "{shown(value)}" is not a valid option (expected YES, UP, '
+            "TRUE or 1, or NO, DOWN, FALSE or 0)"
+        )
+    return value.upper() in _TRUE
 
 
 #: ``INFINITE16``: an ``OverTimeLimit`` of this many minutes is UNLIMITED.
@@ -156,6 +191,7 @@ _CONVERTERS: dict[str, Callable[[str, str, str], Any]] = {
     "enforce": lambda _key, value, where: _enforcement("enforce", value, where),
     "partenforce": lambda _key, value, where: _enforcement("partenforce", value, where),
     "overtime": over_time_limit,
+    "minutes": lambda key, value, where: stored_minutes(key, value, where),
     "killwait": _kill_wait,
 }
 

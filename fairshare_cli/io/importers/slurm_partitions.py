@@ -15,7 +15,7 @@ from fairshare_cli.core.timestr import TimeStringError, time_str2mins
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.as_config import Origins
 from fairshare_cli.io.importers.hostlist import HostlistError, expand_hostlist
-from fairshare_cli.io.importers.slurm_knobs import over_time_limit, tres_weights
+from fairshare_cli.io.importers.slurm_knobs import over_time_limit, slurm_boolean, tres_weights
 
 
 class Defaults(dict[str, str]):
@@ -77,13 +77,11 @@ def partition_line(
     tier = legacy or merged.get("prioritytier")
     if tier and (tier_n := whole(tier, "Priority" if legacy else "PriorityTier", where)) != 1:
         spec["priority_tier"] = tier_n  # (1, the default, left out)
-    flag = merged.get("default", "NO").upper()
-    if flag not in ("YES", "NO"):
-        raise InputError(f'{where}: Default: expected YES or NO, got "{merged["default"]}"')
-    if flag == "YES":  # (the last Default=YES line takes it from the one before)
+    flag = slurm_boolean("Default", merged.get("default", "NO"), where)
+    if flag:  # (the last Default=YES line takes it from the one before)
         for other in partitions.values():
             other["default"] = False
-    spec["default"] = flag == "YES"
+    spec["default"] = flag
     if "maxtime" in merged:
         value = merged["maxtime"]
         spec["max_time"] = "INFINITE" if value.upper() == "UNLIMITED" else value

@@ -497,3 +497,101 @@ def test_scontrol_show_partition_default_time(tmp_path: Path, run: Callable[...,
         '[partitions.express]\npriority_job_factor = 4\ndefault = false\nmax_time = "INFINITE"\n'
         'default_time = "1:00:00"\n',
     ]
+
+
+def test_a_max_age_slurmctld_refuses_is_refused_at_its_line(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """read_config.c reads PriorityMaxAge with time_str2mins, in an int: "50000000" minutes
+    (3,000,000,000 s) wraps to -1,294,967,296 s, (-1,294,967,296 + 59) / 60 = -21,582,787
+    minutes, and slurmctld stops ("Bad value"). fs took the line and wrote it out."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text("ClusterName=c1\nPriorityMaxAge=50000000\n")
+    r = run("import", "slurm-conf", str(conf))
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr.strip().endswith(
+        'slurm.conf:2: PriorityMaxAge: "50000000" overflows the int slurmctld reads it in '
+        '(about 68 years or more): -21582787 minutes, refused ("Bad value" for PriorityMaxAge)'
+    )
+
+
+def test_show_config_prints_an_infinite_max_age_as_its_seconds(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """PriorityMaxAge=INFINITE (and PriorityDecayHalfLife=INFINITE, alike) is stored as
+    (uint32_t)(-1 x 60) = 4,294,967,236 s, which
+    ``scontrol show config`` prints with secs2time_str: 49710-06:27:16. That is INFINITE:
+    merged over the slurm.conf that said so it is no clash, and read back it is no 0 (the
+    string itself, read as slurm.conf is, wraps to -60 s: (-60 + 59) / 60 = 0 minutes).
+    fs wrote the string, then read it as 0: every job's AGE the whole weight, 1000."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text("ClusterName=c1\nPriorityMaxAge=INFINITE\nPriorityDecayHalfLife=INFINITE\n")
+    config = tmp_path / "pool.toml"
+    assert run("import", "slurm-conf", str(conf), "--into", str(config)).exit_code == 0
+    shown = tmp_path / "show_config.txt"
+    shown.write_text(
+        "Configuration data as of 2026-11-21T12:00:00\nClusterName             = c1\n"
+        "PriorityMaxAge          = 49710-06:27:16\n"
+        "PriorityDecayHalfLife   = 49710-06:27:16\n"
+    )
+    res = run("import", "slurm-conf", str(shown), "--into", str(config))
+    assert res.exit_code == 0, res.stderr
+    assert "0 replaced" in res.stderr + res.stdout
+    assert 'max_age = "INFINITE"\n' in config.read_text()
+    alone = tmp_path / "alone.toml"
+    assert run("import", "slurm-conf", str(shown), "--into", str(alone)).exit_code == 0
+    assert 'max_age = "INFINITE"\n' in alone.read_text()
+    assert 'decay_halflife = "INFINITE"\n' in alone.read_text()
+
+
+@pytest.mark.parametrize(
+    ("word", "jobsize"),
+    [
+        # PriorityFavorSmall true: a 1-node 1-CPU job of 2 nodes, 4 CPUs:
+        # ((2 - 1) / 2 + (4 - 1) / 4) / 2 = 0.625, x 1000 = 625.
+        pytest.param("true", "625", id="true"),
+        pytest.param("1", "625", id="one"),
+        pytest.param("Up", "625", id="up"),
+        # false: (1 / 2 + 1 / 4) / 2 = 0.375, x 1000 = 375.
+        pytest.param("FALSE", "375", id="false"),
+        pytest.param("0", "375", id="zero"),
+        pytest.param("down", "375", id="down"),
+    ],
+)
+def test_booleans_are_read_as_slurmctld_reads_them(
+    tmp_path: Path, run: Callable[..., Any], word: str, jobsize: str
+) -> None:
+    """slurm.conf's booleans (``PriorityFavorSmall``, a partition's ``Default``) are read
+    by s_p_handle_boolean: yes, up, true or 1, no, down, false or 0, in any case. fs took
+    YES and NO alone: 'PriorityFavorSmall: expected YES or NO, got "true"', exit 2."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(
+        f"NodeName=n[1-2] CPUs=2\nPartitionName=batch Nodes=ALL Default={word}\n"
+        f"PartitionName=other Nodes=ALL\nPriorityFavorSmall={word}\nPriorityWeightJobSize=1000\n"
+    )
+    into = tmp_path / "pool.toml"
+    into.write_text("[accounts.a]\nusers = { u = 1 }\n")
+    r = run("import", "slurm-conf", str(conf), "--into", str(into))
+    assert r.exit_code == 0, r.stderr
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text('[{"id": "1", "owner": "u", "account": "a", "partition": "batch"}]')
+    args = ["--config", str(into), "--jobs-file", str(jobs), "--now", "2026-11-21T12:00:00Z"]
+    r = run("sprio", "-o", "%.5i %.10J", *args)
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines() == ["JOBID    JOBSIZE", f"    1 {jobsize:>10}"]
+    from fairshare_cli.io.config import load_config
+
+    assert load_config(into).partitions["batch"].default == (jobsize == "625")
+
+
+def test_a_word_slurmctld_takes_for_no_boolean_is_refused(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    conf = tmp_path / "slurm.conf"
+    conf.write_text("ClusterName=c1\nPriorityFavorSmall=maybe\n")
+    r = run("import", "slurm-conf", str(conf))
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr.strip().endswith(
+        'slurm.conf:2: PriorityFavorSmall: "maybe" is not a valid option (expected YES, UP, '
+        "TRUE or 1, or NO, DOWN, FALSE or 0)"
+    )
