@@ -1,9 +1,9 @@
 """A folder named as an input file is refused in one wording, click's for the file options
 it checks itself (``fs simulate --workload``: ``File 'd' is a directory.``), exit 2, as a
-missing file is (io.inputs.is_a_folder beside no_such_file). Before, it was worded two
+missing file is (io.inputs.is_a_folder beside no_such_file). Before, it was worded three
 ways more: ``cannot read d: Is a directory`` (``--jobs-file`` of sprio and taskqueues, the
-imports) and ``config file d cannot be read: Is a directory`` (a sweep spec's
-``config``)."""
+imports), ``jobs file d cannot be read: Is a directory`` (``fs submit --file``) and
+``config file d cannot be read: Is a directory`` (a sweep spec's ``config``)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from tests.cli.conftest import common, refused
 READERS = [
     pytest.param(["sprio", "--jobs-file", "{d}"], "", id="sprio"),
     pytest.param(["taskqueues", "--jobs-file", "{d}"], "", id="taskqueues"),
+    pytest.param(["submit", "--file", "{d}"], "", id="submit"),
     pytest.param(
         ["import", "history", "{d}"],
         " (fs import history reads a usage history: CSV with a header line, or JSON lines)",
@@ -34,8 +35,9 @@ READERS = [
 def test_a_folder_as_an_input_file_is_worded_as_click_words_it(
     env: dict[str, Path], run: Callable[..., Any], line: list[str], then: str
 ) -> None:
-    """``fs sprio --jobs-file d`` said ``cannot read d: Is a directory``; an import still
-    says what it reads after the sentence."""
+    """``fs sprio --jobs-file d`` said ``cannot read d: Is a directory``, ``fs submit
+    --file d`` ``jobs file d cannot be read: Is a directory``; an import still says what
+    it reads after the sentence."""
     folder = env["dir"] / "d"
     folder.mkdir()
     before = env["state"].read_bytes()
