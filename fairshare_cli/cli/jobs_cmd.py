@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import click
@@ -23,8 +22,8 @@ from fairshare_cli.cli.options import (
 )
 from fairshare_cli.cli.submit_objects import (
     each_job,
+    file_objects,
     job_object,
-    read_objects,
     refuse_options_beside_file,
     refuse_set_beside_option,
     sbatch_time,
@@ -143,9 +142,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     with jobs_file_refusals(jobs_file), mutate_state(opts, dry_run, queue_only=True) as env:
         queue = read_queue(env.state, str(env.state_path))
         if jobs_file is not None:
-            objs = read_objects(Path(jobs_file))
-            if not objs:  # (refused before anything is written)
-                raise InputError(f"jobs file {jobs_file} holds no job objects: nothing to submit")
+            objs = file_objects(jobs_file)
         else:
             fields = {
                 "account": account,

@@ -1,21 +1,17 @@
 """``fs submit``'s job objects: its options and ``--set``s read into one (an option and a
-``--set`` of the same field refused), or the objects of a jobs file (``--file``)."""
+``--set`` of the same field refused), or the objects of a jobs file (``--file``), read by
+the one jobs-file reader."""
 
 from __future__ import annotations
 
 import contextlib
-import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
 from fairshare_cli.core.job_fields import check_job_option
-from fairshare_cli.core.usage import refuse_byte_order_mark
-from fairshare_cli.errors import InputError, decoder_fault
-from fairshare_cli.io.inputs import cannot_be_read, loads, no_such_file, read_text, refuse_device
-from fairshare_cli.io.json_keys import DuplicateKey
+from fairshare_cli.errors import InputError
+from fairshare_cli.io.inputs import loads
 
 
 def sbatch_time(text: str | None) -> str | None:
@@ -192,31 +188,17 @@ def each_job(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [o for o in objs for _ in range(o.get("count", 1))]
 
 
-def read_objects(path: Path) -> list[dict[str, Any]]:
-    text = ""
-    try:
-        refuse_device(str(path))  # (stdin too: redirected from a blank file)
-        if str(path) == "-":  # stdin, as every other input file
-            text = read_text(sys.stdin, "jobs file -")
-        else:
-            text = path.read_text(encoding="utf-8")
-        refuse_byte_order_mark(text, f"{path}:1")
-        raw = loads(text, once=True)
-    except DuplicateKey as exc:  # (either value may be the one meant)
-        raise InputError(exc.in_job(f"jobs file {path}")) from None
-    except FileNotFoundError:
-        raise InputError(no_such_file(str(path))) from None
-    except OSError as exc:
-        raise InputError(cannot_be_read("jobs file", str(path), exc)) from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"jobs file {path} is not valid JSON (line {exc.lineno})") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"jobs file {path} is not UTF-8 text (byte {exc.start})") from None
-    except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
-        why = decoder_fault(exc, text)
-        raise InputError(f"jobs file {path} is not valid JSON: {why}") from None
-    if isinstance(raw, dict):
-        raw = [raw]
-    if not isinstance(raw, list) or not all(isinstance(o, dict) for o in raw):
-        raise InputError(f"jobs file {path}: expected a job object or a list of them")
-    return [dict(o) for o in raw]
+def file_objects(path: str) -> list[Any]:
+    """The job objects of ``fs submit --file PATH`` (``-`` is stdin), read by the jobs-file
+    reader (:func:`~fairshare_cli.io.jobs.load_job_objects`: an object without an id is
+    numbered after); a list of none is refused before anything is written.
+
+    Raises:
+        InputError: the reader refuses the file, or it lists no job objects.
+    """
+    from fairshare_cli.io.jobs import load_job_objects
+
+    objs = load_job_objects(path)
+    if not objs:
+        raise InputError(f"{path}: no job objects in the list; nothing to submit")
+    return objs

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 ENGINES = ("local", "htcondor", "slurm", "dask")
 
 
+#: ``ctx.meta`` key: the command line gave SPEC first (``fs sweep SPEC``), not ``run``.
+_SPEC_FIRST = "fairshare.sweep_spec_first"
+
+
 class SweepGroup(click.Group):
     """``fs sweep SPEC`` runs the spec (the ``run`` subcommand); ``fs sweep run-point`` and
     ``fs sweep collect`` are subcommands."""
@@ -32,7 +36,19 @@ class SweepGroup(click.Group):
         if args and args[0] not in self.commands and not args[0].startswith("-"):
             _refuse_mistyped_command(ctx, args[0], list(self.commands))
             args = ["run", *args]
+            ctx.meta[_SPEC_FIRST] = True
         return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the subcommand; a refusal of ``fs sweep SPEC``'s words points to the help of
+        what was typed, ``fs sweep --help`` (which says where ``run``'s options are), not
+        to ``fs sweep run --help``, a command the user never typed."""
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            if ctx.meta.get(_SPEC_FIRST) and exc.ctx is not None and exc.ctx.parent is ctx:
+                exc.ctx = ctx
+            raise
 
 
 def _refuse_mistyped_command(ctx: click.Context, word: str, names: list[str]) -> None:

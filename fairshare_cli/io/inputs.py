@@ -251,16 +251,27 @@ def no_such_file(path: str) -> str:
     return f"File {path!r} does not exist."
 
 
+def is_a_folder(path: str) -> str:
+    """A folder named as an input file, in click's words for the file options it checks
+    itself (``fs simulate --workload``): ``File 'runs' is a directory.``, the one wording
+    of every reader."""
+    return f"File {path!r} is a directory."
+
+
 def cannot_read(name: str, exc: OSError) -> InputError:
-    """The error for an unreadable input (an import says what it reads), but for a
-    standard input that was closed (no file is wrong: said as it is) and a file that is
-    not there (:func:`no_such_file`: what it reads is no help)."""
-    if exc.errno == errno.ENOENT and not isinstance(exc, ClosedStdin):
+    """The error for an unreadable input (an import says what it reads: a folder too, in
+    click's words, :func:`is_a_folder`), but for a standard input that was closed (no file
+    is wrong: said as it is) and a file that is not there (:func:`no_such_file`: what it
+    reads is no help)."""
+    if isinstance(exc, ClosedStdin):
+        return InputError(f"cannot read {name}: {exc.strerror}")
+    if exc.errno == errno.ENOENT:
         return InputError(no_such_file(name))
-    kind = InputError if isinstance(exc, ClosedStdin) else UnreadableInput
+    if exc.errno == errno.EISDIR:
+        return UnreadableInput(is_a_folder(name))
     if exc.errno == errno.ENAMETOOLONG:  # (a name of thousands: shown shortened)
-        return kind(f"cannot read {shown(name)}: {exc.strerror}; give a shorter path")
-    return kind(f"cannot read {name}: {exc.strerror}")
+        return UnreadableInput(f"cannot read {shown(name)}: {exc.strerror}; give a shorter path")
+    return UnreadableInput(f"cannot read {name}: {exc.strerror}")
 
 
 def cannot_be_read(what: str, path: str, exc: OSError) -> str:

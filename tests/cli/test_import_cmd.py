@@ -151,12 +151,8 @@ def test_an_unreadable_input_leaves_the_store_byte_for_byte(
     before = (store.read_bytes(), (folder / "state.json").read_bytes())
     failed = run("import", "history", str(folder / name), *args)
     assert failed.exit_code == 2, failed.stderr
-    said = (
-        "fs: error: File '{}' does not exist."
-        if name == "missing.csv"
-        else "fs: error: cannot read {}: "
-    )
-    assert failed.stderr.startswith(said.format(folder / name))
+    said = "does not exist." if name == "missing.csv" else "is a directory. (fs import history"
+    assert failed.stderr.startswith(f"fs: error: File '{folder / name}' {said}")
     assert (store.read_bytes(), (folder / "state.json").read_bytes()) == before
 
 

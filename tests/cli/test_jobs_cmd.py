@@ -236,13 +236,13 @@ def test_submit_of_an_empty_jobs_file_is_refused_and_writes_nothing(
     result = CliRunner().invoke(cli, ["submit", "--file", str(tmp_path / "empty.json"), *common])
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
-        f"fs: error: jobs file {tmp_path / 'empty.json'} holds no job objects: nothing to submit\n"
+        f"fs: error: {tmp_path / 'empty.json'}: no job objects in the list; nothing to submit\n"
     )
     assert state.read_bytes() == before
     piped = CliRunner().invoke(cli, ["submit", "--file", "-", *common], input=text)
     assert (piped.exit_code, piped.stderr) == (
         2,
-        "fs: error: jobs file - holds no job objects: nothing to submit\n",
+        "fs: error: -: no job objects in the list; nothing to submit\n",
     )
     assert state.read_bytes() == before
 

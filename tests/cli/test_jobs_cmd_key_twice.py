@@ -49,5 +49,5 @@ def test_fs_submit_file_giving_a_key_twice_is_refused(
     for text, head in ((TWICE, "job 1.0: "), (TWICE[1:-1], "")):
         jobs.write_text(text)
         result = run("submit", "--file", str(jobs), *common(env))
-        refused(result, f'jobs file {jobs}: {head}the key "owner" is given twice; give each')
+        refused(result, f'{jobs}: {head}the key "owner" is given twice; give each')
         assert env["state"].read_bytes() == before

@@ -107,7 +107,7 @@ def test_a_key_given_twice_names_the_job_by_its_id(
         '[{"id": "5", "owner": "alice"}, {"id": "7", "owner": "bob", "attributes": {"A": 1, "A": 2}}]'
     )
     args = [str(path) if word == "{file}" else word for word in line]
-    head = f"jobs file {path}" if line[0] == "submit" else str(path)
+    head = str(path)
     result = run(*args, *common(env))
     refused(result)
     assert result.stderr == (

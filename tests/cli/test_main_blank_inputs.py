@@ -34,7 +34,7 @@ def _blank(path: Path, size: int, unit: bytes = b" ") -> Path:
         (["sprio", "-l", "--jobs-file", "{f}"], "cannot read {f}: "),
         (["negotiate", "--dry-run", "--jobs-file", "{f}"], "cannot read {f}: "),
         (["simulate", "--workload", "{f}", "--until", "1:00:00"], "cannot read {f}: "),
-        (["submit", "--file", "{f}"], "jobs file {f} cannot be read: "),
+        (["submit", "--file", "{f}"], "cannot read {f}: "),
         (["import", "condor-q", "{f}"], "cannot read {f}: "),
         (["import", "squeue", "{f}"], "cannot read {f}: "),
         (["import", "history", "{f}"], "cannot read {f}: "),
@@ -100,7 +100,7 @@ def test_a_document_after_a_little_blank_space_still_reads(
         (["import", "condor-q", "-"], "cannot read -: "),
         (["import", "squeue", "-"], "cannot read -: "),
         (["sprio", "-l", "--jobs-file", "-"], "cannot read -: "),
-        (["submit", "--file", "-"], "jobs file - cannot be read: "),
+        (["submit", "--file", "-"], "cannot read -: "),
     ],
 )
 def test_standard_input_of_blank_space_is_refused_too(

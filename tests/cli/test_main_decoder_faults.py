@@ -31,7 +31,8 @@ DEEP = "[" * 100_000 + "1" + "]" * 100_000
                      "jobs.json: not valid JSON (nested too deep); expected a list", id="jobs-file-deep"),
         pytest.param("job.json", f'{{"id": "1.0",\n"owner": "a", "nice": {HUGE}}}',
                      ["submit", "--file"],
-                     "jobs file {path} is not valid JSON: a whole number too long at line 2",
+                     "{path}: not valid JSON (a whole number too long at line 2); expected a "
+                     "list of job objects",
                      id="submit-file-huge"),
         pytest.param("h.jsonl", f'{{"owner": "a", "slots": {HUGE}}}\n', ["import", "history"],
                      "h.jsonl:1: not valid JSON: a whole number too long", id="history-huge"),

@@ -38,7 +38,7 @@ DEVICE = "a device, not a file"
         (["import", "squeue", "/dev/zero"], "cannot read /dev/zero"),
         (["import", "condor-q", "/dev/zero"], "cannot read /dev/zero"),
         (["simulate", "--workload", "/dev/zero", "--until", "1:00:00"], "cannot read /dev/zero"),
-        (["submit", "--file", "/dev/zero"], "jobs file /dev/zero cannot be read"),
+        (["submit", "--file", "/dev/zero"], "cannot read /dev/zero"),
     ],
 )
 def test_an_endless_device_is_refused(
@@ -344,7 +344,7 @@ def test_dev_null_as_state_or_config_is_refused(
         (["sshare", "--config", "{zeros}"], "config file {zeros} cannot be read"),
         (["sprio", "--jobs-file", "{zeros}"], "cannot read {zeros}"),
         (["taskqueues", "--jobs-file", "{zeros}"], "cannot read {zeros}"),
-        (["submit", "--file", "{zeros}"], "jobs file {zeros} cannot be read"),
+        (["submit", "--file", "{zeros}"], "cannot read {zeros}"),
         (["simulate", "--workload", "{zeros}", "--until", "1:00:00"], "cannot read {zeros}"),
         (["import", "history", "{zeros}"], "cannot read {zeros}"),
         (["import", "condor-q", "{zeros}"], "cannot read {zeros}"),
@@ -390,7 +390,7 @@ def _memory_limit() -> None:
     [
         (["import", "condor-q", "-"], "cannot read -: {fault} (fs import condor-q reads"),
         (["import", "history", "-"], "cannot read -: {fault} (fs import history reads"),
-        (["submit", "--file", "-"], "jobs file - cannot be read: {fault}"),
+        (["submit", "--file", "-"], "cannot read -: {fault}"),
         (["sprio", "--jobs-file", "-"], "cannot read -: {fault}"),
     ],
 )

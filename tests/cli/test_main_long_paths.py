@@ -29,7 +29,7 @@ SHORT = "x" * 80 + "..."
                      f"cannot read {SHORT}", id="simulate-workload"),
         pytest.param(["import", "history", LONG, "--dry-run"], f"cannot read {SHORT}",
                      id="import-history"),
-        pytest.param(["submit", "--file", LONG], f"jobs file {SHORT} cannot be read",
+        pytest.param(["submit", "--file", LONG], f"cannot read {SHORT}",
                      id="submit-file"),
     ],
 )  # fmt: skip

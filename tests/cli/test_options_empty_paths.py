@@ -39,7 +39,7 @@ LINES = {
     # read the current folder's sweep.json
     "sweep-collect": (["sweep", "collect", ""], "DIR", False),
     "sweep-run-point": (["sweep", "run-point", "", "0"], "DIR", False),
-    # "jobs file . cannot be read: Is a directory"
+    # "File '.' is a directory."
     "submit-file": (["submit", "--file", "", *ON_SAMPLE], "--file", True),
 }
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import InputError, UnreadableInput
 from fairshare_cli.io.history import read_condor_history
 from fairshare_cli.io.inputs import JSONFault, read_json, refuse_device
 from fairshare_cli.io.jobs import load_job_objects
@@ -38,6 +38,8 @@ def test_read_json_refuses_non_utf8_and_missing_files(tmp_path: Path) -> None:
         read_json(_write(tmp_path, b"[\xff]"))
     with pytest.raises(InputError, match=r"File '.*nope.json' does not exist\."):
         read_json(str(tmp_path / "nope.json"))
+    with pytest.raises(UnreadableInput, match=r"^File '.*' is a directory\.$"):
+        read_json(str(tmp_path))  # (unreadable: an import adds what it reads)
 
 
 @pytest.mark.parametrize(

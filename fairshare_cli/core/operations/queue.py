@@ -118,13 +118,17 @@ def _next_cluster(jobs: Sequence[Job]) -> int:
 
 
 def numbered(
-    queue: Sequence[Job], objects: Sequence[Mapping[str, Any]], now: float, job_id: str | None
-) -> list[dict[str, Any]]:
+    queue: Sequence[Job], objects: Sequence[Any], now: float, job_id: str | None
+) -> list[Any]:
     """Copies of ``objects`` as they are queued: a ``submit_time`` (``now``) and an ``id``
-    (``job_id`` for a single job, else the next free cluster number) where they have none."""
-    objs = [dict(o) for o in objects]
+    (``job_id`` for a single job, else the next free cluster number) where they have none.
+    Anything in a jobs file's list that is no job object stays as it is, for
+    :func:`~fairshare_cli.core.jobs.parse_jobs` to refuse by its place."""
+    objs = [dict(o) if isinstance(o, Mapping) else o for o in objects]
     next_id = _next_cluster(queue)
     for obj in objs:
+        if not isinstance(obj, dict):
+            continue
         obj.setdefault("submit_time", now)
         if "id" not in obj:
             obj["id"] = job_id if job_id is not None and len(objs) == 1 else str(next_id)

@@ -31,7 +31,13 @@ from fairshare_cli.io.config.slurm import (
     read_priority,
     read_qos,
 )
-from fairshare_cli.io.inputs import cannot_be_read, no_such_file, read_regular, refuse_device
+from fairshare_cli.io.inputs import (
+    cannot_be_read,
+    is_a_folder,
+    no_such_file,
+    read_regular,
+    refuse_device,
+)
 from fairshare_cli.io.toml import loads_file
 
 __all__ = [
@@ -76,6 +82,8 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
         return loads_file(text, what, path)
     except FileNotFoundError:
         raise ConfigError(f"{no_such_file(str(path))}{sample_hint(path)}") from None
+    except IsADirectoryError:
+        raise ConfigError(is_a_folder(str(path))) from None
     except OSError as exc:
         raise ConfigError(cannot_be_read(what, str(path), exc)) from None
     except UnicodeDecodeError as exc:

@@ -36,12 +36,14 @@ SPEC = "it looks like a sweep spec: give it to fs sweep"
     ("line", "said"),
     [
         pytest.param(["submit", "--file", "history.csv"],
-                     f"jobs file history.csv is not valid JSON (line 1); {HISTORY}", id="submit-history"),
+                     "history.csv: not valid JSON (line 1, column 1: Expecting value); expected "
+                     f"a list of job objects; {HISTORY}", id="submit-history"),
         pytest.param(["submit", "--file", "sample-state.json"],
-                     "sample-state.json: job 1: unknown job field 'accountant' (did you mean "
-                     f"'account'?); {STATE}", id="submit-state"),
+                     "sample-state.json: expected a JSON list of job objects, got dict; "
+                     f"{STATE}", id="submit-state"),
         pytest.param(["submit", "--file", "pool.toml"],
-                     f"jobs file pool.toml is not valid JSON (line 1); {CONFIG}", id="submit-config"),
+                     "pool.toml: not valid JSON (line 1, column 1: Expecting value); expected a "
+                     f"list of job objects; {CONFIG}", id="submit-config"),
         pytest.param(["simulate", "--workload", "sweep.toml", "--until", "1:00:00"],
                      "sweep.toml: not valid JSON (line 1, column 1: Expecting value); expected a "
                      f"list of job objects; {SPEC}", id="simulate-spec"),
