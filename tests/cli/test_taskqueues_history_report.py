@@ -188,7 +188,8 @@ def test_monitoring_in_group_report_reads_groups_named_by_a_character(
     ``retrieveBucketedData`` iterates: UserGroup ``g`` or ``1``, groups that ran nothing, so
     the report is empty ("Empty history data"), the instance has no history and corrects
     nothing: 500 and 500. fs read g1 itself (u1 3/4: 0.5 / 0.75 = 2/3 -> 333.333, u2 2 ->
-    1000), as the documented reading (``history_report = "average"``) still does."""
+    1000), as the documented reading (``history_report = "average"``) still does. fs config
+    check says so, and for a WMSHistory instance that its report counts every job status."""
     jobs = tmp_path / "jobs.json"
     jobs.write_text(
         json.dumps(
@@ -216,3 +217,20 @@ def test_monitoring_in_group_report_reads_groups_named_by_a_character(
         result = run("taskqueues", *common, "--jobs-file", str(jobs), "--json")
         assert result.exit_code == 0, result.stderr
         assert [r["priority"] for r in json.loads(result.stdout)] == expected
+    check = run("config", "check", "--config", str(write_config(config)))
+    assert check.exit_code == 0, check.stderr
+    assert (
+        "dirac.correction.instances[0]: DIRAC's in-group MonitoringHistory report matches "
+        "UserGroup against each character of 'g1' (the condition is a string, not a list), so "
+        "instance 'InG1' reads only groups named by one of those characters, as fs does"
+    ) in check.stderr
+    check = run(
+        "config", "check", "--config", str(write_config(IN_G1.format(corrector="WMSHistory")))
+    )
+    assert check.exit_code == 0, check.stderr
+    assert (
+        "dirac.correction.instances[0]: DIRAC's in-group WMSHistory report has no Running "
+        "condition: it counts the owners' jobs in every JobDB status (waiting, done, failed, "
+        "... until the JobCleaningAgent removes them); the history fs keeps holds running jobs "
+        "only, so instance 'InG1' compares running jobs alone"
+    ) in check.stderr
