@@ -129,3 +129,108 @@ def test_a_slice_under_an_hour_switches_the_instance_off(
         "refuses such a report ('lastSeconds must be more than 3600'), so instance 'Groups' "
         "never corrects"
     ) in check.stderr
+
+
+MONITORING = POOL.replace('name = "Groups"\n', 'name = "Groups"\ncorrector = "MonitoringHistory"\n')
+
+
+def test_monitoring_history_averages_each_group_from_its_first_record(
+    taskqueues: Callable[..., Any],
+) -> None:
+    """The MonitoringHistory corrector's OpenSearch report, a day's slice at 12:00
+    (``MonitoringDB.retrieveBucketedData``, ``metric = "avg"``): 15-minute buckets (the
+    span is at most ``1d``), a snapshot each quarter-hour from n − 86400 to n, both ends
+    included; per group, the mean of the buckets from its first record to its last, empty
+    ones 0.
+
+    g1 ran 2 jobs from 00:00 to 01:00 and from 10:00 to 11:00: 8 snapshots of 2 (00:00 to
+    00:45, 10:00 to 10:45), buckets 00:00 to 10:45: 44; 16 / 44 = 4/11. g2 runs 1 from
+    the day before: 97 buckets of 1: 1. T = 15/11; shares 0.5: g1 0.5 / (4/15) = 1.875,
+    g2 0.5 / (11/15) = 15/22 = 0.681818 (inside [1/3, 3]): 1875 and 681.8182 ('%.4f',
+    read back 681.818). The plain average (g1 2 · 7200 / 86400 = 1/6 over T = 7/6: 0.5 · 7
+    = 3.5 -> 3; g2 0.5 · 7/6 = 0.583333) gave 3000 and 583.333, as it still does with
+    ``history_report = "average"``.
+    """
+    history = (
+        "u1,g1,2026-11-21T00:00:00Z,2026-11-21T01:00:00Z,2\n"
+        "u1,g1,2026-11-21T10:00:00Z,2026-11-21T11:00:00Z,2\n"
+        "u2,g2,2026-11-20T00:00:00Z,,1\n"
+    )
+    rows, _ = taskqueues(MONITORING.format(span=86400), history)
+    assert [r["priority"] for r in rows] == [1875.0, 681.818]
+    assert [r["correction"] for r in rows] == pytest.approx([1.875, 15 / 22], rel=1e-15)
+    average = MONITORING.format(span=86400).replace(
+        "enabled = true", 'enabled = true\nhistory_report = "average"'
+    )
+    rows, _ = taskqueues(average, history)
+    assert [r["priority"] for r in rows] == [3000.0, 583.333]
+
+
+IN_G1 = """
+[dirac.groups.g1]
+job_share = 1000
+[dirac.correction]
+enabled = true
+in_group_history = "user"
+[[dirac.correction.instances]]
+name = "InG1"
+group = "g1"
+corrector = "{corrector}"
+slices = [ {{ time_span = 86400 }} ]
+"""
+
+
+def test_monitoring_in_group_report_reads_groups_named_by_a_character(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> None:
+    """g1's owners u1 (3 jobs all day) and u2 (1), one queue each: 500 each before
+    correction. ``MonitoringHistoryCorrector`` asks for ``UserGroup = "g1"``, a string that
+    ``retrieveBucketedData`` iterates: UserGroup ``g`` or ``1``, groups that ran nothing, so
+    the report is empty ("Empty history data"), the instance has no history and corrects
+    nothing: 500 and 500. fs read g1 itself (u1 3/4: 0.5 / 0.75 = 2/3 -> 333.333, u2 2 ->
+    1000), as the documented reading (``history_report = "average"``) still does. fs config
+    check says so, and for a WMSHistory instance that its report counts every job status."""
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(
+        json.dumps(
+            [
+                {"id": "1.0", "owner": "u1", "dirac_group": "g1"},
+                {"id": "2.0", "owner": "u2", "dirac_group": "g1"},
+            ]
+        ),
+        encoding="utf-8",
+    )
+    csv = tmp_path / "history.csv"
+    csv.write_text(
+        "owner,dirac_group,start,end,slots\n"
+        "u1,g1,2026-11-20T00:00:00Z,,3\nu2,g1,2026-11-20T00:00:00Z,,1\n",
+        encoding="utf-8",
+    )
+    config = IN_G1.format(corrector="MonitoringHistory")
+    for extra, expected in (
+        ("", [500.0, 500.0]),
+        ('history_report = "average"\n', [333.333, 1000.0]),
+    ):
+        cfg = write_config(config.replace("enabled = true\n", "enabled = true\n" + extra))
+        common = ["--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", NOW]
+        assert run("import", "history", str(csv), "--rebuild", *common).exit_code == 0
+        result = run("taskqueues", *common, "--jobs-file", str(jobs), "--json")
+        assert result.exit_code == 0, result.stderr
+        assert [r["priority"] for r in json.loads(result.stdout)] == expected
+    check = run("config", "check", "--config", str(write_config(config)))
+    assert check.exit_code == 0, check.stderr
+    assert (
+        "dirac.correction.instances[0]: DIRAC's in-group MonitoringHistory report matches "
+        "UserGroup against each character of 'g1' (the condition is a string, not a list), so "
+        "instance 'InG1' reads only groups named by one of those characters, as fs does"
+    ) in check.stderr
+    check = run(
+        "config", "check", "--config", str(write_config(IN_G1.format(corrector="WMSHistory")))
+    )
+    assert check.exit_code == 0, check.stderr
+    assert (
+        "dirac.correction.instances[0]: DIRAC's in-group WMSHistory report has no Running "
+        "condition: it counts the owners' jobs in every JobDB status (waiting, done, failed, "
+        "... until the JobCleaningAgent removes them); the history fs keeps holds running jobs "
+        "only, so instance 'InG1' compares running jobs alone"
+    ) in check.stderr

@@ -371,3 +371,32 @@ def test_a_group_the_registry_does_not_list_keeps_its_in_group_corrector(
     rows, _ = corrected(UNLISTED_GROUP, history, jobs)
     assert [(r["owner"], r["priority"]) for r in rows] == [("u1", 333.333), ("u2", 1000.0)]
     assert [r["correction"] for r in rows] == pytest.approx([2 / 3, 2.0], rel=1e-15)
+
+
+def test_slice_clamp_then_weight_then_global_clamp(corrected: Callable[..., Any]) -> None:
+    """The order ``applyCorrection`` takes: each slice's factor clamped to [1/Max, Max],
+    then weighted, the sum clamped to [1/MaxGlobal, MaxGlobal], as the TaskQueuesAgent
+    stores it. Shares g1 200, g2 1800 (0.1 and 0.9); g1 runs 9 jobs and g2 1 all along, so
+    either report reads 0.9 and 0.1 in both slices (weights 1 and 1: 0.5 each, max 3).
+    g1: 0.1 / 0.9 = 0.111 -> 1/3, × 0.5 = 1/6; two slices 1/3, below 1/2 (MaxGlobal 2):
+    0.5, 200 × 0.5 = 100. g2: 0.9 / 0.1 = 9 -> 3, × 0.5 = 1.5; 3 -> 2: 3600. Weighting
+    before the slice clamp would give g1 2/3 (133.333); no clamp at all 22.222."""
+    config = """
+[dirac.groups.g1]
+job_share = 200
+[dirac.groups.g2]
+job_share = 1800
+[dirac.correction]
+enabled = true
+[[dirac.correction.instances]]
+name = "Groups"
+max_global_correction = 2
+slices = [ { time_span = 7200 }, { time_span = 86400 } ]
+"""
+    history = "u1,g1,2026-11-20T00:00:00Z,,9\nu2,g2,2026-11-20T00:00:00Z,,1\n"
+    rows, table = corrected(config, history, ONE_OWNER_EACH)
+    assert [(r["priority"], r["correction"]) for r in rows] == [(100.0, 0.5), (3600.0, 2.0)]
+    # Share% 100 / 3700; First% 100 / (2 · 3600) = 1.389 and the rest
+    lines = [line.rstrip() for line in table.splitlines()]
+    assert lines[1].endswith("2   100.0000   2.703      0.5000   1.389")
+    assert lines[2].endswith("2  3600.0000  97.297      2.0000  98.611")

@@ -425,6 +425,9 @@ class HistoryCorrector:
         """One instance's correction of ``shares`` (``BaseHistoryCorrector.applyCorrection``);
         a slice shorter than :data:`SHORTEST_REPORT` leaves the instance without history."""
         settings = self.settings
+        report = settings.history_report
+        if report == "accounting" and instance.corrector == "MonitoringHistory":
+            report = "monitoring"  # (the code's report of that type: OpenSearch's)
         histories = [
             slice_history(
                 self.history.events,
@@ -432,8 +435,7 @@ class HistoryCorrector:
                 piece.time_span,
                 self.now,
                 settings.in_group_history,  # type: ignore[arg-type]
-                # (the monitoring's report is not the accounting's buckets: not modelled)
-                settings.history_report if instance.corrector == "WMSHistory" else "average",  # type: ignore[arg-type]
+                report,  # type: ignore[arg-type]
             )
             if all(p.time_span >= SHORTEST_REPORT for p in instance.slices)
             else {}

@@ -10,7 +10,13 @@ the buckets whose start is in the window, each bucket's ``Jobs / entriesInBucket
 of the records that saw the entity), and divides by the number of buckets of the span. The
 window starts at the span's first bucket moved on by an hour (a shift the query makes
 "because MySQL and UNIX do not start epoch at the same time"). So a bucket counts once
-whatever its length, and a long bucket counts an entity at its mean while it ran. Pure.
+whatever its length, and a long bucket counts an entity at its mean while it ran.
+
+The MonitoringHistory corrector reads the same snapshots from OpenSearch
+(``MonitoringDB.retrieveBucketedData`` with ``metric = "avg"``): per entity, a date histogram
+of the span's bucket size (``DBUtils._determineBucketSize``), each bucket the mean of its
+snapshots' running jobs, and the mean of those buckets from the entity's first record to its
+last (empty buckets between count 0): :func:`monitoring_running`. Pure.
 """
 
 from __future__ import annotations
@@ -29,10 +35,11 @@ keyed by username, so no owner is ever found and such an instance never corrects
 ``"user"`` is what the documentation describes: owners are looked up by username.
 """
 
-HistoryReport = Literal["accounting", "average"]
+HistoryReport = Literal["accounting", "monitoring", "average"]
 """How a slice's usage is read from the running-jobs history.
 
-``"accounting"`` is the WMSHistory accounting report DIRAC's code reads (the module's
+``"accounting"`` is the WMSHistory accounting report the WMSHistory corrector's code reads,
+``"monitoring"`` the OpenSearch report the MonitoringHistory corrector's reads (the module's
 docstring); ``"average"`` is what the documentation describes, the average number of
 running jobs over exactly ``[now - time_span, now]``.
 """
@@ -188,6 +195,104 @@ def reported_running(steps: Sequence[tuple[float, float]], report: ReportRecords
     return math.fsum(jobs[b] / entries[b] for b in jobs) / report.bins
 
 
+MONITORING_BUCKETS = (
+    (3600, 60, 0),
+    (21600, 300, 0),
+    (43200, 600, 0),
+    (86400, 900, 0),
+    (172800, 1800, 0),
+    (302400, 3600, 0),
+    (604800, 7200, 0),
+    (1209600, 14400, 0),
+    (2592000, 28800, 0),
+    (5184000, 43200, 0),
+    (7776000, 86400, 0),
+    (15552000, 172800, 0),
+    (23328000, 259200, 0),
+    (31622400, 345600, 0),
+    (316224000, 604800, 0),
+    (3162240000, 604800, 345600),
+)
+"""``DBUtils``'s bucket sizes as seconds: (span up to, bucket length, bucket offset). The
+spans are its ``1h`` ... ``100y`` (a month 30 days, a year 366); every bucket is a fixed
+interval from the epoch, but ``1w``, a calendar week, starts on a Monday (the epoch's
+Thursday plus four days). A longer span has no bucket size: the report fails."""
+
+TERMS_SIZE = 10
+"""How many snapshots of one histogram bucket the report averages: the ``terms``
+aggregation on ``timestamp`` gives its default ten, those with the most documents first,
+then the earliest (one record per snapshot here: the earliest ten)."""
+
+
+@dataclass(frozen=True)
+class MonitoringWindow:
+    """The snapshots a ``lastSeconds = time_span`` monitoring report takes (``timestamp``
+    from ``now − time_span`` to ``now``, both in milliseconds, both ends included) and the
+    bucket each is in."""
+
+    times: list[int]
+    buckets: list[int]
+    length: int
+
+
+def monitoring_window(now: float, time_span: int) -> MonitoringWindow | None:
+    """The report's snapshots, or None when the span has no bucket size (over 100 years).
+
+    ``MonitoringHandler`` sets ``endTime = now`` and ``startTime = now − lastSeconds`` in
+    whole milliseconds (``toEpochMilliSeconds`` truncates); the bucket size is the first of
+    :data:`MONITORING_BUCKETS` whose span is at least ``endTime − startTime``.
+    """
+    end_ms = int(now * 1000)
+    start_ms = int((now - time_span) * 1000)
+    sizes = [
+        (length, offset)
+        for span, length, offset in MONITORING_BUCKETS
+        if end_ms - start_ms <= span * 1000
+    ]
+    if not sizes:
+        return None
+    length, offset = sizes[0]
+    period_ms = SNAPSHOT_PERIOD * 1000
+    first = -(-start_ms // period_ms) * SNAPSHOT_PERIOD
+    times = list(range(first, end_ms // period_ms * SNAPSHOT_PERIOD + 1, SNAPSHOT_PERIOD))
+    buckets = [t - (t - offset) % length for t in times]
+    return MonitoringWindow(times, buckets, length)
+
+
+def monitoring_running(steps: Sequence[tuple[float, float]], window: MonitoringWindow) -> float:
+    """``avg_total_jobs``: the mean, over the histogram buckets from the entity's first
+    record to its last, of each bucket's mean running jobs over its snapshots that saw jobs
+    running (at most :data:`TERMS_SIZE`, the earliest); a bucket without one counts 0
+    (``gap_policy = insert_zeros``). Summed left to right, as ``avg_bucket`` sums."""
+    sums: dict[int, float] = {}
+    counts: dict[int, int] = {}
+    times, buckets = window.times, window.buckets
+
+    def charge(lo: int, hi: int, running: float) -> None:
+        for i in range(lo, hi):
+            seen = counts.get(buckets[i], 0)
+            if seen < TERMS_SIZE:
+                counts[buckets[i]] = seen + 1
+                sums[buckets[i]] = sums.get(buckets[i], 0.0) + running
+
+    running = 0.0
+    done = 0
+    for time, delta in steps:
+        upto = bisect.bisect_left(times, time, done)
+        if running > 0:
+            charge(done, upto, running)
+        done = upto
+        running += delta
+    if running > 0:
+        charge(done, len(times), running)
+    if not sums:
+        return 0.0
+    total = 0.0
+    for bucket in sums:  # (in time order: charged so)
+        total += sums[bucket] / counts[bucket]
+    return total / ((max(sums) - min(sums)) // window.length + 1)
+
+
 def slice_history(
     events: Mapping[tuple[str, str], Sequence[tuple[float, float]]],
     group: str,
@@ -203,6 +308,8 @@ def slice_history(
     is in DIRAC's report. With ``in_group_history="dn"`` owners come back keyed by a stand-in
     for their certificate DN, which never equals a username.
     """
+    if report == "monitoring":
+        return _monitoring_history(events, group, time_span, now, in_group_history)
     if report == "accounting":
         records = report_records(math.floor(now), int(time_span))
     result: dict[Entity, float] = {}
@@ -213,13 +320,45 @@ def slice_history(
             value = reported_running(steps, records)
         else:
             value = average_running(steps, now - time_span, now)
-        if value <= 0:
+        if value > 0:
+            entity = _entity(g, owner, group, in_group_history)
+            result[entity] = result.get(entity, 0.0) + value
+    return result
+
+
+def _entity(g: str, owner: str, group: str, in_group_history: InGroupHistory) -> Entity:
+    """The key a report gives ``owner``'s jobs in group ``g``."""
+    if not group:
+        return g
+    return ("dn", owner) if in_group_history == "dn" else owner
+
+
+def _monitoring_history(
+    events: Mapping[tuple[str, str], Sequence[tuple[float, float]]],
+    group: str,
+    time_span: float,
+    now: float,
+    in_group_history: InGroupHistory,
+) -> dict[Entity, float]:
+    """:func:`slice_history` through the monitoring report: each entity's snapshots are the
+    sums over its rows (a group's owners together), so its steps are merged first.
+
+    The in-group report's ``UserGroup`` condition is the group's name as a string, which
+    ``retrieveBucketedData`` iterates value by value: one ``term`` per character, so it
+    takes the groups named by a single character of the name (``g1``: groups ``g`` and
+    ``1``), most often none; a report without data fails, and the instance never corrects.
+    """
+    window = monitoring_window(now, int(time_span))
+    if window is None:
+        return {}  # (no bucket size: the report fails, as an empty one does)
+    merged: dict[Entity, list[tuple[float, float]]] = {}
+    for (g, owner), steps in events.items():
+        if group and not (len(g) == 1 and g in group):
             continue
-        if not group:
-            entity: Entity = g
-        elif in_group_history == "dn":
-            entity = ("dn", owner)
-        else:
-            entity = owner
-        result[entity] = result.get(entity, 0.0) + value
+        merged.setdefault(_entity(g, owner, group, in_group_history), []).extend(steps)
+    result: dict[Entity, float] = {}
+    for entity, steps in merged.items():
+        value = monitoring_running(sorted(steps), window)
+        if value > 0:
+            result[entity] = value
     return result

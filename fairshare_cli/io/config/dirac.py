@@ -112,33 +112,20 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
                 "correctors of one type for one key"
             )
         seen[key] = inst.name
-        if any(piece.time_span < 3600 for piece in inst.slices):
-            notes.append(
-                f"{file}: dirac.correction.instances[{i}]: a slice shorter than 3600 s; "
-                "DIRAC's accounting refuses such a report ('lastSeconds must be more than "
-                f"3600'), so instance '{inst.name}' never corrects"
-            )
-        if inst.group and inst.group not in groups:
-            # SharesCorrector keys an instance by its Group option alone, and the
-            # TaskQueueDB gives such a group's owners DEFAULT_GROUP_SHARE and corrects them
-            notes.append(
-                f"{file}: dirac.correction.instances[{i}].group: '{inst.group}' is not in "
-                f"[dirac.groups] (known: {', '.join(sorted(groups)) or 'none'}); as in DIRAC, "
-                "its owners still get this correction, under the default share 1000"
-            )
+    correction = DiracCorrectionConfig(
+        enabled=c.get("enabled", c.boolean, False),
+        instances=tuple(instances),
+        absent_entities=c.get(
+            "absent_entities", choice(c, ("max_correction", "weighted")), "max_correction"
+        ),
+        in_group_history=c.get("in_group_history", choice(c, ("dn", "user")), "dn"),
+        history_report=c.get("history_report", choice(c, ("accounting", "average")), "accounting"),
+    )
+    for i, inst in enumerate(instances):
+        notes.extend(f"{file}: {note}" for note in _instance_notes(i, inst, correction, groups))
     return DiracConfig(
         groups=groups,
-        correction=DiracCorrectionConfig(
-            enabled=c.get("enabled", c.boolean, False),
-            instances=tuple(instances),
-            absent_entities=c.get(
-                "absent_entities", choice(c, ("max_correction", "weighted")), "max_correction"
-            ),
-            in_group_history=c.get("in_group_history", choice(c, ("dn", "user")), "dn"),
-            history_report=c.get(
-                "history_report", choice(c, ("accounting", "average")), "accounting"
-            ),
-        ),
+        correction=correction,
         job_priority_weighting=weighting,
         cpu_segments=tuple(segments),
         job_description=_job_description(r, file, notes),
@@ -146,6 +133,48 @@ def read_dirac(top: Reader, file: str) -> DiracConfig:
         vo=r.get("vo", r.string, ""),
         notes=tuple(notes),
     )
+
+
+def _instance_notes(
+    i: int,
+    inst: DiracCorrectionInstance,
+    correction: DiracCorrectionConfig,
+    groups: dict[str, DiracGroupSpec],
+) -> list[str]:
+    """What DIRAC does with one corrector instance that the config may not expect."""
+    where = f"dirac.correction.instances[{i}]"
+    notes = []
+    if any(piece.time_span < 3600 for piece in inst.slices):
+        notes.append(
+            f"{where}: a slice shorter than 3600 s; DIRAC's accounting refuses such a report "
+            f"('lastSeconds must be more than 3600'), so instance '{inst.name}' never corrects"
+        )
+    if inst.group and inst.group not in groups:
+        # SharesCorrector keys an instance by its Group option alone, and the
+        # TaskQueueDB gives such a group's owners DEFAULT_GROUP_SHARE and corrects them
+        notes.append(
+            f"{where}.group: '{inst.group}' is not in [dirac.groups] (known: "
+            f"{', '.join(sorted(groups)) or 'none'}); as in DIRAC, its owners still get this "
+            "correction, under the default share 1000"
+        )
+    if not inst.group or correction.in_group_history != "user":
+        return notes  # (with "dn" no in-group instance ever corrects)
+    if correction.history_report == "accounting" and inst.corrector == "WMSHistory":
+        # WMSHistoryCorrector's in-group report asks for {"UserGroup": group} only
+        notes.append(
+            f"{where}: DIRAC's in-group WMSHistory report has no Running condition: it counts "
+            "the owners' jobs in every JobDB status (waiting, done, failed, ... until the "
+            "JobCleaningAgent removes them); the history fs keeps holds running jobs only, "
+            f"so instance '{inst.name}' compares running jobs alone"
+        )
+    if correction.history_report == "accounting" and inst.corrector == "MonitoringHistory":
+        notes.append(
+            f"{where}: DIRAC's in-group MonitoringHistory report matches UserGroup against "
+            f"each character of '{inst.group}' (the condition is a string, not a list), so "
+            f"instance '{inst.name}' reads only groups named by one of those characters, "
+            "as fs does"
+        )
+    return notes
 
 
 def _correction_instance(body: Any, i: int, file: str) -> DiracCorrectionInstance:
