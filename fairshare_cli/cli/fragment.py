@@ -207,9 +207,9 @@ def merged_last(into: str | None, dry_run: bool) -> Iterator[HeldMerge]:
     the body fails after merging into it: ``fs import condor-status --into`` merges the
     machines, then writes the claims on them into the state, and a state that cannot be
     written (a full disk, Ctrl-C) leaves neither file changed, nor a line saying it was
-    merged. The put-back reads and writes the config under its folder's lock, as merges
-    do, and leaves a config another fs changed since; a config that cannot be put back
-    stays merged (machines without claims: run it again)."""
+    merged. The put-back is a rename of a hard link to the old file, kept beside it until
+    the body ends (no new space needed: a disk still full puts it back too), under the
+    folder's lock, as merges run; it leaves a config another fs changed since."""
     held = HeldMerge()
     try:
         yield held
@@ -219,5 +219,8 @@ def merged_last(into: str | None, dry_run: bool) -> Iterator[HeldMerge]:
 
             undo_merge(Path(into), held.written)
         raise
+    from fairshare_cli.io.toml_merge import forget_merge
+
+    forget_merge(held.written)
     for args, kwargs in held.lines:
         click.echo(*args, **kwargs)

@@ -171,13 +171,38 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         check_jobs_against_config(
             zip(each_job(objs), new, strict=True), env.config, jobs_file or "fs submit"
         )
-        if any(job.status == "running" for job in new):  # running jobs are charged from now
-            refuse_going_back(env.state, env.now, env.state_path)
+        _refuse_later_starts(env, new, jobs_file or "fs submit")
         env.state = add_jobs(env.config, env.state, queue, new, env.now)
         _hold(env, [j for j in new if j.status == "running"], jobs_file or "fs submit")
     # (once the state is written: a write that fails has submitted nothing)
     click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
     _warn_queued(new, held, env.config)
+
+
+def _refuse_later_starts(env: Env, jobs: list[Job], source: str) -> None:
+    """Refuse running jobs started after ``--now`` (the latest named), as the HTCondor
+    dump imports refuse a claim or a job started after it and ``fs import history`` work
+    that starts after it: the state would hold a use of less than nothing until then; and
+    running jobs (charged from ``--now``) at a time before the state's last update.
+
+    Raises:
+        InputError: naming the job, its ``start_time`` and ``--now``; or the state.
+    """
+    from fairshare_cli.cli.imports._dump_time import latest, refuse_later_dump
+
+    if not any(job.status == "running" for job in jobs):
+        return
+
+    found = latest(
+        [
+            (job.start_time, f"{source}: job {job.id}'s start_time")
+            for job in jobs
+            if job.status == "running" and job.start_time is not None
+        ]
+    )
+    if found is not None:
+        refuse_later_dump(found[1], found[0], env.now, "the job started at a later time")
+    refuse_going_back(env.state, env.now, env.state_path)
 
 
 def _warn_queued(jobs: list[Job], held: Mapping[str, str], config: Config) -> None:

@@ -113,11 +113,13 @@ def _from_store(
     sections: frozenset[str],
     notes: list[str],
 ) -> State:
+    from fairshare_cli.io.hot_journal import roll_back
     from fairshare_cli.io.usage_marks import SECTION, marks_of
     from fairshare_cli.io.usage_store import open_store, store_path
 
     marks = marks_of(state.section(SECTION))
     path = store_path(state_path)
+    roll_back(state_path, path)  # (a write a process left unfinished: SQLite's next opener's)
     with open_store(path, readonly=True) as store:
         if store is None or marks.records == 0:
             _note(

@@ -20,3 +20,7 @@ TIME_MIN, TIME_MAX = -62135596800.0, 253402300799.0
 MAX_JOB_COUNT = 10_000_000
 #: The most slots a pool may expand to: every slot is a ClassAd held in memory.
 MAX_POOL_SLOTS = 1_000_000
+#: The longest line a line-oriented dump may hold (64 MiB; characters where it is read as
+#: text): a pipe without a newline (``yes | tr -d '\n'``) is refused there, not read until
+#: memory runs out. JSON documents are not held to it (their lines are the writer's choice).
+MAX_LINE = 1 << 26

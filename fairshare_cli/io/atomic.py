@@ -463,8 +463,8 @@ def disk_failure(exc: BaseException, what: str) -> RuntimeFailure | None:
     if code == _READONLY_ROLLBACK:
         return RuntimeFailure(
             f"cannot read {what}: it holds a write a process left unfinished (a hot journal), "
-            "which fs whatif does not roll back; any fs import, a committed fs negotiate or "
-            "sqlite3 FILE 'PRAGMA quick_check;' rolls it back"
+            "which a read-only open does not roll back; fs whatif, any fs import, a committed "
+            "fs negotiate or sqlite3 FILE 'PRAGMA quick_check;' rolls it back"
         )
     if primary in _BUSY:
         return RuntimeFailure(

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
+from fairshare_cli.core.limits import MAX_LINE
 from fairshare_cli.core.names import shown
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import ClosedStdin, InputError, UnreadableInput, decoder_fault
@@ -384,3 +385,44 @@ def loads(text: str, once: bool = False, finite: bool = False) -> Any:
         obj = json.loads(text, object_pairs_hook=repeats if once else None, **number_hooks(finite))
         repeats.refuse(obj)
     return obj
+
+
+def long_line(name: str, number: int, expected: str) -> InputError:
+    """The refusal of line ``number`` of ``name``, longer than
+    :data:`~fairshare_cli.core.limits.MAX_LINE` (a pipe without a newline, ``yes | tr -d
+    '\\n'``, was read until memory ran out)."""
+    return InputError(
+        f"{name}:{number}: a line longer than {MAX_LINE >> 20} MiB (no newline in "
+        f"{MAX_LINE:,} characters); expected {expected}"
+    )
+
+
+def line_blocks(read: Callable[[int], Any], name: str, expected: str) -> Iterator[Any]:
+    """The text (or bytes) ``read(n)`` gives, in blocks of whole lines (the last block
+    may end without a newline), each as a stream to iterate line by line at the speed of
+    a file; a line longer than :data:`~fairshare_cli.core.limits.MAX_LINE` is refused,
+    unless the input is a JSON document (its first character ``[`` or ``{``), whose lines
+    are its writer's choice (then read whole, as its reader reads it)."""
+    carry, lines, json = read(0), 0, None
+    nl = "\n" if isinstance(carry, str) else b"\n"
+    make = (lambda t: io.StringIO(t, newline="\n")) if isinstance(carry, str) else io.BytesIO
+    while block := read(BLOCK):
+        block = carry + block if carry else block
+        if json is None and block.strip():
+            json = block.lstrip()[:1] in ("[", "{", b"[", b"{")
+        end = block.rfind(nl) + 1
+        if json:  # (read whole, as its reader reads it)
+            yield make(block + read(-1))
+            return
+        carry = block[end:]
+        if len(carry) > MAX_LINE:
+            raise long_line(name, lines + block.count(nl, 0, end) + 1, expected)
+        if end:
+            lines += block.count(nl, 0, end)
+            yield make(block[:end])
+    if carry:
+        yield make(carry)
+
+
+#: How much :func:`line_blocks` reads at a time.
+BLOCK = 1 << 20

@@ -40,11 +40,14 @@ class MergeReport:
 
 @dataclass
 class Written:
-    """What a merge wrote, to undo it: the file's bytes before (None: it was not there) and
-    those the merge put in their place (None: it wrote nothing)."""
+    """What a merge wrote, to undo it: the file's bytes before (None: it was not there),
+    those the merge put in their place (None: it wrote nothing), and a hard link to the
+    file it replaced (None: none could be made), whose rename puts it back on a disk too
+    full (or failing) for a new file."""
 
     before: bytes | None = None
     after: bytes | None = None
+    kept: Path | None = None
 
 
 INLINE_KEYS = frozenset(
@@ -322,7 +325,12 @@ def merge_into_file(
             mode = os.stat(path).st_mode & 0o777 if before is not None else 0o644
             if written is not None:
                 written.before, written.after = before, merged.encode("utf-8")
-            atomic_write_text(target, merged, "config file", mode=mode)
+                written.kept = _link_beside(target) if before is not None else None
+            try:
+                atomic_write_text(target, merged, "config file", mode=mode)
+            except BaseException:
+                forget_merge(written)
+                raise
     return report
 
 
@@ -364,9 +372,39 @@ def undo_merge(path: Path, written: Written) -> None:
             return
         if written.before is None:
             path.unlink()
+        elif written.kept is not None:  # (a rename: no new space needed)
+            os.replace(written.kept, path)
+            written.kept = None
         else:
             mode = os.stat(path).st_mode & 0o777
             atomic_write_text(path, [written.before], "config file", mode=mode)
+    forget_merge(written)
+
+
+def forget_merge(written: Written | None) -> None:
+    """Remove the hard link a merge kept to the file it replaced (the merge stands, or it
+    was undone without it)."""
+    if written is not None and written.kept is not None:
+        with contextlib.suppress(OSError):
+            written.kept.unlink()
+        written.kept = None
+
+
+def _link_beside(path: Path) -> Path | None:
+    """A new hard link to ``path`` beside it (``.NAME.XXXXXXXX.kept``), or None where the
+    file system makes none (the undo then writes the old bytes back)."""
+    import secrets
+
+    for _ in range(8):
+        link = path.with_name(f".{path.name}.{secrets.token_hex(4)}.kept")
+        try:
+            os.link(path, link)
+        except FileExistsError:
+            continue
+        except OSError:
+            return None
+        return link
+    return None
 
 
 def _read(path: Path) -> bytes | None:

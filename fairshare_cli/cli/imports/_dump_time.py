@@ -1,15 +1,18 @@
-"""What the HTCondor dump imports share: a dump of a time after ``--now`` refused."""
+"""What the HTCondor dump imports share: a dump of a time after ``--now`` refused (and
+``fs submit``'s running jobs started after it, in the same words)."""
 
 from __future__ import annotations
 
 from fairshare_cli.cli.context import now_source
 
 
-def refuse_later_dump(what: str, when: float, now: float) -> None:
+def refuse_later_dump(
+    what: str, when: float, now: float, later: str = "the dump is of a later time"
+) -> None:
     """Refuse a dump whose ``what`` (``q.txt:8: job 8.0's QDate``) is ``when``, after
     ``now``: the state would then hold times after ``--now`` (a job submitted or a claim
     started later), which every command at that time reads as a wait or a use of less
-    than nothing.
+    than nothing. ``later`` says what the time shows (a job started later).
 
     Raises:
         InputError: naming ``what``, its time and ``--now`` (or where the time came from).
@@ -22,8 +25,8 @@ def refuse_later_dump(what: str, when: float, now: float) -> None:
     source = now_source()
     flag = "--now " if source != "--now" else ""
     raise InputError(
-        f"{what} {utc_text(when)} is after {source} {utc_text(now)}: the dump is of a later "
-        f"time; give {flag}{utc_text(when)} or a later time"
+        f"{what} {utc_text(when)} is after {source} {utc_text(now)}: {later}; give "
+        f"{flag}{utc_text(when)} or a later time"
     )
 
 

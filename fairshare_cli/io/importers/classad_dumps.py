@@ -20,7 +20,7 @@ from typing import IO, Any
 
 from fairshare_cli.errors import InputError, UnreadableInput
 from fairshare_cli.io.importers.common import cut_capture, refuse_bom
-from fairshare_cli.io.inputs import cannot_read, refuse_device
+from fairshare_cli.io.inputs import cannot_read, line_blocks, refuse_device
 from fairshare_cli.io.json_numbers import RefusedNumber, shown_number
 from fairshare_cli.io.json_stream import BINARY, Readable, iter_json_objects
 
@@ -394,7 +394,7 @@ def iter_ads(
     head = fh.read(4096)
     refuse_bom(head, label)
     first = head.lstrip()[:1]
-    stream = _Prepend(head, fh)
+    stream = _Prepend(head, fh, label, wanted)
     if first in ("[", "{"):
         yield from iter_json_ads(stream, label, convert)
     else:
@@ -404,9 +404,10 @@ def iter_ads(
 class _Prepend:
     """A text stream with some already-read text put back in front."""
 
-    def __init__(self, head: str, fh: IO[str]) -> None:
+    def __init__(self, head: str, fh: IO[str], label: str = "", wanted: str = "") -> None:
         self.head = head
         self.fh = fh
+        self.label, self.wanted = label, wanted or "HTCondor's output"
 
     def read(self, n: int = -1) -> str:
         if not self.head:
@@ -417,10 +418,14 @@ class _Prepend:
         return out
 
     def __iter__(self) -> Iterator[str]:
-        if self.head:
-            text, self.head = self.head, ""
-            lines = text.splitlines(keepends=True)
-            if lines and not lines[-1].endswith("\n"):
-                lines[-1] += self.fh.readline()
-            yield from lines
-        yield from self.fh
+        head, self.head = self.head, ""
+
+        def read(n: int) -> str:
+            nonlocal head
+            if not n or not head:
+                return self.fh.read(n) if n else ""
+            out, head = head + self.fh.read(n), ""
+            return out
+
+        for block in line_blocks(read, self.label, self.wanted):  # (a line without end refused)
+            yield from block

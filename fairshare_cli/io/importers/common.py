@@ -9,9 +9,10 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, cast
 
+from fairshare_cli.core.limits import MAX_LINE
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.inputs import cannot_read, refuse_device
+from fairshare_cli.io.inputs import cannot_read, line_blocks, long_line, refuse_device
 from fairshare_cli.io.json_keys import DuplicateKey
 from fairshare_cli.io.json_numbers import NonFiniteNumber, line_of
 
@@ -86,22 +87,27 @@ def text_lines(
     bar = _progress(path, name)
     first: str | None = None  # (the first character of the first line that is not blank)
     try:
-        for number, raw in enumerate(fh, 1):
-            if bar is not None and number % 65536 == 0:
-                bar.advance(fh.tell())
-            if b"\0" in raw:
-                raise InputError(f"{name}:{number}: binary data; expected {expected}")
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise InputError(f"{name}:{number}: not UTF-8 text; expected {expected}") from None
-            if number == 1:
-                refuse_bom(text, name)
-            if first is None and text.strip() and not is_prompt(text):
-                first = text.lstrip()[:1]
-            yield number, text.rstrip("\r\n")  # (first: a reader may refuse it as it is)
-            if whole and first not in ("{", "[") and not raw.endswith(b"\n") and text.strip():
-                raise cut_capture(name, number, text, expected)
+        number = 0
+        for block in line_blocks(fh.read, name, expected):  # (a line without end refused)
+            for raw in block:
+                number += 1
+                if bar is not None and number % 65536 == 0:
+                    bar.advance(fh.tell())
+                if b"\0" in raw:
+                    raise InputError(f"{name}:{number}: binary data; expected {expected}")
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise InputError(
+                        f"{name}:{number}: not UTF-8 text; expected {expected}"
+                    ) from None
+                if number == 1:
+                    refuse_bom(text, name)
+                if first is None and text.strip() and not is_prompt(text):
+                    first = text.lstrip()[:1]
+                yield number, text.rstrip("\r\n")  # (first: a reader may refuse it as it is)
+                if whole and first not in ("{", "[") and not raw.endswith(b"\n") and text.strip():
+                    raise cut_capture(name, number, text, expected)
     finally:
         if bar is not None:
             bar.stop()
@@ -129,6 +135,9 @@ def text_pieces(
         buf, held, done, lines = bytearray(PIECE), 0, 0, 0
         while True:
             if held == len(buf):  # a full buffer with no mark: room for as much again
+                if _long_line(buf, held):
+                    before = lines if origin is None else _newlines(fh, origin, done)
+                    raise long_line(name, before + buf.count(b"\n", 0, held) + 1, expected)
                 buf += bytes(held)
             with memoryview(buf)[held:] as free:
                 got = cast("BufferedIOBase", fh).readinto(free)
@@ -157,6 +166,15 @@ def text_pieces(
 
 #: How many bytes :func:`text_pieces` reads at a time.
 PIECE = 1 << 22
+
+
+def _long_line(buf: bytearray, held: int) -> bool:
+    """Whether the last line of the ``held`` bytes of a buffer of :func:`text_pieces`
+    about to grow is longer than :data:`~fairshare_cli.core.limits.MAX_LINE` (a JSON
+    document, told by its first character, is not held to it)."""
+    if held <= MAX_LINE or buf.rfind(b"\n", held - MAX_LINE, held) >= 0:
+        return False
+    return bytes(buf[: min(held, 4096)].lstrip()[:1]) not in (b"{", b"[")
 
 
 class _BadBytes(ValueError):
