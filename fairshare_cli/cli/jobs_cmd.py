@@ -180,16 +180,24 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
 
 
 def _refuse_later_starts(env: Env, jobs: list[Job], source: str) -> None:
-    """Refuse running jobs started after ``--now`` (the latest named), as the HTCondor
-    dump imports refuse a claim or a job started after it and ``fs import history`` work
-    that starts after it: the state would hold a use of less than nothing until then; and
-    running jobs (charged from ``--now``) at a time before the state's last update.
+    """Refuse jobs queued after ``--now`` and running jobs started after it (the latest
+    named), as the HTCondor dump imports refuse a QDate, a claim or a job started after it
+    and ``fs import history`` work that starts after it: the state would hold a wait or a
+    use of less than nothing until then; and running jobs (charged from ``--now``) at a
+    time before the state's last update.
 
     Raises:
-        InputError: naming the job, its ``start_time`` and ``--now``; or the state.
+        InputError: naming the job, its ``submit_time`` or ``start_time`` and ``--now``;
+            or the state.
     """
     from fairshare_cli.cli.imports._dump_time import latest, refuse_later_dump
 
+    queued = latest(
+        [(job.submit_time, f"{source}: job {job.id}'s submit_time") for job in jobs
+         if job.submit_time is not None]
+    )  # fmt: skip
+    if queued is not None:  # (as fs import condor-q refuses a QDate after it)
+        refuse_later_dump(queued[1], queued[0], env.now, "the job was queued at a later time")
     if not any(job.status == "running" for job in jobs):
         return
 

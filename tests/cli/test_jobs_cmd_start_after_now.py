@@ -53,3 +53,32 @@ def test_a_running_job_started_at_now_is_queued(
                  "--set", "start_time=2026-11-21T12:00:00Z", *common(env)[:4],
                  "--now", "2026-11-21T12:00:00Z")  # fmt: skip
     assert result.exit_code == 0, result.stderr
+
+
+@pytest.mark.parametrize("how", ["options", "file"])
+def test_a_job_queued_after_now_is_refused(
+    env: dict[str, Path], tmp_path: Path, run: Callable[..., Any], how: str
+) -> None:
+    """``fs submit --owner alice --account hep --set submit_time=2026-11-21T13:00:00Z --now
+    2026-11-21T12:00:00Z`` (and the same job from ``--file``): a job queued an hour after
+    --now, whose wait sprio would count from a time still to come, is refused as
+    ``fs import condor-q`` refuses a QDate after --now: exit 2, the state unchanged."""
+    before = env["state"].read_bytes()
+    if how == "file":
+        job = {"id": "7.0", "owner": "alice", "account": "hep",
+               "submit_time": "2026-11-21T13:00:00Z"}  # fmt: skip
+        (tmp_path / "jobs.json").write_text(json.dumps([job]))
+        args = ["--file", str(tmp_path / "jobs.json")]
+        who = f"{tmp_path / 'jobs.json'}: job 7.0's"
+    else:
+        args = ["--owner", "alice", "--account", "hep", "--set",
+                "submit_time=2026-11-21T13:00:00Z"]  # fmt: skip
+        who = "fs submit: job 2's"
+    result = run("submit", *args, *common(env)[:4], "--now", "2026-11-21T12:00:00Z")
+    refused(result)
+    assert result.stderr == (
+        f"fs: error: {who} submit_time 2026-11-21T13:00:00Z is after --now "
+        "2026-11-21T12:00:00Z: the job was queued at a later time; give "
+        "2026-11-21T13:00:00Z or a later time\n"
+    )
+    assert env["state"].read_bytes() == before
