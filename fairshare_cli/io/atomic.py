@@ -442,7 +442,11 @@ def fsync_folder(folder: Path) -> None:
 
 #: SQLite's primary result codes of a write the device refused (``SQLITE_FULL``,
 #: ``SQLITE_IOERR``; an extended code keeps its primary in the low byte).
-_DEVICE_ERRORS = {13: "the disk is full", 10: "the disk failed to write (an I/O error)"}
+_DEVICE_ERRORS = {
+    13: ("the disk is full", "free some space and run it again"),
+    10: ("the disk failed to write (an I/O error)",
+         "check the disk (the kernel's log, the file system) and run it again"),
+}  # fmt: skip
 #: ``SQLITE_BUSY`` and ``SQLITE_LOCKED``: another program holds the file (``sqlite3 FILE
 #: 'BEGIN EXCLUSIVE;'``): not a damaged file to move aside.
 _BUSY = (5, 6)
@@ -473,7 +477,8 @@ def disk_failure(exc: BaseException, what: str) -> RuntimeFailure | None:
         )
     if primary not in _DEVICE_ERRORS:
         return None
+    failure, advice = _DEVICE_ERRORS[primary]
     return RuntimeFailure(
-        f"cannot write {what}: {_DEVICE_ERRORS[primary]}; nothing was written (the state "
-        "and the history are unchanged); free some space and run it again"
+        f"cannot write {what}: {failure}; nothing was written (the state and the history "
+        f"are unchanged); {advice}"
     )

@@ -69,3 +69,47 @@ def test_a_damaged_store_is_still_named_as_one(tmp_path: Path, run: Callable[...
     )  # fmt: skip
     assert result.exit_code == 2
     assert "is not a usable SQLite file" in result.stderr
+
+
+class _FailingDisk:
+    """A store connection whose inserts the device refuses as a failing disk does
+    (``SQLITE_IOERR``, "disk I/O error"); everything else as the real connection."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def executemany(self, *args: Any) -> Any:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+    def __enter__(self) -> Any:
+        return self._conn.__enter__()
+
+    def __exit__(self, *exc: Any) -> Any:
+        return self._conn.__exit__(*exc)
+
+
+def test_a_failing_disk_is_exit_1_with_its_own_advice(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs import history`` whose inserts fail with an I/O error: exit 1, nothing
+    written, and the advice is to check the disk, not to free space (a full disk's)."""
+    from fairshare_cli.io import usage_store
+
+    real = sqlite3.connect
+    monkeypatch.setattr(usage_store.sqlite3, "connect", lambda *a, **k: _FailingDisk(real(*a, **k)))
+    state = tmp_path / "state.json"
+    result = run(
+        "import", "history", str(HISTORY), "--config", str(POOL), "--state", str(state),
+        "--now", NOW,
+    )  # fmt: skip
+    assert result.exit_code == 1, result.stderr
+    store = tmp_path / "state.history.sqlite"
+    assert result.stderr == (
+        f"fs: error: cannot write usage history {store}: the disk failed to write (an I/O "
+        "error); nothing was written (the state and the history are unchanged); check the "
+        "disk (the kernel's log, the file system) and run it again\n"
+    )
+    assert not state.exists()
