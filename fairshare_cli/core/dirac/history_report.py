@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -182,6 +182,18 @@ def reported_running(steps: Sequence[tuple[float, float]], report: ReportRecords
             entries[buckets[lo]] = entries.get(buckets[lo], 0) + end - lo
             lo = end
 
+    _charge_steps(steps, times, charge)
+    return math.fsum(jobs[b] / entries[b] for b in jobs) / report.bins
+
+
+def _charge_steps(
+    steps: Sequence[tuple[float, float]],
+    times: Sequence[int],
+    charge: Callable[[int, int, float], None],
+) -> None:
+    """Walk the running-jobs ``steps`` (time, change) over the snapshot ``times``:
+    ``charge(lo, hi, running)`` for each run of snapshots ``times[lo:hi]`` that saw
+    ``running`` jobs (none for a run that saw none); a snapshot at a step's time sees it."""
     running = 0.0
     done = 0
     for time, delta in steps:
@@ -192,7 +204,6 @@ def reported_running(steps: Sequence[tuple[float, float]], report: ReportRecords
         running += delta
     if running > 0:
         charge(done, len(times), running)
-    return math.fsum(jobs[b] / entries[b] for b in jobs) / report.bins
 
 
 MONITORING_BUCKETS = (
@@ -275,16 +286,7 @@ def monitoring_running(steps: Sequence[tuple[float, float]], window: MonitoringW
                 counts[buckets[i]] = seen + 1
                 sums[buckets[i]] = sums.get(buckets[i], 0.0) + running
 
-    running = 0.0
-    done = 0
-    for time, delta in steps:
-        upto = bisect.bisect_left(times, time, done)
-        if running > 0:
-            charge(done, upto, running)
-        done = upto
-        running += delta
-    if running > 0:
-        charge(done, len(times), running)
+    _charge_steps(steps, times, charge)
     if not sums:
         return 0.0
     total = 0.0
