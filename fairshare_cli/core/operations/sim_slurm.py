@@ -334,7 +334,7 @@ class SlurmSim:
                 left.append((batch, record))
                 if blocked >= self.node_parts:  # no record later in the order can start
                     break
-        self.space.reopen()
+        self.space.end_main_pass()
         if self.backfill and self._backfill_due(t):
             self._backfill(itertools.chain(left, order), t)
         for batch, rest in self.left_of.values():

@@ -300,7 +300,7 @@ class NodeSpace:
         """Whether :meth:`close` closed ``node`` in this pass."""
         return bool(self.closed) and self.index[node.name] in self.closed
 
-    def reopen(self) -> None:
+    def end_main_pass(self) -> None:
         """The main scheduler's pass is over: every node is open again, and the entries
         :meth:`first_free` set aside come back (those no start has made stale)."""
         version = self.version
