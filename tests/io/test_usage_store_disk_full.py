@@ -35,6 +35,14 @@ def _fill_at(monkeypatch: pytest.MonkeyPatch, pages: int) -> None:
     monkeypatch.setattr(usage_store.sqlite3, "connect", small_disk)
 
 
+def _import_history(run: Callable[..., Any], state: Path) -> Any:
+    """``fs import history`` of the sample history into ``state``."""
+    return run(
+        "import", "history", str(HISTORY), "--config", str(POOL), "--state", str(state),
+        "--now", NOW,
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize(
     "pages", [1, 12], ids=["full-before-the-tables", "full-while-inserting-records"]
 )
@@ -43,10 +51,7 @@ def test_a_full_disk_is_exit_1_and_not_a_damaged_store(
 ) -> None:
     state = tmp_path / "state.json"
     _fill_at(monkeypatch, pages)
-    result = run(
-        "import", "history", str(HISTORY), "--config", str(POOL), "--state", str(state),
-        "--now", NOW,
-    )  # fmt: skip
+    result = _import_history(run, state)
     assert result.exit_code == 1, result.stderr
     store = tmp_path / "state.history.sqlite"
     assert result.stderr == (
@@ -63,10 +68,7 @@ def test_a_damaged_store_is_still_named_as_one(tmp_path: Path, run: Callable[...
     """Not every SQLite error is the disk's: a file that is not a database keeps exit 2."""
     state = tmp_path / "state.json"
     (tmp_path / "state.history.sqlite").write_bytes(b"not a database" * 100)
-    result = run(
-        "import", "history", str(HISTORY), "--config", str(POOL), "--state", str(state),
-        "--now", NOW,
-    )  # fmt: skip
+    result = _import_history(run, state)
     assert result.exit_code == 2
     assert "is not a usable SQLite file" in result.stderr
 
@@ -101,10 +103,7 @@ def test_a_failing_disk_is_exit_1_with_its_own_advice(
     real = sqlite3.connect
     monkeypatch.setattr(usage_store.sqlite3, "connect", lambda *a, **k: _FailingDisk(real(*a, **k)))
     state = tmp_path / "state.json"
-    result = run(
-        "import", "history", str(HISTORY), "--config", str(POOL), "--state", str(state),
-        "--now", NOW,
-    )  # fmt: skip
+    result = _import_history(run, state)
     assert result.exit_code == 1, result.stderr
     store = tmp_path / "state.history.sqlite"
     assert result.stderr == (
