@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from fairshare_cli.core.config import PoolConfig
 from fairshare_cli.errors import StateError
 
 if TYPE_CHECKING:
@@ -24,8 +25,8 @@ if TYPE_CHECKING:
 
 #: The state section holding the pool's name: ``{"name": "demo"}``.
 SECTION = "pool"
-#: ``[pool] name`` when the config gives none (``PoolConfig.name``'s default).
-UNNAMED = "pool"
+#: ``[pool] name`` when the config gives none.
+UNNAMED = PoolConfig().name
 #: ``ctx.meta`` key set once the warning is given (``fs whatif`` loads the state twice).
 _WARNED = "fairshare_cli.other_pool_warned"
 
