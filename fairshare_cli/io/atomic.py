@@ -451,7 +451,7 @@ _DEVICE_ERRORS = {
 #: 'BEGIN EXCLUSIVE;'``): not a damaged file to move aside.
 _BUSY = (5, 6)
 #: ``SQLITE_READONLY_ROLLBACK``: a hot journal a read-only reader may not roll back.
-_READONLY_ROLLBACK = 776
+READONLY_ROLLBACK = 776
 
 
 def disk_failure(exc: BaseException, what: str) -> RuntimeFailure | None:
@@ -464,7 +464,7 @@ def disk_failure(exc: BaseException, what: str) -> RuntimeFailure | None:
         text = str(exc).lower()
         primary = 13 if "disk is full" in text else 10 if "disk i/o error" in text else None
         primary = 5 if "database is locked" in text else primary
-    if code == _READONLY_ROLLBACK:
+    if code == READONLY_ROLLBACK:
         return RuntimeFailure(
             f"cannot read {what}: it holds a write a process left unfinished (a hot journal), "
             "which a read-only open does not roll back; fs whatif, any fs import, a committed "

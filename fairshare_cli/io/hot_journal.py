@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 
 from fairshare_cli.errors import InputError, RuntimeFailure
-from fairshare_cli.io.atomic import disk_failure
+from fairshare_cli.io.atomic import READONLY_ROLLBACK, disk_failure
 
 #: SQLite's primary codes of an open that may not write the file: ``SQLITE_PERM``,
 #: ``SQLITE_READONLY`` (``SQLITE_READONLY_ROLLBACK`` among them), ``SQLITE_CANTOPEN``.
@@ -34,7 +34,8 @@ def hot(path: Path) -> bool:
     try:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.Error as exc:
-        return getattr(exc, "sqlite_errorcode", None) == 776 or "rollback" in str(exc).lower()
+        code = getattr(exc, "sqlite_errorcode", None)
+        return code == READONLY_ROLLBACK or "rollback" in str(exc).lower()
     finally:
         conn.close()
     return False
