@@ -22,10 +22,6 @@ FALSE, ZERO, UNSET = "false", "0", "unset"
 
 #: Knob -> (its neutral setting, what any other setting changes).
 UNMODELLED: dict[str, tuple[str, str]] = {
-    "NEGOTIATOR_IGNORE_USER_PRIORITIES": (
-        FALSE,
-        "every submitter's limit is unbounded, whatever its priority",
-    ),
     "NEGOTIATOR_IGNORE_JOB_RANKS": (
         FALSE,
         "slots are ranked once for all jobs and a job's rank is not read",
