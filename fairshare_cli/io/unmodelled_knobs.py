@@ -24,17 +24,25 @@ FALSE, ZERO, UNSET = "false", "0", "unset"
 UNMODELLED: dict[str, tuple[str, str]] = {
     "NEGOTIATOR_IGNORE_JOB_RANKS": (
         FALSE,
-        "slots are ranked once for all jobs and a job's rank is not read",
+        "each slot's pre-job, post-job and preemption ranks are read once, without a job, and "
+        "the slots sorted by them (ties in memory order); a job's Rank is not read; without "
+        "groups a job's candidates stop once their slot weights pass its submitter's limit",
     ),
     "NEGOTIATOR_JOB_CONSTRAINT": (UNSET, "jobs for which it is not true are not negotiated"),
     "NEGOTIATOR_SUBMITTER_CONSTRAINT": (
         UNSET,
         "submitters for which it is not true are not negotiated",
     ),
-    "NEGOTIATOR_SLOT_CONSTRAINT": (UNSET, "slots for which it is not true are never matched"),
+    "NEGOTIATOR_SLOT_CONSTRAINT": (
+        UNSET,
+        "slots for which it is not true are not read from the collector: never matched, not "
+        "in the pool size, and the claims on them no longer charged (CheckMatches finds no "
+        "such slot)",
+    ),
     "NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT": (
         UNSET,
-        "only slots for which it is true count in the pool size (pie and group quotas)",
+        "only slots for which it is true count in the pool size (pie and group quotas; with "
+        "none, a pool size of 0)",
     ),
     "GROUP_DYNAMIC_MACH_CONSTRAINT": (
         UNSET,

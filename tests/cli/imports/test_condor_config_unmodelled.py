@@ -35,9 +35,11 @@ def test_each_unmodelled_setting_gets_one_line(tmp_path: Path, run: Callable[...
     assert "priority_halflife = 3600" in result.stdout
     warnings = [line for line in result.stderr.splitlines() if "warning" in line]
     assert warnings == [
-        f"fs: warning: {conf}:2: NEGOTIATOR_IGNORE_JOB_RANKS = True: slots are ranked once for "
-        "all jobs and a job's rank is not read; fs does not model it and negotiates as if it "
-        "were false",
+        f"fs: warning: {conf}:2: NEGOTIATOR_IGNORE_JOB_RANKS = True: each slot's pre-job, "
+        "post-job and preemption ranks are read once, without a job, and the slots sorted by "
+        "them (ties in memory order); a job's Rank is not read; without groups a job's "
+        "candidates stop once their slot weights pass its submitter's limit; fs does not "
+        "model it and negotiates as if it were false",
         f'fs: warning: {conf}:3: NEGOTIATOR_JOB_CONSTRAINT = Owner != "bob": jobs for which it '
         "is not true are not negotiated; fs does not model it and negotiates as if it were unset",
         f"fs: warning: {conf}:5: NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 5 * 60: slots that will "
@@ -84,8 +86,9 @@ def test_the_negotiators_own_setting_is_the_one_read(
     result = run("import", "condor-config", str(conf), "--dry-run")
     assert [line for line in result.stderr.splitlines() if "warning" in line] == [
         f"fs: warning: {conf}:3: NEGOTIATOR.NEGOTIATOR_SLOT_CONSTRAINT = false: slots for "
-        "which it is not true are never matched; fs does not model it and negotiates as if it "
-        "were unset"
+        "which it is not true are not read from the collector: never matched, not in the "
+        "pool size, and the claims on them no longer charged (CheckMatches finds no such "
+        "slot); fs does not model it and negotiates as if it were unset"
     ]
 
 
@@ -101,8 +104,11 @@ def test_config_check_names_what_an_unmodelled_knob_changes(
     assert len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith(
         f"fs: error: {config}: unknown key 'negotiator.NEGOTIATOR_IGNORE_JOB_RANKS' "
-        "(NEGOTIATOR_IGNORE_JOB_RANKS is an HTCondor knob fs does not model: slots are ranked "
-        "once for all jobs and a job's rank is not read); known keys: use_slot_weights"
+        "(NEGOTIATOR_IGNORE_JOB_RANKS is an HTCondor knob fs does not model: each slot's "
+        "pre-job, post-job and preemption ranks are read once, without a job, and the slots "
+        "sorted by them (ties in memory order); a job's Rank is not read; without groups a "
+        "job's candidates stop once their slot weights pass its submitter's limit); known "
+        "keys: use_slot_weights"
     )
 
 
