@@ -40,8 +40,9 @@ def test_each_unmodelled_setting_gets_one_line(tmp_path: Path, run: Callable[...
         "them (ties in memory order); a job's Rank is not read; without groups a job's "
         "candidates stop once their slot weights pass its submitter's limit; fs does not "
         "model it and negotiates as if it were false",
-        f'fs: warning: {conf}:3: NEGOTIATOR_JOB_CONSTRAINT = Owner != "bob": jobs for which it '
-        "is not true are not negotiated; fs does not model it and negotiates as if it were unset",
+        f'fs: warning: {conf}:3: NEGOTIATOR_JOB_CONSTRAINT = Owner != "bob": the schedd offers '
+        "only the jobs for which it is true; the others still count in their submitter's idle "
+        "jobs (its group's demand); fs does not model it and negotiates as if it were unset",
         f"fs: warning: {conf}:5: NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 5 * 60: slots that will "
         "shut down within that many seconds are not matched; fs does not model it and "
         "negotiates as if it were 0",
