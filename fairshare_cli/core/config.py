@@ -124,6 +124,9 @@ class NegotiatorConfig(msgspec.Struct, frozen=True):
     #: ``NEGOTIATOR_DEPTH_FIRST``: a match counts as the autocluster's jobs that fit in the
     #: slot (``jobsInSlot``); those past the matched one are left to the schedd.
     depth_first: bool = False
+    #: ``NEGOTIATOR_IGNORE_USER_PRIORITIES``: every submitter's limit is unbounded
+    #: (``DBL_MAX``) before the group's quota caps it.
+    ignore_user_priorities: bool = False
     #: ``NAME_LIMIT`` by lower-cased name, and ``CONCURRENCY_LIMIT_DEFAULT``.
     concurrency_limits: Mapping[str, float] = msgspec.field(default_factory=dict)
     concurrency_limit_default: float = 2308032.0

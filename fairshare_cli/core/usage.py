@@ -31,7 +31,10 @@ class UsageRecord(NamedTuple):
     whole slot's ``SlotWeight`` until the next cycle (``Accountant::AddMatch``), so its
     usage history holds that interval as a record of its own whose ``charged_cpus`` are the
     slot's free CPUs at the match. Only the usage history store keeps it (``fs negotiate``
-    writes it); a history file cannot give it. Slurm and DIRAC read ``cpus``.
+    writes it); a history file cannot give it. Slurm and DIRAC read ``cpus``. A record of
+    0 ``cpus`` (only the store holds one: a history file's are 1 or more) is the accountant's
+    charge alone, of a match no job took (``NEGOTIATOR_DEPTH_FIRST``) until the next cycle:
+    no work ran, so Slurm and DIRAC charge nothing (it names no DIRAC group either).
     (A named tuple: a million are built per import.)
     """
 

@@ -22,23 +22,32 @@ FALSE, ZERO, UNSET = "false", "0", "unset"
 
 #: Knob -> (its neutral setting, what any other setting changes).
 UNMODELLED: dict[str, tuple[str, str]] = {
-    "NEGOTIATOR_IGNORE_USER_PRIORITIES": (
-        FALSE,
-        "every submitter's limit is unbounded, whatever its priority",
-    ),
     "NEGOTIATOR_IGNORE_JOB_RANKS": (
         FALSE,
-        "slots are ranked once for all jobs and a job's rank is not read",
+        "each slot's pre-job, post-job and preemption ranks are read once, without a job, and "
+        "the slots sorted by them (ties in memory order); a job's Rank is not read; without "
+        "groups a job's candidates stop once their slot weights pass its submitter's limit",
     ),
-    "NEGOTIATOR_JOB_CONSTRAINT": (UNSET, "jobs for which it is not true are not negotiated"),
+    "NEGOTIATOR_JOB_CONSTRAINT": (
+        UNSET,
+        "the schedd offers only the jobs for which it is true; the others still count in "
+        "their submitter's idle jobs (its group's demand)",
+    ),
     "NEGOTIATOR_SUBMITTER_CONSTRAINT": (
         UNSET,
-        "submitters for which it is not true are not negotiated",
+        "submitters for which it is not true are not read from the collector: not "
+        "negotiated, and left out of the pie's shares and the groups' demand",
     ),
-    "NEGOTIATOR_SLOT_CONSTRAINT": (UNSET, "slots for which it is not true are never matched"),
+    "NEGOTIATOR_SLOT_CONSTRAINT": (
+        UNSET,
+        "slots for which it is not true are not read from the collector: never matched, not "
+        "in the pool size, and the claims on them no longer charged (CheckMatches finds no "
+        "such slot)",
+    ),
     "NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT": (
         UNSET,
-        "only slots for which it is true count in the pool size (pie and group quotas)",
+        "only slots for which it is true count in the pool size (pie and group quotas; with "
+        "none, a pool size of 0)",
     ),
     "GROUP_DYNAMIC_MACH_CONSTRAINT": (
         UNSET,

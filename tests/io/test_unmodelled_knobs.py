@@ -11,9 +11,9 @@ from fairshare_cli.io.unmodelled_knobs import UNMODELLED, effect_hint, neutral
 @pytest.mark.parametrize(
     ("knob", "text", "expected"),
     [
-        pytest.param("NEGOTIATOR_IGNORE_USER_PRIORITIES", "false", True, id="false"),
-        pytest.param("NEGOTIATOR_IGNORE_USER_PRIORITIES", "TRUE", False, id="true"),
-        pytest.param("NEGOTIATOR_IGNORE_USER_PRIORITIES", "  ", True, id="blank"),
+        pytest.param("NEGOTIATOR_IGNORE_JOB_RANKS", "false", True, id="false"),
+        pytest.param("NEGOTIATOR_IGNORE_JOB_RANKS", "TRUE", False, id="true"),
+        pytest.param("NEGOTIATOR_IGNORE_JOB_RANKS", "  ", True, id="blank"),
         pytest.param("ALLOW_PSLOT_PREEMPTION", "2 > 1", False, id="true-expression"),
         pytest.param("ALLOW_PSLOT_PREEMPTION", "maybe", False, id="unreadable-counts-as-set"),
         pytest.param("NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD", "0", True, id="zero"),

@@ -49,6 +49,7 @@ def negotiator_knobs(config: Config) -> NegotiatorKnobs:
         use_weighted_demand=n.use_weighted_demand,
         consider_preemption=n.consider_preemption,
         depth_first=n.depth_first,
+        ignore_user_priorities=n.ignore_user_priorities,
         concurrency_limits=n.concurrency_limits,
         concurrency_limit_default=n.concurrency_limit_default,
         concurrency_limit_scope_defaults=n.concurrency_limit_scope_defaults,

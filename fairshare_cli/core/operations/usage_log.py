@@ -16,6 +16,11 @@ so: from the match to that cycle a record of its own, whose ``charged_cpus`` are
 that charge was weighed on (the slot's free CPUs), then the dynamic slot's record. Slurm
 and DIRAC read both records' ``cpus``: the CPUs carved, all along.
 
+A match no job takes (``NEGOTIATOR_DEPTH_FIRST``'s re-offer, the section's
+``jobless_matches``) is charged by HTCondor's accountant from the cycle that made it to
+the next: a record of its own for that interval, of no CPUs (no work ran: Slurm and DIRAC
+charge nothing) whose ``charged_cpus`` weigh it as the accountant charged it.
+
 Claims of usage-history records (``history:`` job ids) are left out: ``fs import
 history`` writes those records itself.
 """
@@ -61,6 +66,8 @@ def claim_key(claim: Claim) -> str:
 #: The end of the store's key of a claim's record while the claim is held at its
 #: ``match_cost`` (until the next cycle re-weights it).
 MATCH_COST_KEY = " match_cost"
+#: The end of the store's key of a match no job takes (until the next cycle ends it).
+JOBLESS_KEY = " jobless"
 
 
 def open_key(claim: Claim) -> str:
@@ -87,9 +94,9 @@ def claim_usage(config: Config, before: State, after: State, now: float) -> Clai
     Raises:
         SectionError: a malformed ``negotiator`` or ``jobs`` section.
     """
-    old = _claims(before)
-    new = _claims(after)
-    if old.keys() == new.keys():
+    old, old_jobless = _claims(before)
+    new, new_jobless = _claims(after)
+    if old.keys() == new.keys() and old_jobless.keys() == new_jobless.keys():
         return ClaimUsage()
     jobs = _jobs_by_id(after, before, {c.job_id for k, c in new.items() if k not in old})
     cpus_of = _slot_cpus(config)
@@ -99,18 +106,47 @@ def claim_usage(config: Config, before: State, after: State, now: float) -> Clai
         for k, c in new.items()
         if k not in old
     )
+    started += tuple(
+        (_jobless_record(c, cpus_of, now, charged), k)
+        for k, c in new_jobless.items()
+        if k not in old_jobless
+    )
     ended = tuple((k, now) for k in old if k not in new)
+    ended += tuple((k, now) for k in old_jobless if k not in new_jobless)
     return ClaimUsage(started, ended)
 
 
-def _claims(state: State) -> dict[str, Claim]:
-    """The claims of ``state`` by the key of the record each holds open (:func:`open_key`)."""
+def _claims(state: State) -> tuple[dict[str, Claim], dict[str, Claim]]:
+    """The claims of ``state`` by the key of the record each holds open (:func:`open_key`),
+    and its matches no job takes by theirs (:func:`jobless_key`)."""
     negotiator = negotiator_from_json(state.section("negotiator"))
-    return {
+    claims = {
         open_key(c): c
         for c in negotiator.claims.values()
         if not c.job_id.startswith(HISTORY_PREFIX)
     }
+    return claims, {jobless_key(i, c): c for i, c in enumerate(negotiator.jobless)}
+
+
+def jobless_key(index: int, match: Claim) -> str:
+    """The store's key of the ``index``-th match no job takes that a cycle made (several
+    may name one partitionable slot): its place, slot and time, then :data:`JOBLESS_KEY`."""
+    return f"{index} {match.slot} {match.start_time!r}{JOBLESS_KEY}"
+
+
+def _jobless_record(
+    match: Claim,
+    cpus_of: Callable[[str], int | None],
+    now: float,
+    charged_cpus: Callable[[float], int | None],
+) -> UsageRecord:
+    """The record of a match no job takes: its submitter's (the submitter name read as an
+    owner names that submitter again), from ``now``, of no CPUs (no work ran), charged the
+    CPUs whose slot weight is the weight ``AddMatch`` charged (else the slot's own)."""
+    charged = charged_cpus(match.weight) if match.weight is not None else None
+    if charged is None:
+        charged = cpus_of(match.slot) or 1
+    return UsageRecord(owner=match.submitter, start=now, cpus=0, charged_cpus=charged)
 
 
 def _jobs_by_id(after: State, before: State, wanted: set[str]) -> dict[str, Job]:

@@ -114,7 +114,8 @@ class SlurmHistorySink:
     partition sets ``TRESBillingWeights``, times its QOS usage factor) accrue to the
     user's association in the record's account (its first association when the record
     names none), decayed pass by pass as Slurm's decay thread does. Records of users with
-    no association and no account are not Slurm work and are left out; a record for an
+    no association and no account are not Slurm work and are left out, and so are records
+    of no CPUs (an HTCondor match no job took); a record for an
     association the tree lacks keeps its usage in its account (as Slurm keeps a deleted
     association's usage), or in root for an unknown account.
     """
@@ -164,6 +165,8 @@ class SlurmHistorySink:
     def add(self, record: UsageRecord) -> None:
         """Charge one record (the reference :meth:`add_batch` is held to)."""
         self.count += 1
+        if not record.cpus:  # (HTCondor's accountant's charge alone: no work ran)
+            return
         found = self._keys.get((record.owner, record.account, record.qos), _UNSEEN)
         if found is _UNSEEN:
             found = self._entry(record)
@@ -251,6 +254,8 @@ class SlurmHistorySink:
         for record in batch:
             count += 1
             owner, start, end, _, _, account, _, qos, _, slots, cpus, tres, _ = record
+            if not cpus:  # (HTCondor's accountant's charge alone: no work ran)
+                continue
             found = keys.get((owner, account, qos), _UNSEEN)
             if found is _UNSEEN:
                 self.count = count

@@ -115,6 +115,7 @@ SIMPLE: dict[str, tuple[str, str, Convert]] = {
     "GROUP_AUTOREGROUP": ("negotiator", "autoregroup", param_boolean),
     "NEGOTIATOR_CONSIDER_PREEMPTION": ("negotiator", "consider_preemption", param_boolean),
     "NEGOTIATOR_DEPTH_FIRST": ("negotiator", "depth_first", param_boolean),
+    "NEGOTIATOR_IGNORE_USER_PRIORITIES": ("negotiator", "ignore_user_priorities", param_boolean),
     "CONCURRENCY_LIMIT_DEFAULT": ("negotiator", "concurrency_limit_default", param_double),
     # When cycles start: fs simulate's and fs sweep's cycle unless --cycle says otherwise.
     "NEGOTIATOR_INTERVAL": ("negotiator", "interval", _seconds(True)),

@@ -16,7 +16,7 @@ from tests.cli.conftest import write_pool
 
 SET = """\
 PRIORITY_HALFLIFE = 3600
-NEGOTIATOR_IGNORE_USER_PRIORITIES = True
+NEGOTIATOR_IGNORE_JOB_RANKS = True
 NEGOTIATOR_JOB_CONSTRAINT = Owner != "bob"
 NEGOTIATOR_MAX_TIME_PER_CYCLE = 100
 NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 5 * 60
@@ -35,11 +35,14 @@ def test_each_unmodelled_setting_gets_one_line(tmp_path: Path, run: Callable[...
     assert "priority_halflife = 3600" in result.stdout
     warnings = [line for line in result.stderr.splitlines() if "warning" in line]
     assert warnings == [
-        f"fs: warning: {conf}:2: NEGOTIATOR_IGNORE_USER_PRIORITIES = True: every submitter's "
-        "limit is unbounded, whatever its priority; fs does not model it and negotiates as if "
-        "it were false",
-        f'fs: warning: {conf}:3: NEGOTIATOR_JOB_CONSTRAINT = Owner != "bob": jobs for which it '
-        "is not true are not negotiated; fs does not model it and negotiates as if it were unset",
+        f"fs: warning: {conf}:2: NEGOTIATOR_IGNORE_JOB_RANKS = True: each slot's pre-job, "
+        "post-job and preemption ranks are read once, without a job, and the slots sorted by "
+        "them (ties in memory order); a job's Rank is not read; without groups a job's "
+        "candidates stop once their slot weights pass its submitter's limit; fs does not "
+        "model it and negotiates as if it were false",
+        f'fs: warning: {conf}:3: NEGOTIATOR_JOB_CONSTRAINT = Owner != "bob": the schedd offers '
+        "only the jobs for which it is true; the others still count in their submitter's idle "
+        "jobs (its group's demand); fs does not model it and negotiates as if it were unset",
         f"fs: warning: {conf}:5: NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 5 * 60: slots that will "
         "shut down within that many seconds are not matched; fs does not model it and "
         "negotiates as if it were 0",
@@ -52,7 +55,7 @@ def test_each_unmodelled_setting_gets_one_line(tmp_path: Path, run: Callable[...
 @pytest.mark.parametrize(
     "line",
     [
-        pytest.param("NEGOTIATOR_IGNORE_USER_PRIORITIES = False", id="false"),
+        pytest.param("NEGOTIATOR_IGNORE_JOB_RANKS = False", id="false"),
         pytest.param("NEGOTIATOR_CROSS_SLOT_PRIOS = 1 == 0", id="false-expression"),
         pytest.param("NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 0", id="zero"),
         pytest.param("NEGOTIATOR_JOB_CONSTRAINT =", id="blank"),
@@ -84,27 +87,29 @@ def test_the_negotiators_own_setting_is_the_one_read(
     result = run("import", "condor-config", str(conf), "--dry-run")
     assert [line for line in result.stderr.splitlines() if "warning" in line] == [
         f"fs: warning: {conf}:3: NEGOTIATOR.NEGOTIATOR_SLOT_CONSTRAINT = false: slots for "
-        "which it is not true are never matched; fs does not model it and negotiates as if it "
-        "were unset"
+        "which it is not true are not read from the collector: never matched, not in the "
+        "pool size, and the claims on them no longer charged (CheckMatches finds no such "
+        "slot); fs does not model it and negotiates as if it were unset"
     ]
 
 
 def test_config_check_names_what_an_unmodelled_knob_changes(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
-    """``fs config check`` on a config that sets ``NEGOTIATOR_IGNORE_USER_PRIORITIES``:
+    """``fs config check`` on a config that sets ``NEGOTIATOR_IGNORE_JOB_RANKS``:
     exit 2, one line saying fs does not model it and what it changes (it listed the known
     keys alone)."""
-    config = write_pool(tmp_path, "[negotiator]\nNEGOTIATOR_IGNORE_USER_PRIORITIES = true\n")[
-        "config"
-    ]
+    config = write_pool(tmp_path, "[negotiator]\nNEGOTIATOR_IGNORE_JOB_RANKS = true\n")["config"]
     result = run("config", "check", "--config", str(config))
     assert result.exit_code == 2
     assert len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith(
-        f"fs: error: {config}: unknown key 'negotiator.NEGOTIATOR_IGNORE_USER_PRIORITIES' "
-        "(NEGOTIATOR_IGNORE_USER_PRIORITIES is an HTCondor knob fs does not model: every "
-        "submitter's limit is unbounded, whatever its priority); known keys: use_slot_weights"
+        f"fs: error: {config}: unknown key 'negotiator.NEGOTIATOR_IGNORE_JOB_RANKS' "
+        "(NEGOTIATOR_IGNORE_JOB_RANKS is an HTCondor knob fs does not model: each slot's "
+        "pre-job, post-job and preemption ranks are read once, without a job, and the slots "
+        "sorted by them (ties in memory order); a job's Rank is not read; without groups a "
+        "job's candidates stop once their slot weights pass its submitter's limit); known "
+        "keys: use_slot_weights"
     )
 
 

@@ -24,7 +24,7 @@ FIXTURES = REPO / "tests" / "fixtures"
         pytest.param(
             "condor-config",
             "htcondor-25.0/flat_users/condor_config_val.dump.txt",
-            33,  # (NEGOTIATOR_DEPTH_FIRST = false among them)
+            34,  # (NEGOTIATOR_DEPTH_FIRST and NEGOTIATOR_IGNORE_USER_PRIORITIES among them)
             id="condor-config",
         ),
     ],

@@ -65,3 +65,28 @@ def test_the_next_cycle_ends_the_charge_and_starts_the_dynamic_slot() -> None:
     assert usage.ended == ((f"{key} match_cost", T0 + 60),)
     [(record, started)] = usage.started
     assert (started, record.start, record.cpus, record.charged_cpus) == (key, T0 + 60, 1, None)
+
+
+def _jobless(*weights: float) -> State:
+    """A state whose last cycle made matches no job takes on the partitionable slot."""
+    matches = [
+        {"slot": "slot1@m001", "submitter": "alice@example.org", "start_time": T0, "weight": w}
+        for w in weights
+    ]
+    return State(sections={"negotiator": {"claims": {}, "jobless_matches": matches}})
+
+
+def test_matches_no_job_takes_are_recorded_for_the_accountant_alone_until_the_next_cycle() -> None:
+    """Two matches no job takes on one slot (each charged the whole slot's 8, then 5 of
+    its CPUs) are two records of no CPUs (no work ran) weighed on 8 and 5 CPUs, keyed by
+    their place in the cycle; the next cycle, which has none, ends both."""
+    config = build_config(loads(POOL.format(weights="true", slot_weight="Cpus")), "p")
+    usage = claim_usage(config, State(sections={}), _jobless(8.0, 5.0), T0)
+    keys = [f"{i} slot1@m001 {T0!r} jobless" for i in (0, 1)]
+    assert [(key, r.owner, r.start, r.cpus, r.charged_cpus) for r, key in usage.started] == [
+        (keys[0], "alice@example.org", T0, 0, 8),
+        (keys[1], "alice@example.org", T0, 0, 5),
+    ]
+    ended = claim_usage(config, _jobless(8.0, 5.0), _jobless(), T0 + 60)
+    assert ended.ended == ((keys[0], T0 + 60), (keys[1], T0 + 60))
+    assert ended.started == ()

@@ -88,7 +88,7 @@ _RECORDS = st.lists(
         st.integers(0, 2 * 86400).map(lambda s: NOW - 2 * 86400 + s),
         st.one_of(st.none(), st.integers(0, 86400).map(float)),
         st.integers(0, 3),
-        st.integers(1, 3),
+        st.integers(0, 3),  # (0: an HTCondor match no job took, not Slurm's)
         st.sampled_from([None, "batch", "plain"]),
         st.sampled_from([None, None, "cpu=1", "cpu=2,mem=1024,node=1", "mem=512"]),
     ),
@@ -204,3 +204,18 @@ def test_partials_keep_the_exact_sum(amounts: list[float]) -> None:
     if amounts:
         assert len(ledger.extras[0]) <= COMPACT_AT
         assert math.fsum(ledger.extras[0]) == math.fsum(amounts)
+
+
+def test_a_record_of_no_cpus_is_not_slurm_work() -> None:
+    """A record of 0 CPUs (the usage history's HTCondor match no job took, still open)
+    charges no usage and holds no running charge, where it named a user with an
+    association: one of u1's charged 0 and ran on as a running charge of rate 0."""
+    config = _config(3600.0, 300.0, "NONE", limits=False)
+    for presorted in (True, False):
+        for batched in (None, [1]):
+            sink = SlurmHistorySink(config, None, NOW, True, presorted)
+            _feed(sink, [UsageRecord("u1", NOW - 600.0, account="a", cpus=0)], batched)
+            assert sink.running == []
+            assert json.dumps(sink.finish()) == json.dumps(
+                make_slurm_history_sink(config, None, NOW, True, presorted=presorted).finish()
+            )

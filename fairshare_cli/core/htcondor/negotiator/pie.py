@@ -20,7 +20,7 @@ from typing import NamedTuple
 from fairshare_cli.core.cpp_sort import cpp_sort
 from fairshare_cli.core.float32 import FLT_MAX, float32
 from fairshare_cli.core.htcondor.groups import ROOT
-from fairshare_cli.core.htcondor.negotiator.common import NO_PREEMPTION, REASON_NAMES
+from fairshare_cli.core.htcondor.negotiator.common import DBL_MAX, NO_PREEMPTION, REASON_NAMES
 from fairshare_cli.core.htcondor.negotiator.depth_first import (
     counted_past,
     lost_match,
@@ -55,6 +55,7 @@ class PieSpin:
         preempt: ``NEGOTIATOR_CONSIDER_PREEMPTION``.
         floor_round: the floor round (``isFloorRound``): one spin in which each submitter's
             limit is capped at its floor.
+        ignore_priorities: ``NEGOTIATOR_IGNORE_USER_PRIORITIES``: every limit ``DBL_MAX``.
     """
 
     number: int
@@ -67,6 +68,7 @@ class PieSpin:
     capped_group: str | None
     preempt: bool = True
     floor_round: bool = False
+    ignore_priorities: bool = False
 
     @property
     def ignore_submitter_limit(self) -> bool:
@@ -85,8 +87,9 @@ class SubmitterLimit(NamedTuple):
 
 def submitter_limit(spin: PieSpin, eup: float, usage: float) -> SubmitterLimit:
     """A submitter's slice (``calculateSubmitterLimit``): its share of the spin's slot
-    weight total less what it uses, and on unclaimed slots no more than the group has left.
-    Without preemption every slot is an unclaimed one: the limit is the unclaimed limit.
+    weight total less what it uses (or ``DBL_MAX``), and on unclaimed slots no more than the
+    group has left. Without preemption every slot is an unclaimed one: the limit is the
+    unclaimed limit.
 
     What the group has left is C ``float`` arithmetic, as ``calculateSubmitterLimit`` takes
     ``float groupQuota, float groupusage`` and computes ``float maxAllowed = groupQuota -
@@ -94,7 +97,7 @@ def submitter_limit(spin: PieSpin, eup: float, usage: float) -> SubmitterLimit:
     rounding decides whether the last unclaimed slot fits (``SubmitterLimitPermits``).
     """
     share = spin.max_prio / (eup * spin.normal)
-    limit = max(0.0, share * spin.slot_weight_total - usage)
+    limit = DBL_MAX if spin.ignore_priorities else max(0.0, share * spin.slot_weight_total - usage)
     limit_unclaimed = limit
     if spin.capped_group is not None:
         left = float32(float32(spin.group_quota) - float32(spin.group_usage))
@@ -215,10 +218,9 @@ class Pie:
         max_prio = max(s.eup for s in subs)
         normal = sum(max_prio / s.eup for s in {s.name: s for s in subs}.values())
         total = min(self.snap.pool_weight, group_quota)
-        preempt = self.snap.knobs.consider_preemption
-        spin = PieSpin(
-            number, max_prio, normal, total, group_quota, group_usage, 0.0, capped, preempt
-        )
+        knobs = self.snap.knobs
+        spin = PieSpin(number, max_prio, normal, total, group_quota, group_usage, 0.0, capped,
+                       knobs.consider_preemption, False, knobs.ignore_user_priorities)  # fmt: skip
         usage = self.state.usage
         pie_left = 0.0
         for sub in subs:

@@ -65,6 +65,8 @@ class NegotiatorKnobs:
     consider_preemption: bool = True
     #: ``NEGOTIATOR_DEPTH_FIRST``: a match counts as ``jobsInSlot`` jobs of its request.
     depth_first: bool = False
+    #: ``NEGOTIATOR_IGNORE_USER_PRIORITIES``: every submitter's limit is ``DBL_MAX``.
+    ignore_user_priorities: bool = False
     concurrency_limits: Mapping[str, float] = field(default_factory=dict)
     concurrency_limit_default: float = 2308032.0
     concurrency_limit_scope_defaults: Mapping[str, float] = field(default_factory=dict)

@@ -1,0 +1,134 @@
+"""``fs whatif`` replays a committed match no job takes as the accountant charged it.
+
+With ``NEGOTIATOR_DEPTH_FIRST`` a request's re-offer may match a slot no job of it takes;
+HTCondor's ``AddMatch`` charges that match to its submitter, and the next cycle's
+``CheckMatches`` finds the slot unclaimed and ``RemoveMatch``es it. ``fs negotiate``
+charged it so (``negotiator.jobless_matches``), but wrote no usage history for it, so a
+replay (``fs whatif`` with a half-life or slot weight set) left that hour out: alice's
+replayed priority was lower than the one ``fs userprio`` shows, with nothing changed.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+T0 = "2026-11-20T00:00:00Z"
+T1 = "2026-11-20T01:00:00Z"
+T2 = "2026-11-20T02:00:00Z"
+T0_EPOCH = 1795132800.0
+
+# c001: a consumption-policy slot of 2 CPUs (each 1-CPU match charged its 1 CPU);
+# s001: a static slot of 4 CPUs (slot weight Cpus = 4).
+POOL = """\
+[pool]
+uid_domain = "example.org"
+[accountant]
+priority_halflife = {half_life}
+[negotiator]
+use_slot_weights = true
+depth_first = true
+[[machines]]
+name = "c"
+count = 1
+slots = 1
+partitionable = true
+consumption_policy = true
+attributes = {{ Cpus = 2, Memory = 2048 }}
+[[machines]]
+name = "s"
+count = 1
+slots = 1
+attributes = {{ Cpus = 4, Memory = 4096 }}
+"""
+
+FIELDS = ("real_priority", "weighted_accumulated_usage_hours", "accumulated_usage_hours")
+
+
+def _drive(tmp_path: Path, run: Callable[..., Any], half_life: int) -> list[str]:
+    """alice's two 1-CPU jobs negotiated at T0 (1.0 and 1.1 take c001, the re-offer
+    matches s001 for no job), bob's job submitted and negotiated at T1 (it takes s001);
+    the global options."""
+    config = tmp_path / f"pool{half_life}.toml"
+    config.write_text(POOL.format(half_life=half_life), encoding="utf-8")
+    args = ["--config", str(config), "--state", str(tmp_path / f"state{half_life}.json")]
+    job = ["--cpus", "1", "--memory", "1024"]
+    steps = [
+        (("submit", "--owner", "alice", "--count", "2", *job), T0),
+        (("negotiate",), T0),
+        (("submit", "--owner", "bob", *job), T1),
+        (("negotiate",), T1),
+    ]
+    for command, now in steps:
+        result = run(*command, *args, "--now", now)
+        assert result.exit_code == 0, result.stderr
+    return args
+
+
+def _rows(rows: list[dict[str, Any]]) -> dict[str, tuple[Any, ...]]:
+    return {r["name"]: tuple(r[f] for f in FIELDS) for r in rows}
+
+
+def _userprio(run: Callable[..., Any], args: list[str]) -> dict[str, tuple[Any, ...]]:
+    result = run("userprio", "--allusers", "--json", *args, "--now", T2)
+    assert result.exit_code == 0, result.stderr
+    return _rows(json.loads(result.stdout))
+
+
+def _whatif(run: Callable[..., Any], args: list[str], key: str) -> dict[str, Any]:
+    result = run("whatif", "--set", key, "userprio", "--allusers", "--json", *args, "--now", T2)
+    assert result.exit_code == 0, result.stderr
+    doc: dict[str, Any] = json.loads(result.stdout)
+    return doc
+
+
+def test_a_replay_with_nothing_changed_is_the_accountant(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``slot_weight = "Cpus + 0"`` weighs every slot as ``Cpus`` does but replays the
+    history: the after side must be ``fs userprio``'s. By hand (half-life 86400 s, so
+    b = 0.5^(3600/86400) = 0.971532 an hour; a new record starts at 0.5): alice holds
+    1 + 1 + 4 = 6 from T0 to T1 (3 slots), then 2 (2 slots): 0.5 b + 6 (1 - b) =
+    0.656574, then 0.656574 b + 2 (1 - b) = 0.694819; weighted usage 6 h + 2 h = 8 h,
+    unweighted 3 h + 2 h = 5 h. The replay without the re-offer's hour gave alice
+    0.584189, 4 h and 4 h."""
+    args = _drive(tmp_path, run, 86400)
+    shown = _userprio(run, args)
+    assert shown["alice@example.org"] == (0.694819, 8.0, 5.0)
+    doc = _whatif(run, args, "negotiator.slot_weight=Cpus + 0")
+    assert doc["changes"] == []
+    assert _rows(doc["after"]) == shown
+
+
+def test_a_replay_under_another_half_life_is_the_pool_run_under_it(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """At half-life 3600 s (b = 1/2 an hour): alice 0.5/2 + 6/2 = 3.25 at T1, then
+    3.25/2 + 2/2 = 2.625; bob (from 0.5 at T1, s001's 4) 0.5/2 + 4/2 = 2.25. The pool run
+    at 86400 s and replayed at 3600 s is the pool run at 3600 s (before: alice 1.625)."""
+    at_3600 = _userprio(run, _drive(tmp_path, run, 3600))
+    assert at_3600["alice@example.org"] == (2.625, 8.0, 5.0)
+    assert at_3600["bob@example.org"] == (2.25, 4.0, 1.0)
+    doc = _whatif(run, _drive(tmp_path, run, 86400), "accountant.priority_halflife=3600")
+    assert _rows(doc["after"]) == at_3600
+
+
+def test_the_history_holds_the_match_no_job_took_for_htcondor_alone(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The store: alice's record on s001 from T0, of no CPUs (no work ran: Slurm and
+    DIRAC charge nothing) charged 4 (s001's slot weight), ended by the cycle at T1."""
+    _drive(tmp_path, run, 86400)
+    store = tmp_path / "state86400.history.sqlite"
+    with closing(sqlite3.connect(store)) as conn:
+        records = conn.execute(
+            "SELECT owner, start, cpus, charged_cpus, job FROM records WHERE cpus = 0"
+        ).fetchall()
+        ends = conn.execute("SELECT job, end FROM ends WHERE job LIKE '%jobless'").fetchall()
+    key = f"0 slot1@s001 {T0_EPOCH!r} jobless"
+    assert records == [("alice@example.org", T0_EPOCH, 0, 4, key)]
+    assert ends == [(key, T0_EPOCH + 3600)]
