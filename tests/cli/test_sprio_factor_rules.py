@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.cli.conftest import SPRIO_ACCOUNTS, SPRIO_POOL, sprio_files
 
 NOW = "2026-11-21T12:00:00Z"
@@ -58,6 +60,61 @@ def test_accrue_always_counts_age_from_submission_and_lists_a_job_not_yet_eligib
         "    1          1",
         "    2         12",
     ]
+
+
+def test_a_calc_period_past_slurmctlds_int_is_read_wrapped_as_slurmctld_reads_it(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """read_config.c stores PriorityCalcPeriod as time_str2mins(...) * 60, the seconds
+    summed in an int: "100000000" minutes (6,000,000,000 s) wraps to 1,705,032,704 s,
+    rounded up to 28,417,212 minutes: 1,705,032,720 s. A new state's passes fall on epoch
+    multiples of it; the last by --now is 1,705,032,720 (2024-01-12T04:12:00Z), and AGE
+    counts to it: a job submitted at 1,704,067,200 (2024-01-01) has waited 965,520 s, over
+    max_age 100 days (8,640,000 s) 0.1117500, x 1000 = 111.75, printed 112 (fs read 6e9 s:
+    its last pass was the epoch, before the job, AGE 0)."""
+    config = CONFIG.replace('max_age = "7-0"', 'max_age = "100-0"\ncalc_period = "100000000"')
+    jobs = [_job("1", NOW_EPOCH - 1704067200)]
+    result = run("sprio", "-n", "-o", "%.5i %.10a %.10A", *_pool(tmp_path, jobs, config))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "JOBID        AGE        AGE",
+        "    1  0.1117500        112",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("period", "why"),
+    [
+        pytest.param(
+            "50000000",
+            '"50000000" overflows the int slurmctld reads it in (about 68 years or more): '
+            '-21582787 minutes, refused ("Bad value" for PriorityCalcPeriod); a plain number '
+            "is seconds",
+            id="wraps-negative",
+        ),
+        pytest.param(
+            "71582788",
+            'Bad value "71582788" for PriorityCalcPeriod (must be at least 1 minute)',
+            id="wraps-to-zero-minutes",
+        ),
+        pytest.param(
+            "INFINITE",
+            'Bad value "INFINITE" for PriorityCalcPeriod (expected a finite period)',
+            id="infinite",
+        ),
+    ],
+)
+def test_a_calc_period_slurmctld_refuses_is_refused(
+    tmp_path: Path, run: Callable[..., Any], period: str, why: str
+) -> None:
+    """slurmctld stops on a PriorityCalcPeriod below one minute ("Bad value"): "50000000"
+    minutes (3,000,000,000 s) wraps to -1,294,967,296 s, (-1,294,967,296 + 59) / 60 =
+    -21,582,787 minutes; "71582788" minutes (4,294,967,280 s) wraps to -16 s, (-16 + 59) /
+    60 = 0 minutes; INFINITE is -1 minutes."""
+    config = CONFIG.replace('max_age = "7-0"', f'max_age = "7-0"\ncalc_period = "{period}"')
+    result = run("sprio", "-l", *_pool(tmp_path, [_job("1", 600)], config))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: {tmp_path / 'pool.toml'}: priority.calc_period: {why}\n"
 
 
 def test_a_partition_named_twice_gives_one_row(tmp_path: Path, run: Callable[..., Any]) -> None:
