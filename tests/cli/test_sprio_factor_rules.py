@@ -117,6 +117,44 @@ def test_a_calc_period_slurmctld_refuses_is_refused(
     assert result.stderr == f"fs: error: {tmp_path / 'pool.toml'}: priority.calc_period: {why}\n"
 
 
+#: Two one-slot nodes of 4 CPUs and 2 A100 GPUs (slurm.conf's Gres=gpu:a100:2) in batch.
+GPU_POOL = (
+    """
+[pool]
+defaults = "current"
+[[machines]]
+name = "gpu"
+count = 2
+attributes = { Cpus = 4, "gres/gpu:a100" = 2 }
+partitions = ["batch"]
+[partitions.batch]
+default = true
+[priority.weights]
+tres = "CPU=1000,GRES/gpu=1000,GRES/gpu:a100=500"
+"""
+    + SPRIO_ACCOUNTS
+)
+
+
+def test_a_gres_weight_divides_the_jobs_count_by_its_partitions(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """_get_tres_factors divides a job's count of each TRES by its partition's, which
+    _calc_part_tres sums over the partition's nodes; a typed GRES counts towards its
+    name too, on a node and in a request (_set_type_tres_cnt). Batch: 8 CPUs, gres/gpu 4,
+    gres/gpu:a100 4. Job 1 (1 CPU, gres/gpu:a100 1): cpu 1/8 x 1000 = 125, gres/gpu
+    1/4 x 1000 = 250, gres/gpu:a100 1/4 x 500 = 125: PRIORITY 500 (fs counted no GPU in
+    the partition nor gres/gpu in the job: 125). Job 2 (2 CPUs): cpu 2/8 x 1000 = 250."""
+    jobs = [_job("1", 3600, attributes={"gres/gpu:a100": 1}), _job("2", 3600, request_cpus=2)]
+    result = run("sprio", "-o", "%.5i %.10Y %.40T", *_pool(tmp_path, jobs, GPU_POOL))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "JOBID   PRIORITY                                     TRES",
+        "    1        500   cpu=125,gres/gpu=250,gres/gpu:a100=125",
+        "    2        250                                  cpu=250",
+    ]
+
+
 def test_a_partition_named_twice_gives_one_row(tmp_path: Path, run: Callable[..., Any]) -> None:
     """partition_mgr.c's get_part_list adds a partition to the job's list only once:
     ``-p batch,batch`` is one sprio row (fs printed two)."""
