@@ -19,6 +19,7 @@ from fairshare_cli.core.limits import (
     SLURM_PRIORITY_MAX,
     TIME_MAX,
     TIME_MIN,
+    UINT32_MAX,
 )
 from fairshare_cli.core.literals import check_literals, check_object
 from fairshare_cli.core.names import check_name, name_problem
@@ -30,8 +31,8 @@ JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
 #: record's ``cpus``: the field a job object spells for each, which difflib does not find.
 _OPTION_FIELDS = {"cpus": "request_cpus", "memory": "request_memory", "nodes": "num_nodes"}
 _INT_FIELDS = {"job_prio", "request_cpus", "request_memory", "num_nodes", "nice", "site_factor",
-               "admin_priority", "pre_job_prio1", "pre_job_prio2", "post_job_prio1",
-               "post_job_prio2"}  # fmt: skip
+               "admin_priority", "slurm_priority", "pre_job_prio1", "pre_job_prio2",
+               "post_job_prio1", "post_job_prio2"}  # fmt: skip
 _TIME_FIELDS = {"submit_time", "start_time", "eligible_time", "accrue_time"}
 
 
@@ -176,6 +177,8 @@ def _checked(parse: Callable[[Any, str], Any], key: str, value: Any, label: str)
             f"{label}: expected 0 to {SLURM_PRIORITY_MAX} (scontrol update job priority=), "
             f"got {value!r}"
         )
+    if key == "slurm_priority" and parsed > UINT32_MAX:
+        raise InputError(f"{label}: expected 1 to {UINT32_MAX} (a uint32_t), got {value!r}")
     return parsed
 
 
@@ -247,7 +250,8 @@ def _partitions(value: Any, w: str) -> str:
 
 
 #: The least value of whole-number fields that are amounts (``--cpus -8`` is refused too).
-_LOWEST = {"request_cpus": 0, "request_memory": 0, "num_nodes": 1, "admin_priority": 0}
+_LOWEST = {"request_cpus": 0, "request_memory": 0, "num_nodes": 1, "admin_priority": 0,
+           "slurm_priority": 1}  # fmt: skip
 #: Fields held to +/- NICE_LIMIT, and how Slurm words a value beyond it (``arg_set_nice``
 #: in src/common/slurm_opt.c; ``SiteFactor`` in src/scontrol/update_job.c).
 _SLURM_RANGE = {"nice": "Invalid --nice value, out of range",
@@ -282,6 +286,7 @@ _INT_LOW = {key: max(INT64_MIN, _LOWEST.get(key, INT64_MIN)) for key in _INT_FIE
 _INT_HIGH = {key: NICE_LIMIT if key in _SLURM_RANGE else INT64_MAX for key in _INT_FIELDS}
 _INT_LOW.update(dict.fromkeys(_SLURM_RANGE, -NICE_LIMIT))
 _INT_HIGH["admin_priority"] = SLURM_PRIORITY_MAX
+_INT_HIGH["slurm_priority"] = UINT32_MAX
 _KINDS: dict[Callable[[Any, str], Any], str] = {
     _whole: "whole",
     parse_time: "time",

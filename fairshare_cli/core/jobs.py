@@ -22,6 +22,7 @@ from fairshare_cli.core.limits import (
     SLURM_PRIORITY_MAX,
     TIME_MAX,
     TIME_MIN,
+    UINT32_MAX,
 )
 from fairshare_cli.core.literals import Literal
 from fairshare_cli.core.names import cluster_proc, names_pass
@@ -82,6 +83,10 @@ class Job(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     site_factor: _Nice = 0
     #: Slurm admin-set priority (``scontrol update job priority=N``): bypasses the factors.
     admin_priority: Annotated[int, Meta(ge=0, le=SLURM_PRIORITY_MAX)] | None = None
+    #: The priority slurmctld stored for a pending job, as a dump printed it (squeue's
+    #: PRIORITY, scontrol's ``Priority=``): under ``PriorityFlags=INCR_ONLY`` its highest so
+    #: far, below which its scheduling order does not fall.
+    slurm_priority: Annotated[int, Meta(ge=1, le=UINT32_MAX)] | None = None
     dirac_group: str | None = None
     #: DIRAC's UserPriority; TaskQueueDB keeps ``int()`` of it (a float is truncated).
     user_priority: _Whole | Annotated[float, Meta(ge=INT64_MIN, le=INT64_MAX)] = 1

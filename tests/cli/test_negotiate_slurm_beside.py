@@ -321,3 +321,33 @@ def test_jobs_of_one_priority_go_by_submit_time_first(tmp_path: Path, run: Run) 
         path.write_text(json.dumps(jobs))
         cycle = _cycle(run, common, "--jobs-file", str(path))
         assert [m["job_id"] for m in cycle["matches"] if m["reason"] == "slurm_beside"] == [want]
+
+
+def test_under_incr_only_a_job_waits_at_the_priority_slurmctld_kept(
+    tmp_path: Path, run: Run
+) -> None:
+    """PriorityFlags=INCR_ONLY: slurmctld keeps a pending job's stored priority at its
+    highest (``decay_apply_weighted_factors``) and walks its queue by it, where sprio sums
+    the factors of the last pass. Weight age 1,000,000, max_age 7 days: at the 10:05 pass
+    jobs submitted at 10:00 have AGE 300 / 604,800 x 1,000,000 = 496.03; job 2 (nice 10)
+    sums 486, job 3 496. Job 1 takes na's slot, which leaves one CPU. Job 2 was stored at
+    500 (``slurm_priority``, as an import of a dump printing it stores it): 500 > 496, so
+    job 2 takes the CPU; without the flag job 3 (496 > 486) does, and fs took job 3 under
+    the flag too. ``fs sprio`` prints 486 for job 2 either way."""
+    age = '[priority]\nflags = ["INCR_ONLY"]\n[priority.weights]\nage = 1000000\n'
+    common = _pool(
+        tmp_path, run, ["--owner", "u1", *ONE_CPU],
+        ["--owner", "u2", *ONE_CPU, "--set", "nice=10", "--set", "slurm_priority=500"],
+        ["--owner", "u2", *ONE_CPU],
+    )  # fmt: skip
+    cfg = tmp_path / "pool.toml"
+    cfg.write_text(POOL + age)
+    beside = [m for m in _matches(_cycle(run, common)) if m[2] == "slurm_beside"]
+    assert beside == [("2", "slot1@na001", "slurm_beside", 0.0)]
+    sprio = run("sprio", "-o", "%.5i %.10Y", *common, "--now", CYCLE)
+    assert sprio.stdout.splitlines() == [
+        "JOBID   PRIORITY", "    1        496", "    2        486", "    3        496",
+    ]  # fmt: skip
+    cfg.write_text(POOL + age.replace('"INCR_ONLY"', ""))
+    beside = [m for m in _matches(_cycle(run, common)) if m[2] == "slurm_beside"]
+    assert beside == [("3", "slot1@na001", "slurm_beside", 0.0)]

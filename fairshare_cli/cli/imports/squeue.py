@@ -92,10 +92,8 @@ def command(
         if site_factor_from_priority and not slurm.usage:
             ignored.append("site factors (no usage imported yet: import scontrol-assoc first)")
         elif site_factor_from_priority:
-            sites = _site_factors(env, slurm, dump.jobs)
-        new = [*map(_JOB_OF, dump.jobs)]
-        if sites:
-            new = [replace(j, site_factor=sites[j.id]) if j.id in sites else j for j in new]
+            sites = _site_factors(env, slurm, dump.jobs, ignored)
+        new = _new_jobs(env, dump.jobs, sites)
         unexplained = _mismatches(env, slurm, dump.jobs, new) if slurm.usage else []
         written = _written(dump.jobs, new)
         kept, same = _kept(env, dict(zip(map(_ID_OF, new), written, strict=True)))
@@ -114,7 +112,7 @@ def command(
             text += "; site factor from Priority: " + ", ".join(
                 f"{k}={v}" for k, v in sites.items()
             )
-        text += _unexplained(unexplained, last_decay is None)
+        text += _unexplained(unexplained, last_decay is None, _incr_only(env))
         text += _held(env, [j for j in new if j.status == "idle"])
     report(dry_run, text, ignored)  # (once the state is checked and written)
 
@@ -218,14 +216,55 @@ def _written(dumped: list[ImportedJob], jobs: list[Job]) -> list[dict[str, Any]]
     ]
 
 
-def _unexplained(mismatches: list[PriorityMismatch], no_last_decay: bool) -> str:
+def _incr_only(env: Env) -> bool:
+    """Whether slurmctld keeps each job's priority at its highest (``PriorityFlags``)."""
+    from fairshare_cli.core.slurm.factors import parse_flags
+
+    return "INCR_ONLY" in parse_flags(env.config.priority.flags)
+
+
+def _new_jobs(env: Env, dumped: list[ImportedJob], sites: dict[str, int]) -> list[Job]:
+    """The dump's jobs as the queue takes them: with the site factors found (``sites``),
+    and under ``INCR_ONLY`` each pending job of one partition and QOS with the priority
+    slurmctld stored for it (``slurm_priority``: its highest, which orders the queue;
+    an admin-set one is the admin's)."""
+    new = [*map(_JOB_OF, dumped)]
+    if sites:
+        new = [replace(j, site_factor=sites[j.id]) if j.id in sites else j for j in new]
+    if not _incr_only(env):
+        return new
+    return [
+        replace(job, slurm_priority=item.printed_priority)
+        if job.status == "idle"
+        and item.printed_priority
+        and job.admin_priority is None
+        and len(job.partitions) < 2
+        and "," not in (job.qos or "")
+        else job
+        for item, job in zip(dumped, new, strict=True)
+    ]
+
+
+def _unexplained(
+    mismatches: list[PriorityMismatch], no_last_decay: bool, incr_only: bool = False
+) -> str:
     """The summary's words for printed priorities the dumps do not give (none: nothing),
     with a pointer to ``--last-decay`` when it was not given (the priorities are those of
-    slurmctld's last pass, taken as ``--now``)."""
+    slurmctld's last pass, taken as ``--now``). Under ``INCR_ONLY`` a printed priority
+    above the computed one is slurmctld's highest so far, named apart."""
     from fairshare_cli.io.importers.common import summary_names
 
+    kept = [m for m in mismatches if incr_only and m.printed > m.computed]
+    mismatches = [m for m in mismatches if m not in kept]
+    text = ""
+    if kept:
+        named = [f"{m.job_id} ({m.printed}, computed {m.computed})" for m in kept]
+        text = (
+            f"; {plural(len(kept), 'job')} printed above {'its' if len(kept) == 1 else 'their'}"
+            f" factors, kept at the highest (PriorityFlags=INCR_ONLY): {summary_names(named)}"
+        )
     if not mismatches:
-        return ""
+        return text
     count = len(mismatches)
     named = [f"{m.job_id} (printed {m.printed}, computed {m.computed})" for m in mismatches]
     hint = (
@@ -234,7 +273,7 @@ def _unexplained(mismatches: list[PriorityMismatch], no_last_decay: bool) -> str
         if no_last_decay
         else ""
     )
-    return (
+    return text + (
         f"; {count} printed {'priority' if count == 1 else 'priorities'} the dumps "
         f"do not give: {summary_names(named)}{hint}"
     )
@@ -307,7 +346,17 @@ def _mismatches(
     return priority_mismatches(env.config, slurm, _printed(dumped, jobs), env.now)
 
 
-def _site_factors(env: Env, slurm: SlurmUsage, jobs: list[ImportedJob]) -> dict[str, int]:
+def _site_factors(
+    env: Env, slurm: SlurmUsage, jobs: list[ImportedJob], ignored: list[str]
+) -> dict[str, int]:
+    """Site factors read off the printed priorities; none under ``INCR_ONLY``, where a
+    printed priority may be a higher one kept from an earlier pass (noted in ``ignored``)."""
+    if _incr_only(env):
+        ignored.append(
+            "site factors (PriorityFlags=INCR_ONLY: a printed Priority may be a higher one "
+            "kept from an earlier pass)"
+        )
+        return {}
     from fairshare_cli.core.slurm.snapshot import site_factors
 
     return site_factors(env.config, slurm, _printed(jobs, [j.job for j in jobs]), env.now)

@@ -57,7 +57,7 @@ def _group_key(job: Job) -> tuple[Any, ...]:
     """What a job's priority depends on but its age (its own key when it carries
     attributes, an admin priority, or no accrue time and a begin time other than its submit
     time: its age then need not follow its submission)."""
-    if job.attributes or job.admin_priority is not None:
+    if job.attributes or job.admin_priority is not None or job.slurm_priority is not None:
         return (job.id,)
     if job.accrue_time is None and job.eligible_time not in (None, job.submit_time):
         return (job.id,)
@@ -228,6 +228,13 @@ class PendingJobs:
         return k
 
 
+def kept_highest(computed: int, stored: int, admin: bool) -> int:
+    """The priority slurmctld keeps under ``PriorityFlags=INCR_ONLY``: the one it stored
+    where a pass computes a lower one (``decay_apply_weighted_factors``, 22.05 and 26.05
+    alike); an admin-set priority is not recomputed."""
+    return computed if admin else max(computed, stored)
+
+
 def job_records(
     jobs: list[Job],
     ctx: Any,
@@ -240,6 +247,9 @@ def job_records(
     tier and the priority slurmctld stores for it (``priority_array``), but the rows of a
     partition whose limits hold the job back (``held``; ``_job_runnable_test2``:
     ``job_limits_check`` keeps it out of the queue there). A job with no row is left out.
+    Under ``PriorityFlags=INCR_ONLY`` a job of one partition and QOS keeps the priority a
+    dump gave it (``slurm_priority``) where the pass computes a lower one
+    (:func:`kept_highest`).
 
     Args:
         multi: job id -> whether the job names several partitions or QOS, a cache filled
@@ -249,6 +259,7 @@ def job_records(
     from fairshare_cli.core.slurm.priority_table import compute_rows
 
     records: dict[str, list[Record]] = {}
+    incr_only = "INCR_ONLY" in ctx.flags
     for job in jobs:
         if job.id not in multi:
             multi[job.id] = len(job.partitions) > 1 or "," in (job.qos or "")
@@ -262,6 +273,8 @@ def job_records(
             continue
         tier = ctx.partitions[row.partition].priority_tier
         p = controller_priority(row, multi[row.job_id])
+        if incr_only and job.slurm_priority is not None and not multi[row.job_id]:
+            p = kept_highest(p, job.slurm_priority, row.admin)
         records.setdefault(row.job_id, []).append((tier, p, row.partition, row.qos))
         if multi[row.job_id] and len(job.partitions) < 2:
             ends.setdefault(row.job_id, []).append(row)

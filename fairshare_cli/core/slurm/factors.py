@@ -171,6 +171,9 @@ def clamp_priority(value: float) -> int:
 
 
 def job_tres_value(job: Any, name: str) -> float:
+    """A job's count of TRES ``name`` (its ``attributes`` for any but CPUs, memory and
+    nodes); ``gres/NAME`` not given is the sum of its typed requests (``gres/NAME:TYPE``),
+    as ``_set_type_tres_cnt`` adds them to the job's ``gres/NAME`` count."""
     if name in ("cpu", "billing"):
         return float(job.request_cpus)
     if name == "mem":
@@ -179,7 +182,16 @@ def job_tres_value(job: Any, name: str) -> float:
         return float(job.num_nodes or 1)
     attrs = getattr(job, "attributes", {}) or {}
     value = attrs.get(name)
-    return float(value) if isinstance(value, (int, float)) else 0.0
+    if isinstance(value, (int, float)):
+        return float(value)
+    if name.startswith("gres/") and ":" not in name:  # the typed requests' sum
+        typed = name + ":"
+        return float(sum(v for k, v in attrs.items() if k.startswith(typed) and _count(v)))
+    return 0.0
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def job_user(owner: str) -> str:

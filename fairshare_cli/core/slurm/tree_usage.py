@@ -82,6 +82,24 @@ def _attr(machine: Any, name: str, default: float) -> float:
     return default
 
 
+def node_gres(machine: Any) -> dict[str, float]:
+    """A node's GRES as TRES counts: ``slots ×`` each ``gres/NAME`` or ``gres/NAME:TYPE``
+    attribute (``"gres/gpu:a100" = 4``, slurm.conf's ``Gres=gpu:a100:4``), names in lower
+    case, a typed count counting towards ``gres/NAME`` too, as a node's TRES counts do
+    (``_set_type_tres_cnt``; ``_calc_part_tres`` sums them over a partition's nodes)."""
+    out: dict[str, float] = {}
+    for key, value in machine.attributes.items():
+        name = key.lower()
+        if not name.startswith("gres/") or isinstance(value, bool):
+            continue
+        if not isinstance(value, (int, float)):
+            continue
+        count = machine.slots * float(value)
+        for counted in {name, name.split(":", 1)[0]}:
+            out[counted] = out.get(counted, 0.0) + count
+    return out
+
+
 def cluster_size(config: Config) -> ClusterSize:
     """Every ``[[machines]]`` entry is ``count`` nodes of ``slots × Cpus`` CPUs.
 
@@ -101,6 +119,8 @@ def cluster_size(config: Config) -> ClusterSize:
             t["cpu"] = t.get("cpu", 0.0) + m.count * node_cpus
             t["billing"] = t.get("billing", 0.0) + m.count * node_cpus
             t["mem"] = t.get("mem", 0.0) + m.count * node_mem
+            for name, count in node_gres(m).items():
+                t[name] = t.get(name, 0.0) + m.count * count
     billing = Billing.of_config(config)
     for pname, weights in billing.weights.items():  # (``_calc_part_tres``: a uint64_t)
         if pname in per_part:

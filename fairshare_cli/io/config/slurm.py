@@ -25,6 +25,7 @@ from fairshare_cli.core.timestr import (
     TimeStringError,
     format_slurm_time,
     slurm_conf_minutes,
+    time_str2secs,
 )
 from fairshare_cli.errors import ConfigError, did_you_mean
 from fairshare_cli.io.config.reader import Reader, named_tables, plain_names
@@ -86,16 +87,11 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
             f"(expected one of {', '.join(RESET_PERIODS)})"
         )
     halflife = _stored_minutes(r, "decay_halflife", d.decay_halflife)
-    calc = r.dur("calc_period", d.calc_period, minutes=True)
+    calc = _calc_period(r, d.calc_period)
     if 0 < halflife < 1:
         r.fail(
             f"priority.decay_halflife: expected 0 or at least 1 second, got {halflife:g} "
             "(the decay factor 1 - 0.693/half-life would not be positive)"
-        )
-    if math.isinf(calc):
-        r.fail(
-            f'priority.calc_period: Bad value "{r.table["calc_period"]}" for '
-            "PriorityCalcPeriod (expected a finite period)"
         )
     if calc < 60:
         given = r.table["calc_period"]
@@ -279,6 +275,29 @@ def read_partitions(
 
 #: The ``[priority]`` keys slurm.conf gives in minutes, read as slurmctld reads them.
 MINUTES_KNOBS = {"max_age": "PriorityMaxAge", "decay_halflife": "PriorityDecayHalfLife"}
+
+
+def _calc_period(r: Reader, default: float) -> float:
+    """``calc_period``: a Slurm time string read as slurmctld reads ``PriorityCalcPeriod``
+    (``time_str2mins`` in a C ``int``, times 60, as for ``max_age``: an overflow wrapped or
+    refused; INFINITE refused, as its -1 minutes are below 1), or a plain number of
+    seconds. What is below a minute is the caller's to refuse."""
+
+    def read(value: Any, where: str) -> float:
+        if not isinstance(value, str):
+            return float(r.duration(value, where, minutes=True))
+        try:
+            infinite = math.isinf(time_str2secs(value))
+            stored = 0.0 if infinite else slurm_conf_minutes(value, "PriorityCalcPeriod")
+        except TimeStringError as exc:
+            r.fail(f"{where}: {exc}; a plain number is seconds")
+        if infinite or stored == STORED_INFINITE_MAX_AGE:
+            r.fail(
+                f'{where}: Bad value "{value}" for PriorityCalcPeriod (expected a finite period)'
+            )
+        return stored
+
+    return r.get("calc_period", read, default)
 
 
 def _stored_minutes(r: Reader, key: str, default: float) -> float:
