@@ -335,6 +335,60 @@ def test_a_correction_dividing_by_zero_stops_the_agent(
     assert ("dirac_group 'g2'" in result.stderr) is (g2 == 0)
 
 
+OWNER_IN_TWO_GROUPS = """
+[dirac.groups.aaa]
+job_share = 100
+[dirac.groups.user]
+job_share = 0
+[dirac.groups.zzz]
+job_share = 300
+[dirac.correction]
+enabled = true
+history_report = "average"
+[[dirac.correction.instances]]
+name = "Groups"
+slices = [ { time_span = 86400 } ]
+[[dirac.correction.instances]]
+name = "InUser"
+group = "user"
+slices = [ { time_span = 86400 } ]
+"""
+
+
+def test_the_agent_reaches_groups_in_the_order_of_the_owner_index(
+    corrected: Callable[..., Any],
+) -> None:
+    """``SELECT DISTINCT(OwnerGroup)`` reads the ``TQOwner`` index (Owner, OwnerGroup,
+    CPUTime): (a, zzz), (b, aaa), (b, user), (c, user), so the agent takes zzz, aaa, user,
+    and fails only at user, after setting aaa.
+
+    Between groups {zzz: 300, aaa: 100, user: 0}: 0.75, 0.25, 0. One slice (86400 s,
+    weight 1, max 3; global max 5), zzz running 1 job and aaa 2 all day: T = 3.
+      zzz 0.75 / (1/3) = 2.25: 300 × 2.25 = 675, a alone: 675.
+      aaa 0.25 / (2/3) = 0.375: 100 × 0.375 = 37.5, b alone: 37.5.
+      user (absent: 3) 0 × 3 = 0, split over b and c: {b: 0, c: 0}; InUser divides by 0,
+      the agent stops. b's and c's user queues keep insertJob's: the default 1000 over b,
+      then over b and c: 500 each.
+    DIRAC 9.1.22's TaskQueueDB on MariaDB 10.11 held 675, 500, 37.5, 500. fs took the
+    groups by owner, CPU time and id alone (zzz, user, aaa), so it stopped before aaa and
+    showed aaa's queue at insertJob's 1000, with a warning for aaa too."""
+    history = "x,aaa,2026-11-20T00:00:00Z,,2\ny,zzz,2026-11-20T00:00:00Z,,1\n"
+    jobs = [
+        {"id": "1.0", "owner": "a", "dirac_group": "zzz"},
+        {"id": "2.0", "owner": "b", "dirac_group": "user"},
+        {"id": "3.0", "owner": "b", "dirac_group": "aaa"},
+        {"id": "4.0", "owner": "c", "dirac_group": "user"},
+    ]
+    rows, _ = corrected(OWNER_IN_TWO_GROUPS, history, jobs)
+    assert [(r["owner"], r["group"], r["priority"]) for r in rows] == [
+        ("a", "zzz", 675.0),
+        ("b", "user", 500.0),
+        ("b", "aaa", 37.5),
+        ("c", "user", 500.0),
+    ]
+    assert [r["correction"] for r in rows] == [2.25, 1.0, 0.375, 1.0]
+
+
 UNLISTED_GROUP = """
 [dirac.groups.g1]
 job_share = 1000

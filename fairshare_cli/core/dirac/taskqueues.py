@@ -338,17 +338,17 @@ class UnlistedGroup:
 
 def share_groups(queues: Sequence[TaskQueue]) -> dict[str, list[int]]:
     """The queues (indices, in id order) of each group as ``recalculateTQSharesForAll``
-    finds them in MariaDB: ``SELECT DISTINCT(OwnerGroup)`` compares by the collation and gives
-    the spelling (which names the share) of the group's first queue in the ``TQOwner``
-    index's order (owner by the collation, CPU time, id), and in that order (the plan MariaDB
-    uses: SQL defines neither); ``OwnerGroup=%s`` takes them all."""
+    finds them: ``SELECT DISTINCT(OwnerGroup)`` compares by the collation, and gives the
+    spelling (which names the share) of a group's first queue in the ``TQOwner`` index's
+    order (owner, group, CPU time, id: ``a`` in zzz, ``b`` in user and aaa give zzz, aaa,
+    user), in that order (MariaDB's plan: SQL defines neither); ``OwnerGroup=%s`` takes all."""
     same: dict[str, list[int]] = {}
     for i, queue in enumerate(queues):
         same.setdefault(folded(queue.definition.group), []).append(i)
 
-    def index_order(i: int) -> tuple[str, int, int]:
+    def index_order(i: int) -> tuple[str, str, int, int]:
         d = queues[i].definition
-        return folded(d.owner), d.cpu_time, queues[i].tq_id
+        return folded(d.owner), folded(d.group), d.cpu_time, queues[i].tq_id
 
     ordered = sorted(same.values(), key=lambda m: index_order(min(m, key=index_order)))
     return {queues[min(m, key=index_order)].definition.group: m for m in ordered}

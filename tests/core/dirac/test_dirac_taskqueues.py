@@ -460,3 +460,27 @@ def test_groups_reach_the_corrector_in_the_order_distinct_gives_them() -> None:
     groups = {name: Group() for name in ("aa", "mm", "zz")}
     task_queue_priorities(queues_of(jobs), groups, correct)
     assert seen == [["zz", "aa", "mm"]]
+
+
+def test_an_owners_groups_come_in_the_index_order_by_group() -> None:
+    """The ``TQOwner`` index is (Owner, OwnerGroup, CPUTime): b's queues in 'user' (queue 2)
+    and 'aaa' (queue 3) are read as (b, aaa) before (b, user), so DISTINCT gives zzz, aaa,
+    user, not zzz, user, aaa (b's first queue by CPU time and id alone)."""
+    jobs = [
+        (definition("a", "zzz"), 1),
+        (definition("b", "user"), 1),
+        (definition("b", "aaa"), 1),
+        (definition("c", "user"), 1),
+    ]
+    seen: list[list[str]] = []
+
+    def correct(
+        shares: dict[str, float], group: str | None
+    ) -> tuple[dict[str, float], dict[str, float]]:
+        if group is None:
+            seen.append(list(shares))
+        return dict(shares), dict.fromkeys(shares, 1.0)
+
+    groups = {name: Group() for name in ("aaa", "user", "zzz")}
+    task_queue_priorities(queues_of(jobs), groups, correct)
+    assert seen == [["zzz", "aaa", "user"]]
