@@ -178,7 +178,7 @@ def history(
         sinks = {**HISTORY_SINKS, "accountant": cycle_sink(cycle, cycle_start)}
     from fairshare_cli.io.history import read_records_batched
 
-    with spooled(file) as path:
+    with spooled(file, READS["history"]) as path:
         _import(lambda: read_records_batched(path, fmt, file), file, rebuild, dry_run, opts, sinks)
 
 
@@ -230,7 +230,7 @@ def condor_history(
     from fairshare_cli.io.history import read_condor_history
     from fairshare_cli.render.negotiate import progress_bar
 
-    with spooled(file) as path:
+    with spooled(file, READS["condor-history"], documents=True) as path:
         large = sys.stderr.isatty() and os.path.getsize(path) > LARGE_INPUT
         with progress_bar(large, "reading " + file) as bar:
             progress = bar if large else None

@@ -37,7 +37,7 @@ from fairshare_cli.core.dirac.taskqueues import TaskQueue, build_task_queues
 from fairshare_cli.core.jobs import parse_jobs
 from fairshare_cli.io.inputs import fast_loads, spooled
 from fairshare_cli.io.job_records import raw_job_record
-from fairshare_cli.io.jobs import load_job_objects, read_jobs
+from fairshare_cli.io.jobs import JOBS_TEXT, load_job_objects, read_jobs
 from fairshare_cli.io.json_keys import surely_distinct
 
 __all__ = ["KEY_FIELDS", "QUEUE_RECORD", "TaskQueueKeys", "task_queues_from_file"]
@@ -176,7 +176,7 @@ def task_queues_from_file(
     Raises:
         InputError: the file cannot be read, is not a list of valid jobs, ...
     """
-    with spooled(path) as readable:
+    with spooled(path, JOBS_TEXT, documents=True) as readable:
         return _from_path(readable, path, groups, segments, description, replay_with)
 
 

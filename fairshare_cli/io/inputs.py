@@ -198,21 +198,24 @@ def rereadable(path: str) -> bool:
 
 
 @contextlib.contextmanager
-def spooled(path: str) -> Iterator[str]:
+def spooled(path: str, expected: str, documents: bool = False) -> Iterator[str]:
     """A path that a reader may open twice (to sniff, or the exact reader after a fast
     one): ``path`` itself when :func:`rereadable`, else a temporary copy of its bytes
-    (stdin's for ``-``), removed on leaving.
+    (stdin's for ``-``), removed on leaving. The copy is held to
+    :data:`~fairshare_cli.core.limits.MAX_LINE` as :func:`line_blocks` holds a reader (a
+    pipe that never sends a newline would fill the temporary folder), ``expected`` naming
+    the input in the refusal; with ``documents``, a JSON document (its first character
+    ``[`` or ``{``) is not held to it.
 
     Raises:
-        InputError: the pipe cannot be read.
+        InputError: the pipe cannot be read, or holds a line longer than ``MAX_LINE``.
     """
     if rereadable(path):
         yield path
         return
     # (its suffix kept: a reader may tell the format by it, as fs import history does)
     suffix = os.path.splitext(path)[1] or ".input"
-    import shutil  # (with tempfile, only to copy a pipe: 7 modules a run of every reader)
-    import tempfile
+    import tempfile  # (only to copy a pipe)
 
     with tempfile.NamedTemporaryFile("wb", suffix=suffix) as tmp:
         # Bytes as they come: decoding (and its errors) is the reader's job.
@@ -220,16 +223,47 @@ def spooled(path: str) -> Iterator[str]:
             if path != "-":
                 refuse_device(path)  # (a pipe standing for a closed stdin)
                 with open(path, "rb") as source:
-                    shutil.copyfileobj(source, tmp)
+                    _copy_lines(source.read, tmp, path, expected, documents)
             elif getattr(sys.stdin, "buffer", None) is not None:
                 refuse_blank_stdin()
-                shutil.copyfileobj(sys.stdin.buffer, tmp)
+                _copy_lines(sys.stdin.buffer.read, tmp, path, expected, documents)
             else:  # pragma: no cover - a text-only stdin
                 tmp.write(sys.stdin.read().encode("utf-8", "surrogateescape"))
             tmp.flush()
         except OSError as exc:
             raise cannot_read(path, exc) from None
         yield tmp.name
+
+
+def _copy_lines(
+    read: Callable[[int], bytes], tmp: IO[bytes], named: str, expected: str, documents: bool
+) -> None:
+    """Copy what ``read`` gives to ``tmp`` a block at a time, refusing (as
+    :func:`line_blocks` does, ``named`` being the input's name) a line longer than
+    :data:`~fairshare_cli.core.limits.MAX_LINE` once that much of it is read; with
+    ``documents``, a JSON document is copied whole. Lines are counted only for the refusal
+    (in what was copied): a count of every block was half the copy's time.
+
+    Raises:
+        InputError: such a line.
+    """
+    run = 0  # (bytes since the last newline)
+    sniff = documents  # (True: its first non-blank byte is still to be looked at)
+    while block := read(BLOCK):
+        tmp.write(block)
+        if sniff and block.strip():
+            if block.lstrip()[:1] in (b"[", b"{"):  # (a JSON document: its lines are its
+                while block := read(BLOCK):  # writer's choice)
+                    tmp.write(block)
+                return
+            sniff = False
+        end = block.rfind(b"\n") + 1
+        run = len(block) - end if end else run + len(block)
+        if run > MAX_LINE:
+            tmp.flush()
+            with open(tmp.name, "rb") as copied:
+                lines = sum(part.count(b"\n") for part in iter(lambda: copied.read(BLOCK), b""))
+            raise long_line(named, lines + 1, expected)
 
 
 def open_input(path: str, name: str | None = None) -> IO[str]:

@@ -108,11 +108,16 @@ def read_jobs(
         raise other_file(exc, path, JOBS_FILE) from None
 
 
+#: What a jobs file holds, in a refusal of one that is not.
+JOBS_TEXT = "a list of job objects"
+
+
 def _read_jobs(
     path: str, new_sink: Callable[[], Sink], label: str, source: str, record: type
 ) -> Sink:
     """:func:`read_jobs`, its refusals as they come."""
-    with gc_paused(), spooled(path) as readable:  # (stdin or a pipe: a copy, read twice)
+    # (stdin or a pipe: a copy, read twice)
+    with gc_paused(), spooled(path, JOBS_TEXT, documents=True) as readable:
         sink = new_sink()
         try:
             _read_pieces(readable, sink, source, record)

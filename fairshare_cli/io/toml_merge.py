@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +49,9 @@ class Written:
     before: bytes | None = None
     after: bytes | None = None
     kept: Path | None = None
+    #: An open descriptor of ``kept``, locked (``flock``) while this fs may still need it:
+    #: a link whose lock can be taken is one a killed fs left (:func:`_remove_left_links`).
+    held: int | None = None
 
 
 INLINE_KEYS = frozenset(
@@ -311,6 +315,8 @@ def merge_into_file(
     refuse_special(path, "config file")  # (before reading: a pipe would never end)
     target = through_link(path)  # (a link stays a link: the file it names is merged into)
     with contextlib.nullcontext() if dry_run else folder_lock(target, "config file"):
+        if not dry_run:
+            _remove_left_links(target)
         before = _read(path)
         document = _document(path, _text(path, before))
         report = merge_fragment(
@@ -325,7 +331,8 @@ def merge_into_file(
             mode = os.stat(path).st_mode & 0o777 if before is not None else 0o644
             if written is not None:
                 written.before, written.after = before, merged.encode("utf-8")
-                written.kept = _link_beside(target) if before is not None else None
+                if before is not None:
+                    written.kept, written.held = _link_beside(target)
             try:
                 atomic_write_text(target, merged, "config file", mode=mode)
             except BaseException:
@@ -383,16 +390,25 @@ def undo_merge(path: Path, written: Written) -> None:
 
 def forget_merge(written: Written | None) -> None:
     """Remove the hard link a merge kept to the file it replaced (the merge stands, or it
-    was undone without it)."""
-    if written is not None and written.kept is not None:
+    was undone without it), and let go of its lock."""
+    if written is None:
+        return
+    if written.kept is not None:
         with contextlib.suppress(OSError):
             written.kept.unlink()
         written.kept = None
+    if written.held is not None:
+        with contextlib.suppress(OSError):
+            os.close(written.held)  # (and the lock with it)
+        written.held = None
 
 
-def _link_beside(path: Path) -> Path | None:
-    """A new hard link to ``path`` beside it (``.NAME.XXXXXXXX.kept``), or None where the
-    file system makes none (the undo then writes the old bytes back)."""
+def _link_beside(path: Path) -> tuple[Path | None, int | None]:
+    """A new hard link to ``path`` beside it (``.NAME.XXXXXXXX.kept``) and an open
+    descriptor of it that holds its ``flock`` until :func:`forget_merge` (None where
+    none); no link where the file system makes none (the undo then writes the old bytes
+    back)."""
+    import fcntl
     import secrets
 
     for _ in range(8):
@@ -402,9 +418,48 @@ def _link_beside(path: Path) -> Path | None:
         except FileExistsError:
             continue
         except OSError:
-            return None
-        return link
-    return None
+            return None, None
+        try:
+            fd = os.open(link, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            return link, None
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # (a new inode's: free)
+        return link, fd
+    return None, None
+
+
+#: The name :func:`_link_beside` gives its link, after the config's own name.
+_LINK_TAIL = re.compile(r"\.[0-9a-f]{8}\.kept")
+
+
+def _remove_left_links(path: Path) -> None:
+    """Remove the hard links beside the config ``path`` that a merge killed before it
+    could remove its own left (a ``fs import condor-status --into`` killed between the
+    merge and the state write): those whose lock no live fs holds (as SQLite tells a hot
+    journal from a live one). Call under the folder's lock; best effort."""
+    import fcntl
+
+    prefix = f".{path.name}"
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return
+    for name in names:
+        if not (name.startswith(prefix) and _LINK_TAIL.fullmatch(name, len(prefix))):
+            continue
+        link = path.with_name(name)
+        try:
+            fd = os.open(link, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            link.unlink()  # (its writer is gone: the merge stands, or never replaced it)
+        except OSError:  # (a live fs's, BlockingIOError: left to it)
+            pass
+        finally:
+            os.close(fd)
 
 
 def _read(path: Path) -> bytes | None:

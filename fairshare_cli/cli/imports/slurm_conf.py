@@ -31,7 +31,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     from fairshare_cli.io.importers.slurm_conf import read_slurm_conf
     from fairshare_cli.io.inputs import spooled
 
-    with spooled(file) as path:  # (read twice: its first lines tell scontrol output)
+    with spooled(file, "slurm.conf text") as path:  # (read twice: scontrol output is told)
         conf = read_slurm_conf(path, file, _output_compat(into))
     summary = (
         f"{file}: {len(conf.knobs)} knob{'s' if len(conf.knobs) != 1 else ''}, "
