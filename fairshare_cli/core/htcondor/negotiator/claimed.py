@@ -146,18 +146,20 @@ class ClaimedList:
 
 
 class PolicyScan:
-    """How far ``Matchmaker.policy_refuses`` has scanned one autocluster's claimed
+    """How far ``Matchmaker.preemption_refusal`` has scanned one autocluster's claimed
     candidates for a submitter: the next position, and the refused class found with the
     index of its last slot held by another submitter. That class stands until the slot is
     taken (slots are taken in order and never given back during a cycle); the scan then
     goes on from the next position."""
 
-    __slots__ = ("found", "last", "pos")
+    __slots__ = ("found", "last", "pos", "short")
 
     def __init__(self) -> None:
         self.pos = 0
         self.found: SlotClass | None = None
         self.last = -1
+        #: classes passed (legacy) for 7.x's priority margin, each with its ``last``
+        self.short: list[tuple[SlotClass, int]] = []
 
 
 def last_held_by_other(cls: SlotClass, name: str) -> int:
@@ -177,7 +179,7 @@ def last_held_by_other(cls: SlotClass, name: str) -> int:
 def first_matching_held(
     ev: Evaluator, classes: Sequence[SlotClass], job_ad: Ad, name: str, scan: PolicyScan
 ) -> bool:
-    """``Matchmaker.policy_refuses`` where ``PREEMPTION_REQUIREMENTS`` is never true and no
+    """``Matchmaker.preemption_refusal`` where ``PREEMPTION_REQUIREMENTS`` is never true and no
     machine prefers a job to the one it runs: the next claimed class, in pool order, that
     the job matches with a slot still held by a submitter other than ``name``."""
     job_req = job_ad.exprs["requirements"][1]

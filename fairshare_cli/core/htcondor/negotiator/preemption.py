@@ -14,6 +14,7 @@ from fairshare_cli.core.htcondor.classads import Ad, Compiled, split_comparison,
 from fairshare_cli.core.htcondor.negotiator.claimed import Bound
 from fairshare_cli.core.htcondor.negotiator.common import FLIP, Number, number
 from fairshare_cli.core.htcondor.negotiator.queue import SUBMITTER_ATTRS
+from fairshare_cli.core.htcondor.negotiator.slots import SlotClass
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 from fairshare_cli.errors import ConfigError
 
@@ -205,3 +206,18 @@ def _mark_never_preempted(snap: Snapshot) -> None:
             if value is not True and type(value) not in (int, float):
                 cls.never_preempted = True
                 break
+
+
+def short_of_margin(snap: Snapshot, cls: SlotClass, name: str, eup: float) -> bool:
+    """HTCondor 7.x's hard-coded rule (legacy profile), tested before
+    ``PREEMPTION_REQUIREMENTS``: a claim is preempted for priority only when its user's
+    priority is at least ``PriorityDelta`` (0.5) worse than the submitter's ``eup``. Its
+    refusal is ``rejPreemptForPrio``, the negotiator's "insufficient priority". A class
+    not split by holder (never a candidate) falls short when all its other holders do."""
+    if not snap.legacy:
+        return False
+    if cls.remote is not None:
+        return snap.priorities(cls.remote).effective_priority < eup + 0.5
+    held = {s.claim.submitter for s in cls.slots[cls.head :] if s.claim is not None}
+    held.discard(name)
+    return bool(held) and all(snap.priorities(h).effective_priority < eup + 0.5 for h in held)
