@@ -30,7 +30,12 @@ from fairshare_cli.core.htcondor.negotiator.common import (
     float32,
     number,
 )
-from fairshare_cli.core.htcondor.negotiator.preemption import PreemptionPlan, short_of_margin
+from fairshare_cli.core.htcondor.negotiator.preemption import (
+    PreemptionPlan,
+    all_short_held,
+    preemption_allowed,
+    short_of_margin,
+)
 from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Submitter
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, SlotClass
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
@@ -207,15 +212,12 @@ class Matchmaker:
         key = (sub.name, self.state.negotiating_group, cls.index)
         ok = memo.get(key)
         if ok is None:
-            ok = memo[key] = self._preemption_allowed(sub, cls, job_ad)
+            ok = memo[key] = preemption_allowed(self.snap, sub.name, sub.eup, cls, job_ad)
         return ok
 
     def preemption_refusal(self, turn: Turn, ac: AutoCluster) -> str | None:
-        """Why the submitter may not preempt a claimed slot the job matches, held by another
-        submitter and not ranking the job above its own (None: nothing refused it):
-        ``preemption_requirements`` (``rejPreemptForPolicy`` of ``matchmakingAlgorithm``,
-        which tests every slot still unmatched), else ``insufficient_priority`` (legacy: 7.x's
-        priority margin, ``rejPreemptForPrio``). Scanned lazily (:class:`~.claimed.PolicyScan`)."""
+        """Why the submitter may not preempt a claimed slot the job matches (None: nothing did):
+        ``preemption_requirements`` (``rejPreemptForPolicy``), else ``insufficient_priority``."""
         key = (turn.sub.name, self.state.negotiating_group, ac.index)
         scan = self.policy_scan.get(key)
         if scan is None:
@@ -227,12 +229,17 @@ class Matchmaker:
             # every claimed class it matches is refused: no candidate list needed
             held = first_matching_held(self.ev, self.claimed_classes, ac.ad, turn.sub.name, scan)
             return "preemption_requirements" if held else None
-        claimed = self.claimed_for(turn, ac)
+        claimed, sub = self.claimed_for(turn, ac), turn.sub
+        short = all_short_held(self.snap, claimed, sub.name, sub.eup)
+        if short is not None:  # (legacy) every holder short of 7.x's margin: no policy reached
+            return "insufficient_priority" if short else None
         entries, others = claimed.entries, claimed.policy_only
-        n, sub, memo = len(entries), turn.sub, self._memo()
+        n, memo = len(entries), self._memo()
         while scan.pos < n + len(others):
-            pos = scan.pos
-            scan.pos += 1
+            pos = claimed.find_live(scan.pos) if scan.pos < n else scan.pos  # used up: skipped
+            if pos >= n + len(others):
+                break
+            scan.pos = pos + 1
             if pos < n:
                 if entries[pos][2] != PRIO_PREEMPTION:
                     continue
@@ -250,16 +257,7 @@ class Matchmaker:
             ):
                 scan.found, scan.last = cls, last
                 return "preemption_requirements"
-        return "insufficient_priority" if any(c.head <= k for c, k in scan.short) else None
-
-    def _preemption_allowed(self, sub: Submitter, cls: SlotClass, job_ad: Ad) -> bool:
-        """``PREEMPTION_REQUIREMENTS`` (MY = slot, TARGET = job), and in 7.x the hard-coded
-        rule that the running user's priority be at least 0.5 worse."""
-        if short_of_margin(self.snap, cls, sub.name, sub.eup):  # cheap: the (double) EUP
-            return False
-        preq = self.snap.slot_exprs[(cls.slots[0].stanza, True)].preq
-        # each (submitter, slot class) is decided once and memoised by the caller
-        return preq is None or self.ev.is_true(preq, cls.ad, job_ad, cached=False)
+        return "insufficient_priority" if scan.short_held() else None
 
     # -- the search ----------------------------------------------------------------------
 
@@ -481,8 +479,7 @@ class Matchmaker:
         limit = None
         if limit_rejected:
             limit = "group_quota" if turn.limit_unclaimed < turn.limit else "submitter_limit"
-        refusal = None if only_rank else self.preemption_refusal(turn, ac)
-        if refusal is not None:
+        if not only_rank and (refusal := self.preemption_refusal(turn, ac)) is not None:
             self.limit_behind = limit
             return refusal
         if limit is not None:
