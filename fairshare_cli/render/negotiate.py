@@ -326,6 +326,8 @@ _REASON_TEXT = {
     "submitter_limit": "its submitter reached its pie slice (submitter limit)",
     "group_quota": "its accounting group reached its quota",
     "preemption_requirements": "PREEMPTION_REQUIREMENTS is false on the claimed slots it matches",
+    "insufficient_priority": "the users of the claimed slots it matches have priorities less "
+    "than 0.5 worse than its submitter's (the legacy profile's HTCondor 7.x margin)",
     "preemption_rank": "only claimed slots match and their machine RANK prefers the running job",
     "pool_exhausted": "no slot was left",
     "concurrency_limit": "a concurrency limit it needs was reached",

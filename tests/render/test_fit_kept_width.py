@@ -3,8 +3,8 @@ a narrow terminal gets their figures whole, never cut to fit.
 
 The README said every table fits the terminal; `fs whatif ... taskqueues` and
 `fs whatif ... negotiate` cannot at 60 or 80 columns (each figure is one `before -> after`
-cell, which is never cut nor wrapped), nor `fs taskqueues` at 60. The widths pinned here
-are the ones docs/output.md quotes.
+cell, which is never cut nor wrapped), nor `fs taskqueues` at 60, nor `fs simulate`'s table
+(one line per entity or cycle). The widths pinned here are the ones docs/output.md quotes.
 """
 
 from __future__ import annotations
@@ -58,3 +58,23 @@ def test_taskqueues_at_60_columns_keeps_its_figures_whole(
     assert result.exit_code == 0, result.stderr
     assert max(len(x) for x in result.stdout.splitlines()) == 74
     assert "7500.0000" in result.stdout and "55.998" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("series", "width", "row"),
+    [
+        pytest.param([], 121, "submitter  group_chemistry.lab.grace@example.org       1.00",
+                     id="summary"),
+        pytest.param(["--series"], 128, "2026-11-21T13:00:00Z pool       pool", id="series"),
+    ],
+)  # fmt: skip
+def test_simulate_at_60_columns_keeps_one_line_per_row(
+    run: Callable[..., Any], tmp_path: Path, series: list[str], width: int, row: str
+) -> None:
+    """`fs simulate`'s table is one line per entity (per cycle with --series), as
+    docs/output.md says, so `| grep submitter` sees each row whole on any terminal."""
+    line = ["simulate", "--workload", str(SAMPLE / "workload.json"), "--until", "1:00:00"]
+    result = run(*line, "--cycle", "1800", *series, *_state(tmp_path), env={"COLUMNS": "60"})
+    assert result.exit_code == 0, result.stderr
+    assert max(len(x) for x in result.stdout.splitlines()) == width
+    assert row in result.stdout

@@ -215,14 +215,15 @@ def test_group_with_no_quota_and_no_surplus_gets_nothing() -> None:
 
 
 def test_legacy_priority_preemption_needs_half_a_point_better_eup() -> None:
-    # 20 % better but not 0.5 better: 7.x's hard-coded PriorityDelta refuses
+    # 20 % better but not 0.5 better: 7.x's hard-coded PriorityDelta refuses, before
+    # PREEMPTION_REQUIREMENTS is evaluated, counting rejPreemptForPrio: "insufficient priority"
     claims = [Claim("slot1@exec001", "hog@example.org", "9.0", NOW - 7200)]
     queue = [J("9.0", "hog", status="running"), J("1.0", "new")]
     prios = {"hog@example.org": 0.9, "new@example.org": 0.5}
     usage = {"hog@example.org": 1.0}
     result = run(pool(1), queue, prios=prios, usage=usage, claims=claims)
     assert result.matches == []
-    assert result.unmatched[0].reason == "preemption_requirements"
+    assert result.unmatched[0].reason == "insufficient_priority"
     prios["hog@example.org"] = 1.0
     result = run(pool(1), queue, prios=prios, usage=usage, claims=claims)
     assert [(m.reason, m.preempted_job) for m in result.matches] == [("priority", "9.0")]

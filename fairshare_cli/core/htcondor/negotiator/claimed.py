@@ -10,7 +10,8 @@ found by :mod:`.preemption`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
@@ -68,6 +69,7 @@ class ClaimedList:
         "next_rank",
         "policy_only",
         "rank_rejected",
+        "top_eup",
     )
 
     def __init__(self) -> None:
@@ -81,6 +83,9 @@ class ClaimedList:
         self.bound_trees: dict[int, list[Number]] = {}
         self.live_next: list[int] | None = None
         self.next_rank: list[int] | None = None
+        #: the worst effective priority of a holder the policy scan may meet (see
+        #: :func:`policy_classes`; +inf where a class's holder is not known)
+        self.top_eup: float | None = None
 
     def tree(self, k: int, bound: Bound) -> list[Number]:
         """A max segment tree over the entries of bound ``k``'s slot values (negated for
@@ -146,18 +151,28 @@ class ClaimedList:
 
 
 class PolicyScan:
-    """How far ``Matchmaker.policy_refuses`` has scanned one autocluster's claimed
+    """How far ``Matchmaker.preemption_refusal`` has scanned one autocluster's claimed
     candidates for a submitter: the next position, and the refused class found with the
     index of its last slot held by another submitter. That class stands until the slot is
     taken (slots are taken in order and never given back during a cycle); the scan then
     goes on from the next position."""
 
-    __slots__ = ("found", "last", "pos")
+    __slots__ = ("found", "last", "pos", "short")
 
     def __init__(self) -> None:
         self.pos = 0
         self.found: SlotClass | None = None
         self.last = -1
+        #: classes passed (legacy) for 7.x's priority margin, each with its ``last``
+        self.short: deque[tuple[SlotClass, int]] = deque()
+
+    def short_held(self) -> bool:
+        """Whether a class passed for the margin still has a slot held by another (those
+        whose slots were all taken are dropped: a taken slot is never given back)."""
+        short = self.short
+        while short and short[0][0].head > short[0][1]:
+            short.popleft()
+        return bool(short)
 
 
 def last_held_by_other(cls: SlotClass, name: str) -> int:
@@ -177,7 +192,7 @@ def last_held_by_other(cls: SlotClass, name: str) -> int:
 def first_matching_held(
     ev: Evaluator, classes: Sequence[SlotClass], job_ad: Ad, name: str, scan: PolicyScan
 ) -> bool:
-    """``Matchmaker.policy_refuses`` where ``PREEMPTION_REQUIREMENTS`` is never true and no
+    """``Matchmaker.preemption_refusal`` where ``PREEMPTION_REQUIREMENTS`` is never true and no
     machine prefers a job to the one it runs: the next claimed class, in pool order, that
     the job matches with a slot still held by a submitter other than ``name``."""
     job_req = job_ad.exprs["requirements"][1]
@@ -333,3 +348,12 @@ class Allowed:
 
 
 NO_CLAIMED = Allowed(ClaimedList(), lambda entry: False)
+
+
+def policy_classes(claimed: ClaimedList) -> Iterator[SlotClass]:
+    """The classes ``Matchmaker.preemption_refusal`` scans: priority entries, then the
+    classes HTCondor tests against ``PREEMPTION_REQUIREMENTS`` alone."""
+    for _, cls, tier in claimed.entries:
+        if tier == PRIO_PREEMPTION:
+            yield cls
+    yield from claimed.policy_only

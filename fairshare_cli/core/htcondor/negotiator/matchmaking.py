@@ -30,7 +30,12 @@ from fairshare_cli.core.htcondor.negotiator.common import (
     float32,
     number,
 )
-from fairshare_cli.core.htcondor.negotiator.preemption import PreemptionPlan
+from fairshare_cli.core.htcondor.negotiator.preemption import (
+    PreemptionPlan,
+    all_short_held,
+    preemption_allowed,
+    short_of_margin,
+)
 from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Submitter
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, SlotClass
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
@@ -60,7 +65,7 @@ class Matchmaker:
         self.allowed: dict[tuple[str, str, int], Allowed] = {}
         #: (submitter, negotiating group, slot class) -> PREEMPTION_REQUIREMENTS
         self.preemption_memo: dict[tuple[str, str, int], bool] = {}
-        #: (submitter, negotiating group, autocluster) -> where :meth:`policy_refuses`
+        #: (submitter, negotiating group, autocluster) -> where :meth:`preemption_refusal`
         #: has got to in its claimed candidates
         self.policy_scan: dict[tuple[str, str, int], PolicyScan] = {}
         #: partitionable slots' carving (None in a pool without them)
@@ -207,31 +212,34 @@ class Matchmaker:
         key = (sub.name, self.state.negotiating_group, cls.index)
         ok = memo.get(key)
         if ok is None:
-            ok = memo[key] = self._preemption_allowed(sub, cls, job_ad)
+            ok = memo[key] = preemption_allowed(self.snap, sub.name, sub.eup, cls, job_ad)
         return ok
 
-    def policy_refuses(self, turn: Turn, ac: AutoCluster) -> bool:
-        """Whether ``PREEMPTION_REQUIREMENTS`` refuses the submitter a claimed slot the job
-        matches (``rejPreemptForPolicy`` of ``matchmakingAlgorithm``, which tests every
-        slot still unmatched this cycle): one claimed by another submitter that the
-        machine does not prefer the job for, its ``RANK`` below the running job's too.
-        Scanned lazily, each class at most once (:class:`~.claimed.PolicyScan`)."""
+    def preemption_refusal(self, turn: Turn, ac: AutoCluster) -> str | None:
+        """Why the submitter may not preempt a claimed slot the job matches (None: nothing did):
+        ``preemption_requirements`` (``rejPreemptForPolicy``), else ``insufficient_priority``."""
         key = (turn.sub.name, self.state.negotiating_group, ac.index)
         scan = self.policy_scan.get(key)
         if scan is None:
             scan = self.policy_scan[key] = PolicyScan()
         if scan.found is not None and scan.found.head <= scan.last:
-            return True
+            return "preemption_requirements"
         scan.found = None
-        if self.preq_never and self.rank_constant:
+        if self.preq_never and self.rank_constant and not self.legacy:
             # every claimed class it matches is refused: no candidate list needed
-            return first_matching_held(self.ev, self.claimed_classes, ac.ad, turn.sub.name, scan)
-        claimed = self.claimed_for(turn, ac)
+            held = first_matching_held(self.ev, self.claimed_classes, ac.ad, turn.sub.name, scan)
+            return "preemption_requirements" if held else None
+        claimed, sub = self.claimed_for(turn, ac), turn.sub
+        short = all_short_held(self.snap, claimed, sub.name, sub.eup)
+        if short is not None:  # (legacy) every holder short of 7.x's margin: no policy reached
+            return "insufficient_priority" if short else None
         entries, others = claimed.entries, claimed.policy_only
-        n, sub, memo = len(entries), turn.sub, self._memo()
+        n, memo = len(entries), self._memo()
         while scan.pos < n + len(others):
-            pos = scan.pos
-            scan.pos += 1
+            pos = claimed.find_live(scan.pos) if scan.pos < n else scan.pos  # used up: skipped
+            if pos >= n + len(others):
+                break
+            scan.pos = pos + 1
             if pos < n:
                 if entries[pos][2] != PRIO_PREEMPTION:
                     continue
@@ -241,26 +249,15 @@ class Matchmaker:
             last = last_held_by_other(cls, sub.name)
             if last < cls.head:
                 continue
+            if short_of_margin(self.snap, cls, sub.name, sub.eup):  # 7.x tests it first
+                scan.short.append((cls, last))
+                continue
             if cls.never_preempted or not self._policy_allows(
                 sub, cls, self.job_ad_for(turn, ac), memo
             ):
                 scan.found, scan.last = cls, last
-                return True
-        return False
-
-    def _preemption_allowed(self, sub: Submitter, cls: SlotClass, job_ad: Ad) -> bool:
-        """``PREEMPTION_REQUIREMENTS`` (MY = slot, TARGET = job), and in 7.x the hard-coded
-        rule that the running user's priority be at least 0.5 worse."""
-        # the cheap test first, on the accountant's (double) EUP
-        if (
-            self.legacy
-            and cls.remote is not None
-            and self.snap.priorities(cls.remote).effective_priority < sub.eup + 0.5
-        ):
-            return False
-        preq = self.snap.slot_exprs[(cls.slots[0].stanza, True)].preq
-        # each (submitter, slot class) is decided once and memoised by the caller
-        return preq is None or self.ev.is_true(preq, cls.ad, job_ad, cached=False)
+                return "preemption_requirements"
+        return "insufficient_priority" if scan.short_held() else None
 
     # -- the search ----------------------------------------------------------------------
 
@@ -482,9 +479,9 @@ class Matchmaker:
         limit = None
         if limit_rejected:
             limit = "group_quota" if turn.limit_unclaimed < turn.limit else "submitter_limit"
-        if not only_rank and self.policy_refuses(turn, ac):
+        if not only_rank and (refusal := self.preemption_refusal(turn, ac)) is not None:
             self.limit_behind = limit
-            return "preemption_requirements"
+            return refusal
         if limit is not None:
             return limit
         if only_rank:

@@ -11,9 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fairshare_cli.core.htcondor.classads import Ad, Compiled, split_comparison, split_conjuncts
-from fairshare_cli.core.htcondor.negotiator.claimed import Bound
-from fairshare_cli.core.htcondor.negotiator.common import FLIP, Number, number
+from fairshare_cli.core.htcondor.negotiator.claimed import (
+    Bound,
+    ClaimedList,
+    last_held_by_other,
+    policy_classes,
+)
+from fairshare_cli.core.htcondor.negotiator.common import FLIP, INF, Number, number
 from fairshare_cli.core.htcondor.negotiator.queue import SUBMITTER_ATTRS
+from fairshare_cli.core.htcondor.negotiator.slots import SlotClass
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 from fairshare_cli.errors import ConfigError
 
@@ -205,3 +211,47 @@ def _mark_never_preempted(snap: Snapshot) -> None:
             if value is not True and type(value) not in (int, float):
                 cls.never_preempted = True
                 break
+
+
+def short_of_margin(snap: Snapshot, cls: SlotClass, name: str, eup: float) -> bool:
+    """HTCondor 7.x's hard-coded rule (legacy profile), tested before
+    ``PREEMPTION_REQUIREMENTS``: a claim is preempted for priority only when its user's
+    priority is at least ``PriorityDelta`` (0.5) worse than the submitter's ``eup``. Its
+    refusal is ``rejPreemptForPrio``, the negotiator's "insufficient priority". A class
+    not split by holder (never a candidate) falls short when all its other holders do."""
+    if not snap.legacy:
+        return False
+    if cls.remote is not None:
+        return snap.priorities(cls.remote).effective_priority < eup + 0.5
+    held = {s.claim.submitter for s in cls.slots[cls.head :] if s.claim is not None}
+    held.discard(name)
+    return bool(held) and all(snap.priorities(h).effective_priority < eup + 0.5 for h in held)
+
+
+def preemption_allowed(snap: Snapshot, name: str, eup: float, cls: SlotClass, job_ad: Ad) -> bool:
+    """Whether submitter ``name`` (effective priority ``eup``) may preempt a slot of ``cls``
+    for priority: ``PREEMPTION_REQUIREMENTS`` (MY = slot, TARGET = job), and under the
+    legacy profile 7.x's margin first. Decided once per (submitter, class) by the caller."""
+    if short_of_margin(snap, cls, name, eup):  # cheap: the (double) EUP
+        return False
+    preq = snap.slot_exprs[(cls.slots[0].stanza, True)].preq
+    return preq is None or snap.ev.is_true(preq, cls.ad, job_ad, cached=False)
+
+
+def all_short_held(snap: Snapshot, claimed: ClaimedList, name: str, eup: float) -> bool | None:
+    """Under the legacy profile, when every holder of ``claimed``'s policy classes is short
+    of 7.x's margin (:func:`short_of_margin`): whether one of them, not ``name``, still holds
+    a slot there. None otherwise: some holder may reach ``PREEMPTION_REQUIREMENTS``."""
+    if not snap.legacy:
+        return None
+    if claimed.top_eup is None:
+        claimed.top_eup = max(
+            (
+                INF if c.remote is None else snap.priorities(c.remote).effective_priority
+                for c in policy_classes(claimed)
+            ),
+            default=-INF,
+        )
+    if claimed.top_eup >= eup + 0.5:
+        return None
+    return any(last_held_by_other(c, name) >= c.head for c in policy_classes(claimed))
