@@ -46,13 +46,14 @@ UNMODELLED: dict[str, tuple[str, str]] = {
     ),
     "NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT": (
         UNSET,
-        "only slots for which it is true count in the pool size (pie and group quotas; with "
-        "none, a pool size of 0)",
+        "only slot ads (dynamic and partitionable ones included) for which it is true count "
+        "in the pie's slot total and the pool group quotas share; every slot is still "
+        "matched and charged; none true: both are 0, so no group is allocated anything",
     ),
     "GROUP_DYNAMIC_MACH_CONSTRAINT": (
         UNSET,
-        "the older name of NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT: only slots for which it is "
-        "true count in the pool size",
+        "the older name of NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT, read when that is not set: "
+        "only slot ads for which it is true count in the pool size",
     ),
     "NEGOTIATOR_MATCH_EXPRS": (
         UNSET,

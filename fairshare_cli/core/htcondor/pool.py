@@ -22,6 +22,7 @@ from fairshare_cli.core.htcondor.groups import (
     assigned_group,
     build_group_tree,
 )
+from fairshare_cli.core.htcondor.job_weight import idle_weigher
 from fairshare_cli.core.htcondor.negotiator import (
     Claim,
     NegotiatorKnobs,
@@ -174,9 +175,10 @@ def submitter_demand(
     config: Config,
     weighted: bool,
 ) -> dict[str, float]:
-    """Demand per submitter: idle jobs and running work, weighted by CPUs when asked.
+    """Demand per submitter: idle jobs and running work, weighted when asked.
 
-    Mirrors a submitter ad's ``WeightedRunningJobs + WeightedIdleJobs``; running work is
+    Mirrors a submitter ad's ``WeightedRunningJobs + WeightedIdleJobs``: an idle job weighs
+    what :func:`~fairshare_cli.core.htcondor.job_weight.idle_weigher` says; running work is
     :func:`~fairshare_cli.core.htcondor.negotiator.queue.add_running_demand`'s, a claim
     with no job in the queue included. A negotiation cycle counts the same at its start
     (``CycleResult.demand``).
@@ -185,9 +187,10 @@ def submitter_demand(
     per_submitter: dict[str, float] = {}
     running = RunningJobs(name)
     idle, _ = scan_jobs(batches, running)
+    weigh = idle_weigher(config.negotiator.slot_weight)
     for batch in idle:
         sub = name(batch.job)
-        weight = batch.job.request_cpus if weighted else 1.0
+        weight = weigh(batch.job) if weighted else 1.0
         per_submitter[sub] = per_submitter.get(sub, 0.0) + weight * batch.count
     add_running_demand(per_submitter, running, claims, weighted)
     return per_submitter

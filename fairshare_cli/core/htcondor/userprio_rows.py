@@ -11,6 +11,7 @@ from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.decay import advanced_values
+from fairshare_cli.core.htcondor.job_weight import idle_weigher
 from fairshare_cli.core.htcondor.userprio_query import UserprioQuery
 from fairshare_cli.core.htcondor.userprio_row import GroupQuotaInfo, UserprioRow
 
@@ -19,17 +20,24 @@ if TYPE_CHECKING:
 
 
 def requested_by_submitter(jobs: Iterable[Job], config: Config) -> dict[str, float]:
-    """Demand per submitter: idle plus running jobs, weighted by their CPUs when
-    ``use_weighted_demand`` is on (``WeightedIdleJobs + WeightedRunningJobs``), as ``fs
-    quota`` counts it; else counted."""
+    """Demand per submitter: idle plus running jobs, weighted when ``use_weighted_demand``
+    is on (``WeightedIdleJobs + WeightedRunningJobs``: an idle job by ``idle_weigher``, a
+    running one by its CPUs), as ``fs quota`` counts it; else counted."""
     weighted = config.negotiator.use_weighted_demand
+    weigh = idle_weigher(config.negotiator.slot_weight)
     out: dict[str, float] = {}
     dom = config.pool.uid_domain
     for job in jobs:
         if job.status not in ("idle", "running"):
             continue
         name = acct.submitter_name(job.owner, job.accounting_group, job.nice_user, dom)
-        out[name] = out.get(name, 0.0) + (float(job.request_cpus) if weighted else 1.0)
+        if not weighted:
+            amount = 1.0
+        elif job.status == "idle":
+            amount = float(weigh(job))
+        else:
+            amount = float(job.request_cpus)
+        out[name] = out.get(name, 0.0) + amount
     return out
 
 

@@ -68,7 +68,14 @@ def make_config(expr: str, pool: list[MachineSpec], groups: bool) -> Config:
 def job_objects(jobs: list[tuple[tuple[str, str | None], int, int]]) -> list[dict[str, Any]]:
     out = []
     for k, ((owner, group), cpus, prio) in enumerate(jobs):
-        obj: dict[str, Any] = {"id": f"{k + 1}.0", "owner": owner, "request_cpus": cpus}
+        # 1024 MB fits every slot, and weighs an idle job 1 under Memory/1024 (with 0 MB it
+        # weighs 0, as the schedd counts it: a group of such jobs has no demand, no match)
+        obj: dict[str, Any] = {
+            "id": f"{k + 1}.0",
+            "owner": owner,
+            "request_cpus": cpus,
+            "request_memory": 1024,
+        }
         if group is not None:
             obj["accounting_group"] = group
         obj["job_prio"] = prio

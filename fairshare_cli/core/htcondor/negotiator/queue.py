@@ -17,6 +17,7 @@ from msgspec.structs import replace
 from fairshare_cli.core.batches import IdBatch, JobBatch
 from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
 from fairshare_cli.core.htcondor.concurrency import Limits, parse_limits
+from fairshare_cli.core.htcondor.job_weight import idle_weigher
 from fairshare_cli.core.htcondor.negotiator.claimed import ClaimedList
 from fairshare_cli.core.htcondor.negotiator.common import id_key, split_id
 from fairshare_cli.core.htcondor.negotiator.results import (
@@ -341,7 +342,7 @@ def group_queue(
     kept: KeptAds | None = None,
 ) -> tuple[list[AutoCluster], dict[str, list[Queued]], dict[str, float]]:
     """Autoclusters, each submitter's idle batches (not yet in order) and demand per
-    submitter (idle jobs by CPUs with ``use_weighted_demand``, plus the running work of
+    submitter (idle jobs by ``idle_weigher`` with ``use_weighted_demand``, plus the running work of
     :func:`add_running_demand`: the queue's running jobs and the ``claims``). Ads ``kept``
     from the last cycle are taken again (see :class:`KeptAds`).
 
@@ -349,6 +350,7 @@ def group_queue(
         InputError: a job's requirements or rank do not parse.
     """
     weighted = knobs.use_weighted_demand
+    weigh = idle_weigher(knobs.slot_weight)
     names = job_names(idle)
     sig_attrs = [a for a in names if a in refs and a not in ("requirements", "rank")]
     need_submitter = any(a in refs for a in SUBMITTER_ATTRS) or "user" in refs
@@ -389,7 +391,7 @@ def group_queue(
             autoclusters.append(ac)
             ac_by_key[key] = ac
         per_sub.setdefault(submitter, []).append((ac, batch))
-        weight = job.request_cpus if weighted else 1
+        weight = weigh(job) if weighted else 1
         demand[submitter] = demand.get(submitter, 0.0) + weight * batch.count
     add_running_demand(demand, running, claims, weighted)
     return autoclusters, per_sub, demand
