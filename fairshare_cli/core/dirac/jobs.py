@@ -29,13 +29,13 @@ from fairshare_cli.core.dirac.description import (
     priority_problem,
     sites_problem,
 )
+from fairshare_cli.core.dirac.priorities import share_groups
 from fairshare_cli.core.dirac.taskqueues import (
     NewQueueHook,
     TaskQueue,
     TaskQueueDefinition,
     build_task_queues,
     cpu_segment,
-    share_groups,
 )
 from fairshare_cli.core.job_fields import JOB_STATUSES, given_twice, job_label
 from fairshare_cli.core.jobs import Job, parse_jobs

@@ -13,17 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.core.dirac.first_try import first_try_probabilities
+from fairshare_cli.core.dirac.priorities import added, task_queue_priorities, task_queue_rows
 from fairshare_cli.core.dirac.stored import real_priority, stored_priority
 from fairshare_cli.core.dirac.taskqueues import (
     DEFAULT_CPU_SEGMENTS,
     TQ_MIN_SHARE,
     TaskQueue,
     TaskQueueDefinition,
-    added,
     build_task_queues,
     cpu_segment,
-    task_queue_priorities,
-    task_queue_rows,
     valid_cpu_segments,
 )
 from fairshare_cli.core.float32 import float32
