@@ -33,7 +33,7 @@ def run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
 def breakdown(directory: Path) -> None:
     """Time each stage in this process."""
     from fairshare_cli.core.dirac.correction import HistoryCorrector, history_from_json
-    from fairshare_cli.core.dirac.taskqueues import task_queue_rows
+    from fairshare_cli.core.dirac.priorities import task_queue_rows
     from fairshare_cli.io.config import load_config
     from fairshare_cli.io.dirac_jobs import task_queues_from_file
     from fairshare_cli.io.gc_pause import gc_paused

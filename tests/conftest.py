@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import inspect
 import json
+import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -51,6 +54,33 @@ FIXTURES = REPO / "tests" / "fixtures"
 # machine a slow example is not a failure, so no deadline anywhere.
 settings.register_profile("fairshare", deadline=None)
 settings.load_profile("fairshare")
+
+#: Tests whose faults are real: a C shim (tests/fixtures/*_shim.c) loaded with LD_PRELOAD.
+needs_linux_cc = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or shutil.which("cc") is None,
+    reason="LD_PRELOAD fault injection needs Linux and a C compiler",
+)
+
+
+def _built_shim(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """``tests/fixtures/<name>.c`` built as a shared object to load with ``LD_PRELOAD``."""
+    built = tmp_path_factory.mktemp("shim") / f"{name}.so"
+    source = FIXTURES / f"{name}.c"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(built), str(source), "-ldl"], check=True)
+    return built
+
+
+@pytest.fixture(scope="session")
+def fault_shim(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``fault_shim.c``: the Nth ``write``/``fsync`` (``FAULT_OP``, ``FAULT_AFTER``) of a
+    regular file, or the making of a file ending ``FAULT_SUFFIX``, fails with ``FAULT_ERRNO``."""
+    return _built_shim(tmp_path_factory, "fault_shim")
+
+
+@pytest.fixture(scope="session")
+def readonly_shim(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``readonly_shim.c``: every call that would change ``READONLY_DIR`` fails with EACCES."""
+    return _built_shim(tmp_path_factory, "readonly_shim")
 
 
 @pytest.fixture(autouse=True)

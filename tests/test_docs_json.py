@@ -72,7 +72,7 @@ def test_every_json_key_is_in_docs_json(name: str, run: Callable[..., Any]) -> N
 def test_every_job_field_is_in_docs_jobs() -> None:
     """The fields the job reader accepts (core/jobs.Job, and core/dirac/jobs'
     REQUIREMENT_KEYS of ``dirac_requirements``) are each named in docs/jobs.md."""
-    from fairshare_cli.core.dirac.jobs import REQUIREMENT_KEYS
+    from fairshare_cli.core.dirac.requirements import REQUIREMENT_KEYS
     from fairshare_cli.core.jobs import Job
 
     fields = {*Job.__struct_fields__, *REQUIREMENT_KEYS}

@@ -81,7 +81,7 @@ def taskqueues(
     from fairshare_cli.core.dirac.description import waiting_description
     from fairshare_cli.core.dirac.insert_time import queues_left_as_made
     from fairshare_cli.core.dirac.jobs import task_queues_from_objects, unlisted_groups
-    from fairshare_cli.core.dirac.taskqueues import task_queue_rows
+    from fairshare_cli.core.dirac.priorities import task_queue_rows
     from fairshare_cli.io.dirac_jobs import task_queues_from_file
     from fairshare_cli.io.gc_pause import gc_paused
     from fairshare_cli.render.formats import emit_rows

@@ -8,8 +8,9 @@ it returns. Two forms, each exactly what the standard library prints:
   ``--json`` form: ``json.dumps(jsonable(value), indent=2)``, where :func:`jsonable` turns
   NaN into ``null``, the infinities into ``"inf"``/``"-inf"`` and a :class:`Time` into
   ISO-8601 UTC text; :func:`dumps_line` is one ndjson line, ``json.dumps(jsonable(value))``;
-- :func:`dumps_sorted` (:func:`sorted_bytes`), the state file: ``json.dumps(value,
-  indent=2, sort_keys=True, allow_nan=False)`` (NaN and infinities: ``ValueError``).
+- the state file's ``json.dumps(value, indent=2, sort_keys=True, allow_nan=False)``
+  (NaN and infinities: ``ValueError``), in :mod:`fairshare_cli.core.jsonstate`, which
+  shares the float and key rules below.
 
 In ``core``: ``io`` (the state) and ``render`` (the views) use it. The standard library's
 encoder is pure Python with ``indent`` (once 3/4 of ``fs sprio -l --json``): the text is
@@ -74,16 +75,16 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-class _Refused(Exception):
+class Refused(Exception):
     """A value :func:`json.dumps` must print."""
 
 
-def _refuse(value: Any) -> Any:
+def refuse(value: Any) -> Any:
     """msgspec's ``enc_hook``: any type beyond JSON's own is the standard library's."""
-    raise _Refused
+    raise Refused
 
 
-def _repr_float(value: float) -> msgspec.Raw:
+def repr_float(value: float) -> msgspec.Raw:
     """A finite float outside ``SMALL..LARGE`` as ``repr`` prints it (``1e-05``, ``1e+16``)."""
     return msgspec.Raw(repr(value).encode("ascii"))
 
@@ -97,8 +98,7 @@ def _indented(data: bytes) -> str | None:
     return out.decode("ascii")
 
 
-_encode = msgspec.json.Encoder(enc_hook=_refuse).encode
-_encode_sorted = msgspec.json.Encoder(enc_hook=_refuse, order="sorted").encode
+_encode = msgspec.json.Encoder(enc_hook=refuse).encode
 
 
 # -- the --json form ---------------------------------------------------------------------
@@ -112,7 +112,7 @@ def dumps_indented(value: Any) -> str:
     """
     try:
         text = _indented(_encode(prepared(value)))
-    except _Refused:
+    except Refused:
         text = None
     return json.dumps(jsonable(value), indent=2) if text is None else text
 
@@ -173,13 +173,13 @@ def columns_text(
     if any(len(column) != count for column in values):
         raise ValueError("columns of different lengths")
     try:
-        _str_keys(columns)
+        str_keys(columns)
         ready = [
             _time_column(column) if key in timed else _column(column)
             for key, column in zip(keys, values, strict=True)
         ]
         pieces = _rows_indented(_row_type(keys), ready, count)
-    except _Refused:
+    except Refused:
         pieces = None
     if pieces is None:
         for k, key in enumerate(keys):
@@ -242,8 +242,8 @@ def _columns(rows: Sequence[Mapping[str, Any]], keys: list[str]) -> list[Iterabl
     return [list(map(methodcaller("get", k), rows)) for k in keys]
 
 
-_KEPT = {str, int, bool, type(None)}
-_KEPT_AND_FLOAT = {float, *_KEPT}
+LEAF_TYPES = {str, int, bool, type(None)}
+_LEAF_AND_FLOAT = {float, *LEAF_TYPES}
 _TIMES = {Time, type(None)}
 
 
@@ -252,9 +252,9 @@ def _column(values: list[Any]) -> list[Any]:
     ``json.dumps`` does (text, ints, bools, None, floats :func:`plain_floats`), times through
     :func:`_time_column`, anything else value by value (:func:`_prep`)."""
     kinds = set(map(type, values))
-    if kinds <= _KEPT:
+    if kinds <= LEAF_TYPES:
         return values
-    if kinds <= _KEPT_AND_FLOAT:
+    if kinds <= _LEAF_AND_FLOAT:
         floats = values if len(kinds) == 1 else [v for v in values if type(v) is float]
         if _one_sign_in_range(floats) or plain_floats(floats):
             return values
@@ -315,7 +315,7 @@ def _float(value: float) -> Any:
         return None
     if value - value != 0:
         return "inf" if value > 0 else "-inf"
-    return _repr_float(value)
+    return repr_float(value)
 
 
 def prepared(value: Any) -> Any:
@@ -328,32 +328,32 @@ def prepared(value: Any) -> Any:
             return value
         return _float(value)
     if kind is dict:
-        return _prep_map(value, _str_keys(value))
+        return _prep_map(value, str_keys(value))
     if kind is Time:
         return iso(float(value))
     if isinstance(value, float):
         return prepared(float(value))
     if isinstance(value, Mapping):
-        return _prep_map(value, _str_keys(value))
+        return _prep_map(value, str_keys(value))
     if isinstance(value, (list, tuple)):
         return [prepared(v) for v in value]
-    raise _Refused
+    raise Refused
 
 
 def dumps_ready(value: Any) -> str | None:
     """The indented text of :func:`prepared` parts, or None where json.dumps must print it."""
     try:
         return _indented(_encode(value))
-    except _Refused:
+    except Refused:
         return None
 
 
-def _str_keys(value: Mapping[Any, Any]) -> Any:
+def str_keys(value: Mapping[Any, Any]) -> Any:
     """The keys of ``value``, all exact strings (msgspec prints ``1`` as ``"1"`` as
     ``json.dumps`` does, but ``None`` or ``True`` unlike it)."""
     for k in value:
         if type(k) is not str:
-            raise _Refused
+            raise Refused
     return value
 
 
@@ -398,103 +398,3 @@ def _one_sign_in_range(floats: list[float]) -> bool:
         return False
     low, high = min(floats), max(floats)
     return (low >= SMALL and high < LARGE) or (low > -LARGE and high <= -SMALL)
-
-
-# -- the state file ----------------------------------------------------------------------
-
-
-def dumps_sorted(value: Any) -> str:
-    """``json.dumps(value, indent=2, sort_keys=True, allow_nan=False)``: :func:`sorted_bytes`."""
-    return sorted_bytes(value).decode("ascii")
-
-
-def sorted_bytes(value: Any) -> bytes:
-    """``json.dumps(value, indent=2, sort_keys=True, allow_nan=False)`` as (ASCII) bytes:
-    the state file's, never copied into a text.
-
-    Raises:
-        ValueError, TypeError: as :func:`json.dumps` (a NaN or an infinity; another type).
-    """
-    try:
-        out: bytes | None = msgspec.json.format(_encode_sorted(_plain(value)), indent=2)
-    except _Refused:
-        out = None
-    if out is None or not out.isascii() or b"\x7f" in out:
-        return json.dumps(value, indent=2, sort_keys=True, allow_nan=False).encode("ascii")
-    return out
-
-
-def _plain(value: Any) -> Any:
-    """``value`` for :func:`dumps_sorted`: exact JSON types only, floats finite.
-
-    A measured hot loop (``benchmarks/run.py --rows import``: a 30 MB state at 1M records).
-    """
-    kind = type(value)
-    if kind is list or kind is tuple:
-        if kind is list and value and type(value[0]) is list and _rows_of_numbers(value):
-            return value
-        return value if _all_kept(value) else [_plain(v) for v in value]
-    if kind is dict:  # (a job of the state's queue: the same dict)
-        kept = _all_kept(_str_keys(value).values())
-        return value if kept else {k: _plain(v) for k, v in value.items()}
-    if kind is str or kind is int or value is None or kind is bool:
-        return value
-    if kind is float and value - value == 0:  # finite: NaN and infinities are refused
-        if SMALL <= abs(value) < LARGE or value == 0.0:
-            return value
-        return _repr_float(value)
-    raise _Refused
-
-
-def _all_kept(values: Iterable[Any]) -> bool:
-    """Whether :func:`_plain` keeps each of ``values`` as it is (their list or dict kept
-    itself): inline, the walk's hot loop (``--rows import-squeue``: 100,000 jobs' values)."""
-    for v in values:
-        if type(v) not in _KEPT and not (type(v) is float and (SMALL <= abs(v) < LARGE or v == 0)):
-            return False
-    return True
-
-
-_INT, _FLOAT, _NUMBER = {int}, {float}, {int, float}
-
-
-def _rows_of_numbers(rows: list[Any]) -> bool:
-    """Whether ``rows`` are lists of one length holding only ints and floats msgspec prints
-    as ``repr`` does (finite, zero or from :data:`SMALL` to below :data:`LARGE` in
-    magnitude), so that :func:`_plain` keeps it as it is; decided a column at a time in C
-    (the DIRAC history's ``[time, delta]`` steps: 450,000 at ``benchmarks/run.py --rows
-    import``, a third of the walk's time). False means unsure: the walk decides.
-    """
-    if set(map(type, rows)) != {list}:
-        return False
-    lengths = set(map(len, rows))
-    if len(lengths) != 1:
-        return False
-    (width,) = lengths
-    flat = list(chain.from_iterable(rows))
-    return all(_plain_numbers(flat[i::width]) for i in range(width))
-
-
-def _plain_numbers(column: list[Any]) -> bool:
-    """Whether ``column`` holds only ints and finite floats each zero or from
-    :data:`SMALL` to below :data:`LARGE` in magnitude (every int qualifies alone)."""
-    kinds = set(map(type, column))
-    if kinds == _INT:
-        return True
-    if kinds == _FLOAT:
-        total = sum(column)
-        if total - total != 0:  # a NaN or an infinity among them
-            return False
-        low, high = min(column), max(column)
-        if (low >= SMALL and high < LARGE) or (low > -LARGE and high <= -SMALL):
-            return True  # (one sign, in range: the common case)
-    elif not kinds <= _NUMBER:
-        return False
-    size = list(map(abs, column))
-    if not max(size) < LARGE:  # (huge ints too; then the sum cannot overflow)
-        return False
-    if kinds != _FLOAT:  # (floats were summed above)
-        total = sum(column)
-        if total - total != 0:
-            return False
-    return min(size) >= SMALL or sum(map(SMALL.__gt__, size)) == column.count(0)

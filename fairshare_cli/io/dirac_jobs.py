@@ -28,11 +28,11 @@ from fairshare_cli.core.dirac.jobs import (
     WAITING_STATUSES,
     ReplayHook,
     check_entry_fields,
-    definer,
     definition_key,
     overflowed,
     task_queues_from_objects,
 )
+from fairshare_cli.core.dirac.requirements import definer
 from fairshare_cli.core.dirac.taskqueues import TaskQueue, build_task_queues
 from fairshare_cli.core.jobs import parse_jobs
 from fairshare_cli.io.inputs import fast_loads, spooled

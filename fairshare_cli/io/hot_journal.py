@@ -21,7 +21,7 @@ from fairshare_cli.io.atomic import READONLY_ROLLBACK, disk_failure
 _MAY_NOT_WRITE = (3, 8, 14)
 
 
-def hot(path: Path) -> bool:
+def has_hot_journal(path: Path) -> bool:
     """Whether the store at ``path`` has a hot journal beside it: a non-empty
     ``-journal`` that a read-only open of the store refuses to read past."""
     journal = path.with_name(path.name + "-journal")
@@ -53,13 +53,13 @@ def roll_back(state_path: Path, path: Path) -> None:
     """
     from fairshare_cli.io.state import state_lock
 
-    if not hot(path):
+    if not has_hot_journal(path):
         return
     with contextlib.ExitStack() as stack:
         try:
             stack.enter_context(state_lock(state_path))
         except RuntimeFailure as exc:  # (a read-only state or folder: no lock file)
-            raise _may_not(path, str(exc)) from None
+            raise _cannot_roll_back(path, str(exc)) from None
         _open_to_roll_back(path)
 
 
@@ -74,12 +74,12 @@ def _open_to_roll_back(path: Path) -> None:
     except sqlite3.Error as exc:
         code = getattr(exc, "sqlite_errorcode", None)
         if isinstance(code, int) and code & 0xFF in _MAY_NOT_WRITE:
-            raise _may_not(path, str(exc)) from None
+            raise _cannot_roll_back(path, str(exc)) from None
         failure = disk_failure(exc, f"usage history {path}")
         raise failure or RuntimeFailure(f"usage history {path}: {exc}") from None
 
 
-def _may_not(path: Path, why: str) -> InputError:
+def _cannot_roll_back(path: Path, why: str) -> InputError:
     return InputError(
         f"usage history {path} holds a write a process left unfinished (a hot journal), "
         f"which this user may not roll back ({why}); run any fs import as a user who may "

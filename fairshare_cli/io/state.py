@@ -184,7 +184,7 @@ def save_state(path: Path, state: State, before_rename: Callable[[], None] | Non
             held, in a section the command did not read, which checks what it reads).
         RuntimeFailure: the folder cannot be created or written (the old file is kept).
     """
-    from fairshare_cli.core.jsontext import sorted_bytes  # msgspec: not on --help paths
+    from fairshare_cli.core.jsonstate import sorted_bytes  # msgspec: not on --help paths
 
     doc = state_to_json(state)
     try:  # (bytes: a 36 MB state is not copied into a text, nor the text encoded again)

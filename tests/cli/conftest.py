@@ -6,6 +6,7 @@ and bob, DIRAC group ``lhcb_user``), a state with one pending job, and the views
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -131,3 +132,40 @@ def sprio_files(tmp_path: Path, jobs: list[dict[str, Any]], config: str) -> list
     (tmp_path / "jobs.json").write_text(json.dumps(jobs), encoding="utf-8")
     return ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "state.json"),
             "--jobs-file", str(tmp_path / "jobs.json"), "--now", NOW]  # fmt: skip
+
+
+#: What ``fs taskqueues`` shows after a DIRAC running history is imported: the ``--json``
+#: rows, the messages on stderr, and the table (``COLUMNS=200``; "" unless asked for).
+HistoryTaskQueues = tuple[list[dict[str, Any]], str, str]
+
+
+@pytest.fixture
+def history_taskqueues(
+    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+) -> Callable[..., HistoryTaskQueues]:
+    """``fs import history H.csv --rebuild`` then ``fs taskqueues --json`` (and the table
+    with ``table=True``), at :data:`NOW`, for a config, a history's rows (after the
+    ``owner,dirac_group,start,end,slots`` header) and the waiting jobs."""
+
+    def go(
+        config: str, history: str, jobs: list[dict[str, Any]], *, table: bool = False
+    ) -> HistoryTaskQueues:
+        cfg = write_config(config)
+        csv = tmp_path / "history.csv"
+        csv.write_text("owner,dirac_group,start,end,slots\n" + history, encoding="utf-8")
+        jobs_file = tmp_path / "jobs.json"
+        jobs_file.write_text(json.dumps(jobs), encoding="utf-8")
+        common = ["--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", NOW]
+        result = run("import", "history", str(csv), "--rebuild", *common)
+        assert result.exit_code == 0, result.stderr
+        view = [*common, "--jobs-file", str(jobs_file)]
+        result = run("taskqueues", *view, "--json")
+        assert result.exit_code == 0, result.stderr
+        text = ""
+        if table:
+            shown = run("taskqueues", *view, env={"COLUMNS": "200"})
+            assert shown.exit_code == 0, shown.stderr
+            text = shown.stdout
+        return json.loads(result.stdout), result.stderr, text
+
+    return go

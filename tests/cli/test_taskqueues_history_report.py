@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from tests.cli.conftest import HistoryTaskQueues
+
 NOW = "2026-11-21T12:00:00Z"  # epoch 1795262400: a multiple of 900, 5400 past one of 9000
 POOL = """
 [dirac.groups.g1]
@@ -42,22 +44,13 @@ JOBS = [
 
 @pytest.fixture
 def taskqueues(
-    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+    history_taskqueues: Callable[..., HistoryTaskQueues],
 ) -> Callable[..., tuple[list[dict[str, Any]], str]]:
     """``fs import history H.csv --rebuild`` then ``fs taskqueues --json`` (rows, stderr)."""
 
     def go(config: str, history: str) -> tuple[list[dict[str, Any]], str]:
-        cfg = write_config(config)
-        csv = tmp_path / "history.csv"
-        csv.write_text("owner,dirac_group,start,end,slots\n" + history, encoding="utf-8")
-        jobs = tmp_path / "jobs.json"
-        jobs.write_text(json.dumps(JOBS), encoding="utf-8")
-        common = ["--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", NOW]
-        result = run("import", "history", str(csv), "--rebuild", *common)
-        assert result.exit_code == 0, result.stderr
-        result = run("taskqueues", *common, "--jobs-file", str(jobs), "--json")
-        assert result.exit_code == 0, result.stderr
-        return json.loads(result.stdout), result.stderr
+        rows, stderr, _ = history_taskqueues(config, history, JOBS)
+        return rows, stderr
 
     return go
 

@@ -24,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from tests.cli.conftest import HistoryTaskQueues
+
 NOW = "2026-11-21T12:00:00Z"
 TWO_GROUPS = """
 [dirac.groups.g1]
@@ -43,32 +45,19 @@ ONE_OWNER_EACH = [
     {"id": "1.0", "owner": "u1", "dirac_group": "g1", "user_priority": 1, "count": 2},
     {"id": "2.0", "owner": "u2", "dirac_group": "g2", "user_priority": 1, "count": 2},
 ]
-HEADER = "owner,dirac_group,start,end,slots\n"
 
 
 @pytest.fixture
 def corrected(
-    run: Callable[..., Any], write_config: Callable[..., Path], tmp_path: Path
+    history_taskqueues: Callable[..., HistoryTaskQueues],
 ) -> Callable[..., tuple[list[dict[str, Any]], str]]:
     """``fs import history H.csv --rebuild`` then ``fs taskqueues --json`` and the table."""
 
     def go(
         config: str, history: str, jobs: list[dict[str, Any]]
     ) -> tuple[list[dict[str, Any]], str]:
-        cfg = write_config(config)
-        csv = tmp_path / "history.csv"
-        csv.write_text(HEADER + history, encoding="utf-8")
-        jobs_file = tmp_path / "jobs.json"
-        jobs_file.write_text(json.dumps(jobs), encoding="utf-8")
-        common = ["--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", NOW]
-        result = run("import", "history", str(csv), "--rebuild", *common)
-        assert result.exit_code == 0, result.stderr
-        view = [*common, "--jobs-file", str(jobs_file)]
-        result = run("taskqueues", *view, "--json")
-        assert result.exit_code == 0, result.stderr
-        table = run("taskqueues", *view, env={"COLUMNS": "200"})
-        assert table.exit_code == 0, table.stderr
-        return json.loads(result.stdout), table.stdout
+        rows, _, table = history_taskqueues(config, history, jobs, table=True)
+        return rows, table
 
     return go
 

@@ -7,17 +7,14 @@ the committed rows; a user who may not write the store is refused in one line, e
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.cli.conftest import refused
-from tests.conftest import REPO
+from tests.conftest import REPO, needs_linux_cc
 
 HISTORY = REPO / "sample_configs" / "history.csv"
 POOL = REPO / "sample_configs" / "pool.toml"
@@ -59,23 +56,20 @@ def test_whatif_rolls_a_hot_journal_back(tmp_path: Path, run: Callable[..., Any]
     assert not (tmp_path / "state.history.sqlite-journal").exists()
 
 
-@pytest.mark.skipif(
-    not sys.platform.startswith("linux") or shutil.which("cc") is None,
-    reason="the read-only folder shim needs Linux and a C compiler",
-)
+@needs_linux_cc
 def test_a_reader_who_may_not_write_is_refused_in_one_line(
-    tmp_path: Path, run: Callable[..., Any]
+    readonly_shim: Path, tmp_path: Path, run: Callable[..., Any]
 ) -> None:
     """The same line by a user to whom the folder is read only (``readonly_shim.c``): no
     rollback is possible, so one line, exit 2, naming who can roll it back; the files
     byte for byte."""
     line, _ = _imported(tmp_path, run)
-    shim = tmp_path / "shim" / "readonly_shim.so"
-    shim.parent.mkdir()
-    source = REPO / "tests" / "fixtures" / "readonly_shim.c"
-    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(shim), str(source), "-ldl"], check=True)
     files = {p: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
-    env = {"LD_PRELOAD": str(shim), "READONLY_DIR": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {
+        "LD_PRELOAD": str(readonly_shim),
+        "READONLY_DIR": str(tmp_path),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
     result = subprocess.run(
         [sys.executable, "-m", "fairshare_cli", *line],
         env={**os.environ, **env}, capture_output=True, text=True, check=False,

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracGroupSpec
-from fairshare_cli.core.dirac.jobs import REQUIREMENT_KEYS
+from fairshare_cli.core.dirac.requirements import REQUIREMENT_KEYS
 from fairshare_cli.core.job_fields import job_label
 from fairshare_cli.core.jobs import Job, parse_job
 from fairshare_cli.errors import InputError

@@ -20,25 +20,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import needs_linux_cc
+
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_configs"
 FIXTURES = REPO / "tests" / "fixtures"
 NOW = "2026-11-21T12:00:00Z"
 #: An owner and group that are not root's (``daemon`` on Linux).
 OTHER = 1
-
-linux_cc = pytest.mark.skipif(
-    not sys.platform.startswith("linux") or shutil.which("cc") is None,
-    reason="LD_PRELOAD fault injection needs Linux and a C compiler",
-)
-
-
-@pytest.fixture(scope="module")
-def shim(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    built = tmp_path_factory.mktemp("shim") / "readonly_shim.so"
-    source = FIXTURES / "readonly_shim.c"
-    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(built), str(source), "-ldl"], check=True)
-    return built
 
 
 def _snapshot(folder: Path) -> dict[str, tuple[int, bytes]]:
@@ -94,10 +83,10 @@ WRITERS = [
 ]
 
 
-@linux_cc
+@needs_linux_cc
 @pytest.mark.parametrize(("line", "says"), WRITERS)
 def test_a_writing_command_in_a_read_only_folder(
-    shim: Path, tmp_path: Path, line: str, says: str
+    readonly_shim: Path, tmp_path: Path, line: str, says: str
 ) -> None:
     folder = tmp_path / "pool"
     shutil.copytree(SAMPLE, folder)
@@ -107,7 +96,7 @@ def test_a_writing_command_in_a_read_only_folder(
     words = line.format(D=folder, F=FIXTURES).split()
     if "--into" not in words and words[0] not in ("init", "sweep"):  # (a sweep's spec names them)
         words += ["--config", str(folder / "pool.toml"), "--now", NOW]
-    env = {"LD_PRELOAD": str(shim), "READONLY_DIR": str(folder), "TMPDIR": str(scratch)}
+    env = {"LD_PRELOAD": str(readonly_shim), "READONLY_DIR": str(folder), "TMPDIR": str(scratch)}
     done = _fs(words, env, tmp_path)
     assert done.returncode == 1, done.stderr
     lines = done.stderr.splitlines()
@@ -120,8 +109,8 @@ def test_a_writing_command_in_a_read_only_folder(
     assert list(scratch.iterdir()) == []
 
 
-@linux_cc
-def test_a_lock_another_user_left_readable_is_used(shim: Path, tmp_path: Path) -> None:
+@needs_linux_cc
+def test_a_lock_another_user_left_readable_is_used(readonly_shim: Path, tmp_path: Path) -> None:
     """``fs submit`` beside a lock file this user may read but not write (another user's,
     0644) failed: "cannot create lock file ...: Permission denied", though the state was
     the user's to write. ``flock`` needs no write access: the lock is opened to read."""
@@ -132,7 +121,7 @@ def test_a_lock_another_user_left_readable_is_used(shim: Path, tmp_path: Path) -
     state = folder / "sample-state.json"
     before = state.read_bytes()
     args = ["submit", "--owner", "alice", "--config", str(folder / "pool.toml"), "--now", NOW]
-    done = _fs(args, {"LD_PRELOAD": str(shim), "READONLY_DIR": str(lock)}, tmp_path)
+    done = _fs(args, {"LD_PRELOAD": str(readonly_shim), "READONLY_DIR": str(lock)}, tmp_path)
     assert done.returncode == 0, done.stderr
     assert state.read_bytes() != before
     assert lock.read_bytes() == b""

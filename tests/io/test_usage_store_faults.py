@@ -17,26 +17,19 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import needs_linux_cc
+
 REPO = Path(__file__).resolve().parents[2]
 POOL = REPO / "sample_configs" / "pool.toml"
 HISTORY = REPO / "sample_configs" / "history.csv"
 NOW = "2026-11-21T12:00:00Z"
 
-pytestmark = pytest.mark.skipif(
-    not sys.platform.startswith("linux") or shutil.which("cc") is None,
-    reason="LD_PRELOAD fault injection needs Linux and a C compiler",
-)
+pytestmark = needs_linux_cc
 
 
-@pytest.fixture(scope="module")
-def shim(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    built = tmp_path_factory.mktemp("shim") / "fault_shim.so"
-    source = REPO / "tests" / "fixtures" / "fault_shim.c"
-    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(built), str(source), "-ldl"], check=True)
-    return built
-
-
-def test_a_failing_fsync_leaves_no_file_beside_a_new_state(shim: Path, tmp_path: Path) -> None:
+def test_a_failing_fsync_leaves_no_file_beside_a_new_state(
+    fault_shim: Path, tmp_path: Path
+) -> None:
     """``fs import history history.csv --state state.json`` with the Nth fsync failing
     (EIO), for N around the new store's commit (the 9th fsync, which left
     ``state.history.sqlite.new-journal``) and on to the state's: each run exits 0, or 1 with
@@ -44,7 +37,7 @@ def test_a_failing_fsync_leaves_no_file_beside_a_new_state(shim: Path, tmp_path:
     for after in (0, 4, 7, 8, 9, 10, 15, 19):
         folder = tmp_path / f"fsync-{after}"
         folder.mkdir()
-        env = {**os.environ, "LD_PRELOAD": str(shim), "FAULT_OP": "fsync", "FAULT_ERRNO": "5",
+        env = {**os.environ, "LD_PRELOAD": str(fault_shim), "FAULT_OP": "fsync", "FAULT_ERRNO": "5",
                "FAULT_AFTER": str(after), "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
         result = subprocess.run(
             [sys.executable, "-m", "fairshare_cli", "import", "history", str(HISTORY),
@@ -63,7 +56,7 @@ def test_a_failing_fsync_leaves_no_file_beside_a_new_state(shim: Path, tmp_path:
 
 @pytest.mark.parametrize("rebuild", [[], ["--rebuild"]], ids=["new-store", "rebuild"])
 def test_a_journal_that_cannot_be_made_is_no_damaged_store(
-    shim: Path, tmp_path: Path, rebuild: list[str]
+    fault_shim: Path, tmp_path: Path, rebuild: list[str]
 ) -> None:
     """``fs import history history.csv --state state.json`` (and ``--rebuild``, over the
     sample state) on a disk out of inodes, where SQLite opened the new store but cannot make
@@ -73,7 +66,7 @@ def test_a_journal_that_cannot_be_made_is_no_damaged_store(
     if rebuild:
         shutil.copy(REPO / "sample_configs" / "sample-state.json", tmp_path / "state.json")
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    env = {**os.environ, "LD_PRELOAD": str(shim), "FAULT_OP": "create", "FAULT_SUFFIX": "-journal",
+    env = {**os.environ, "LD_PRELOAD": str(fault_shim), "FAULT_OP": "create", "FAULT_SUFFIX": "-journal",
            "FAULT_ERRNO": "28", "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
     result = subprocess.run(
         [sys.executable, "-m", "fairshare_cli", "import", "history", str(HISTORY), *rebuild,

@@ -21,6 +21,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from fairshare_cli.core.dirac.collation import folded
+from fairshare_cli.core.dirac.priorities import (
+    UnlistedGroup,
+    entity_priorities,
+    group_owners,
+    job_weight,
+    share_groups,
+    task_queue_priorities,
+)
 from fairshare_cli.core.dirac.taskqueues import (
     ALL_OWNERS,
     DEFAULT_GROUP_SHARE,
@@ -30,12 +38,6 @@ from fairshare_cli.core.dirac.taskqueues import (
     ShareCorrector,
     TaskQueue,
     TaskQueueDefinition,
-    UnlistedGroup,
-    entity_priorities,
-    group_owners,
-    job_weight,
-    share_groups,
-    task_queue_priorities,
 )
 
 Corrected = tuple[dict[str, float], dict[str, float]]
@@ -44,7 +46,7 @@ Corrected = tuple[dict[str, float], dict[str, float]]
 @dataclass(frozen=True)
 class LeftAsMade:
     """The queues ``recalculateTQSharesForAll`` does not set, by group (the group as
-    :func:`~fairshare_cli.core.dirac.taskqueues.share_groups` names it), and where its
+    :func:`~fairshare_cli.core.dirac.priorities.share_groups` names it), and where its
     share correction failed: None (it did not), ``""`` (between groups) or the group."""
 
     counts: dict[str, int]

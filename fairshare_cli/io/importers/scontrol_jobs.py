@@ -13,16 +13,22 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from itertools import accumulate, chain, repeat
-from operator import add, itemgetter
+from operator import add
 from typing import Any, cast
 
 from fairshare_cli.core.epoch import cached_utc, parse_time
 from fairshare_cli.core.timestr import TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.common import cut_capture, given_twice, is_prompt
-from fairshare_cli.io.importers.scontrol_lines import job_lines, without_name
+from fairshare_cli.io.importers.common import cut_capture
+from fairshare_cli.io.importers.scontrol_lines import (
+    LAYOUT,
+    WANTED,
+    RecordKinds,
+    exact_fields,
+    fast_fields,
+)
 from fairshare_cli.io.importers.slurm_jobs import (
     ONE_PRIORITY,
     STATES,
@@ -37,6 +43,9 @@ from fairshare_cli.io.importers.slurm_jobs import (
 )
 
 __all__ = ["JobDump", "read_scontrol"]
+
+#: Where each of :data:`WANTED` is in a record's values.
+_PLACE = {key: i for i, key in enumerate(WANTED)}
 
 
 class _Record:
@@ -71,15 +80,6 @@ class _Record:
         return f"{self.label}:{line}"
 
 
-#: One ``Key=Value`` field of a record line.
-_FIELD = re.compile(r"([\w/:]+)=(\S*)")
-#: The lines whose value is free text (spaces, ``=``): not fields (``src/scontrol/info_job.c``).
-_FREE_TEXT = re.compile(
-    r"[ \t]*(Command|SubmitLine|WorkDir|AdminComment|SystemComment|Comment|Extra|"
-    r"StdErr|StdIn|StdOut)="
-)
-
-
 def read_scontrol(
     text: str, first_line: int, label: str, out: JobDump, rest: Iterable[str] = ()
 ) -> None:
@@ -91,7 +91,7 @@ def read_scontrol(
         InputError: no record first, a record without its fields, a field twice or a bad
             value, or text after the last newline (``common.cut_capture``: a cut record).
     """
-    dump, kinds, line = _Dump(label, out), _Kinds(), first_line
+    dump, kinds, line = _Dump(label, out), RecordKinds(), first_line
     pieces = chain([text], rest)
     piece: str | None = next(pieces)
     while piece is not None:
@@ -108,11 +108,11 @@ def read_scontrol(
         piece = after
 
 
-def _records(text: str, first_line: int, dump: _Dump, kinds: _Kinds) -> int:
+def _records(text: str, first_line: int, dump: _Dump, kinds: RecordKinds) -> int:
     """Records split at each ``JobId=`` line (the number of the line after the last
     returned), their fields those of the lines before the node layout (``Socks/Node=``):
-    matched by their kind's pattern (:func:`_pattern`), else split into tokens
-    (:func:`_fast_fields`), else read line by line (:func:`_exact_fields`, which words a
+    matched by their kind's pattern (``scontrol_lines.RecordKinds``), else split into tokens
+    (:func:`fast_fields`), else read line by line (:func:`exact_fields`, which words a
     fault). Hot (``--rows import-squeue``): matched in the text (none copied nor split),
     each record's lines counted once: its fields' (its kind's) and the rest."""
     starts = [0]
@@ -122,7 +122,7 @@ def _records(text: str, first_line: int, dump: _Dump, kinds: _Kinds) -> int:
         starts.append(at + 1)
         at = find("\nJobId=", at + 1)
     ends = [*starts[1:], len(text) + 1]  # (a record ends before the newline of the next)
-    cuts = [*map(find, repeat(_LAYOUT), starts, ends)]
+    cuts = [*map(find, repeat(LAYOUT), starts, ends)]
     bounds = (
         cuts if -1 not in cuts else [e if c < 0 else c for c, e in zip(cuts, ends, strict=True)]
     )
@@ -133,159 +133,14 @@ def _records(text: str, first_line: int, dump: _Dump, kinds: _Kinds) -> int:
         values = kinds.values(text, start, cut, head) if cut >= 0 else None
         if values is None:
             chunk = text[start : end - 1]
-            fields = _fast_fields(chunk)
+            fields = fast_fields(chunk)
             if fields is None:
-                fields = _exact_fields(chunk, number, dump.label)
+                fields = exact_fields(chunk, number, dump.label)
             elif cut >= 0:
                 kinds.learn(fields, chunk, head)
             values = tuple(map(fields.get, WANTED))
         _scontrol_job(values, number, start, end - 1, dump)
     return numbers[-1]
-
-
-#: The fields a job is read from (:func:`_scontrol_job`), in the order their values are
-#: handed to it; a record's others are not kept.
-WANTED = (
-    "JobId",
-    "UserId",
-    "Priority",
-    "Nice",
-    "Account",
-    "QOS",
-    "JobState",
-    "TimeLimit",
-    "SubmitTime",
-    "EligibleTime",
-    "AccrueTime",
-    "StartTime",
-    "EndTime",
-    "Partition",
-    "NumNodes",
-    "NumCPUs",
-    "SiteFactor",
-    "TRES",
-    "ReqTRES",
-    "AllocTRES",
-)
-#: Where each of :data:`WANTED` is in a record's values.
-_PLACE = {key: i for i, key in enumerate(WANTED)}
-#: Where a record's fields end: its node layout.
-_LAYOUT = "\n   Socks/Node="
-#: At most this many kinds of record are learnt from a dump; others are read one by one.
-_KINDS = 8
-#: Records of no kind learnt, once the kinds are all learnt, that stop the matching.
-_MISSES = 256
-
-
-class _Kinds:
-    """The patterns of the kinds of record of a dump, by the number of lines before the
-    node layout (a kind's pattern matches its blanks, newlines too; a free text job name
-    has none), in the order learnt. Once :data:`_KINDS` are learnt, :data:`_MISSES`
-    records of no kind stop the matching (such a record is read as the first of a kind
-    is)."""
-
-    __slots__ = ("count", "misses", "patterns")
-
-    def __init__(self) -> None:
-        #: Each kind's pattern, and what picks the :data:`WANTED` values from its groups.
-        self.patterns: dict[int, list[tuple[re.Pattern[str], _Picker]]] = {}
-        self.count = self.misses = 0
-
-    def values(self, text: str, start: int, cut: int, lines: int) -> tuple[str | None, ...] | None:
-        """The :data:`WANTED` values of the record at ``start`` (its node layout at ``cut``,
-        after ``lines`` newlines) if it is of a kind learnt."""
-        for pattern, pick in self.patterns.get(lines, ()):
-            match = pattern.match(text, start, cut)
-            if match is not None:
-                return pick(match.groups())
-        if self.count == _KINDS:
-            self.misses += 1
-            if self.misses == _MISSES:
-                self.patterns.clear()
-        return None
-
-    def learn(self, fields: dict[str, str], chunk: str, lines: int) -> None:
-        """The kind of a record read from its tokens (``fields``, :func:`_fast_fields`),
-        its node layout after ``lines`` newlines."""
-        if self.count < _KINDS and self.misses < _MISSES:
-            pattern = _pattern(fields, chunk)
-            if pattern is not None:
-                # (a key the kind has not: the group that never takes part, last)
-                places = [pattern.groupindex.get(key, pattern.groups) - 1 for key in WANTED]
-                pick = cast("_Picker", itemgetter(*places))
-                self.patterns.setdefault(lines, []).append((pattern, pick))
-                self.count += 1
-
-
-#: A kind's groups (a match's) -> the :data:`WANTED` values.
-_Picker = Callable[[tuple[str | None, ...]], tuple[str | None, ...]]
-
-
-def _pattern(fields: dict[str, str], chunk: str) -> re.Pattern[str] | None:
-    """What a record of the same kind as ``chunk`` matches up to its node layout, read as
-    :func:`_fast_fields` reads it: the keys of its ``fields`` in order, each token ``Key=``
-    and a value (the :data:`WANTED` ones named), the blanks of ``chunk`` between them (the
-    same text: a literal matches faster than any blank, and a record spaced otherwise is
-    read as one of no kind is); the first line's tokens, then the ``JobName=`` that ends it
-    (free text, dropped) if ``chunk``'s has one; last, a group that never takes part. None
-    if ``chunk`` itself does not match it. A value never gives back what it took (a
-    possessive ``*+``: the blank or the end that follows could not match it)."""
-    first = chunk[: chunk.find("\n")]
-    name = first.find(" JobName=")
-    on_first = len((first[:name] if name >= 0 else first).split())
-    line_end = (r" JobName=[^\n]*+" if name >= 0 else "") + r"(?=\n|\Z)"
-    head = (first[:name] if name >= 0 else first) + chunk[len(first) : chunk.find(_LAYOUT)]
-    blanks = re.findall(r"(\s*)\S+", head)  # (the blanks before each token: "" first)
-    if len(blanks) != len(fields):
-        return None
-    parts = []
-    for i, key in enumerate(fields):
-        if i == on_first:
-            parts.append(line_end)
-        value = rf"(?P<{key}>\S*+)" if key in WANTED else r"\S*+"
-        parts.append(rf"{re.escape(blanks[i])}{re.escape(key)}={value}")
-    if on_first == len(fields):
-        parts.append(line_end)
-    pattern = re.compile("".join(parts) + r"((?!))?\s*\Z")
-    return pattern if pattern.match(chunk, 0, chunk.find(_LAYOUT)) else None
-
-
-def _fast_fields(chunk: str) -> dict[str, str] | None:
-    """The fields of a plain record (each token ``Key=Value``, no key twice), or None."""
-    head = job_lines(chunk)
-    newline = head.find("\n")
-    first = head if newline < 0 else head[:newline]
-    if " JobName=" in first:
-        head = without_name(first) + ("" if newline < 0 else head[newline:])
-    tokens = head.split()
-    try:  # a command line's "$", or any token that is not Key=Value, raises
-        # str.split itself, not a methodcaller (which looks "split" up on each token: twice
-        # the time, a fifth of the reader's at benchmarks/run.py --rows import-squeue)
-        fields = dict(map(str.split, tokens, repeat("="), repeat(1)))
-    except ValueError:
-        return None
-    return fields if len(fields) == len(tokens) else None
-
-
-def _exact_fields(chunk: str, start: int, label: str) -> dict[str, str]:
-    """The fields of a record read line by line (each once, as ``info_job.c`` prints them).
-
-    Raises:
-        InputError: a line without ``Key=Value`` fields, or a key twice, at ``FILE:LINE``.
-    """
-    fields: dict[str, str] = {}
-    for number, line in enumerate(job_lines(chunk).split("\n"), start):
-        if is_prompt(line) or not line.strip() or _FREE_TEXT.match(line):
-            continue
-        if number == start:
-            line = without_name(line)
-        if "=" not in line:
-            raise InputError(f"{label}:{number}: expected Key=Value fields (scontrol show jobs)")
-        for key, value in _FIELD.findall(line):
-            if key in fields:  # (the record starts JobId=: fields has it)
-                raise given_twice(f"{label}:{number}", key, f"job {fields['JobId']}")
-            fields[key] = value
-    return fields
 
 
 def _need(record: _Record, key: str) -> str:

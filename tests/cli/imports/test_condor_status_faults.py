@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -23,24 +22,13 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import FIXTURES, REPO
+from tests.conftest import FIXTURES, needs_linux_cc
 
 FLAT = FIXTURES / "htcondor-25.0" / "flat_users"
 AT, LATER = "2026-11-23T18:25:33Z", "2026-11-23T18:26:00Z"
 WHATIF = ["whatif", "--set", "accountant.priority_halflife=3600", "userprio"]
 
-pytestmark = pytest.mark.skipif(
-    not sys.platform.startswith("linux") or shutil.which("cc") is None,
-    reason="LD_PRELOAD fault injection needs Linux and a C compiler",
-)
-
-
-@pytest.fixture(scope="module")
-def shim(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    built = tmp_path_factory.mktemp("shim") / "fault_shim.so"
-    source = REPO / "tests" / "fixtures" / "fault_shim.c"
-    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(built), str(source), "-ldl"], check=True)
-    return built
+pytestmark = needs_linux_cc
 
 
 def _half_free(dump: Path) -> None:
@@ -60,7 +48,7 @@ def _half_free(dump: Path) -> None:
     ("errno", "afters"), [(28, (2, 6, 18)), (5, (4, 12, 20))], ids=["ENOSPC", "EIO"]
 )
 def test_a_lasting_disk_failure_leaves_both_files_and_whatif_works(
-    shim: Path, tmp_path: Path, run: Callable[..., Any], errno: int, afters: tuple[int, ...]
+    fault_shim: Path, tmp_path: Path, run: Callable[..., Any], errno: int, afters: tuple[int, ...]
 ) -> None:
     """``fs import condor-status free.json --into htc.toml --replace --state s.json`` with
     the Nth write or fsync on failing for good (N among the state's, the config's and the
@@ -81,7 +69,7 @@ def test_a_lasting_disk_failure_leaves_both_files_and_whatif_works(
         assert shown.exit_code == 0, shown.stderr
         before = cfg.read_bytes(), state.read_bytes()
         names = sorted(p.name for p in folder.iterdir())
-        env = {**os.environ, "LD_PRELOAD": str(shim), "FAULT_OP": "write,fsync",
+        env = {**os.environ, "LD_PRELOAD": str(fault_shim), "FAULT_OP": "write,fsync",
                "FAULT_ERRNO": str(errno), "FAULT_AFTER": str(after),
                "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
         result = subprocess.run(

@@ -13,9 +13,9 @@ from fairshare_cli.core.config import DIRAC_CPU_SEGMENTS, DiracGroupSpec
 from fairshare_cli.core.dirac.jobs import (
     _definition_key,
     _entry,
-    definer,
     task_queues_from_objects,
 )
+from fairshare_cli.core.dirac.requirements import definer
 from fairshare_cli.core.dirac.taskqueues import build_task_queues
 from fairshare_cli.errors import InputError
 

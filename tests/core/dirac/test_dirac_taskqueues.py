@@ -13,17 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairshare_cli.core.dirac.first_try import first_try_probabilities
+from fairshare_cli.core.dirac.priorities import added, task_queue_priorities, task_queue_rows
 from fairshare_cli.core.dirac.stored import real_priority, stored_priority
 from fairshare_cli.core.dirac.taskqueues import (
     DEFAULT_CPU_SEGMENTS,
     TQ_MIN_SHARE,
+    ShareCorrector,
     TaskQueue,
     TaskQueueDefinition,
-    added,
     build_task_queues,
     cpu_segment,
-    task_queue_priorities,
-    task_queue_rows,
     valid_cpu_segments,
 )
 from fairshare_cli.core.float32 import float32
@@ -436,6 +435,21 @@ def test_weights_are_added_left_to_right() -> None:
     assert math.fsum(weights) == 21.333333333333332
 
 
+def _group_order_seen() -> tuple[list[list[str]], ShareCorrector]:
+    """A corrector that changes nothing and records the groups it is handed, in order, each
+    time it corrects between groups (the list it fills, and the corrector)."""
+    seen: list[list[str]] = []
+
+    def correct(
+        shares: dict[str, float], group: str | None
+    ) -> tuple[dict[str, float], dict[str, float]]:
+        if group is None:
+            seen.append(list(shares))
+        return dict(shares), dict.fromkeys(shares, 1.0)
+
+    return seen, correct
+
+
 def test_groups_reach_the_corrector_in_the_order_distinct_gives_them() -> None:
     """``recalculateTQSharesForAll`` corrects the groups ``SELECT DISTINCT(OwnerGroup)`` lists,
     in that order (the corrector adds their usage in it: with three or more groups the order
@@ -448,15 +462,7 @@ def test_groups_reach_the_corrector_in_the_order_distinct_gives_them() -> None:
         (definition("dave", "mm"), 1),
         (definition("erin", "aa"), 1),
     ]
-    seen: list[list[str]] = []
-
-    def correct(
-        shares: dict[str, float], group: str | None
-    ) -> tuple[dict[str, float], dict[str, float]]:
-        if group is None:
-            seen.append(list(shares))
-        return dict(shares), dict.fromkeys(shares, 1.0)
-
+    seen, correct = _group_order_seen()
     groups = {name: Group() for name in ("aa", "mm", "zz")}
     task_queue_priorities(queues_of(jobs), groups, correct)
     assert seen == [["zz", "aa", "mm"]]
@@ -472,15 +478,7 @@ def test_an_owners_groups_come_in_the_index_order_by_group() -> None:
         (definition("b", "aaa"), 1),
         (definition("c", "user"), 1),
     ]
-    seen: list[list[str]] = []
-
-    def correct(
-        shares: dict[str, float], group: str | None
-    ) -> tuple[dict[str, float], dict[str, float]]:
-        if group is None:
-            seen.append(list(shares))
-        return dict(shares), dict.fromkeys(shares, 1.0)
-
+    seen, correct = _group_order_seen()
     groups = {name: Group() for name in ("aaa", "user", "zzz")}
     task_queue_priorities(queues_of(jobs), groups, correct)
     assert seen == [["zzz", "aaa", "user"]]

@@ -266,7 +266,7 @@ def _json_forms(text: str, tmp_path: Path) -> list[tuple[str, str]]:
     """Each job's object as read and ``job_to_json`` of its job, as the state file prints
     them (so that 1 and 1.0 differ)."""
     from fairshare_cli.core.jobs import job_to_json
-    from fairshare_cli.core.jsontext import dumps_sorted
+    from fairshare_cli.core.jsonstate import dumps_sorted
 
     jobs = _read(text, tmp_path).jobs
     assert all(item.json_form for item in jobs)
