@@ -41,10 +41,6 @@ JSON_FIELDS = (
 )
 
 
-def _split(values: tuple[str, ...]) -> list[str]:
-    return [v.strip() for item in values for v in item.split(",") if v.strip()]
-
-
 #: What ``-a`` puts in ``-u``'s list (no user name starts with a NUL).
 ALL_USERS = "\0all"
 
@@ -62,15 +58,67 @@ class _AllUsersFlag(click.Option):
 def users_asked(items: tuple[str, ...]) -> tuple[bool, list[str]]:
     """Whether every user is asked for, else the users named, as sshare.c reads ``-a``
     and ``-u`` in order: ``-a`` and ``-u -1`` ask for all, a later ``-u LIST`` for LIST
-    only (added to the names before it); all drops the names."""
+    only (added to the names before it); all drops the names. Each LIST is read as
+    :func:`user_list_names` reads it."""
     every, names = False, []
     for item in items:
         if item in (ALL_USERS, "-1"):
             every = True
         else:
             every = False
-            names.extend(_split((item,)))
+            names.extend(user_list_names(item))
     return every, [] if every else names
+
+
+def user_list_names(text: str) -> list[str]:
+    """The names of one ``-u LIST`` as sshare's ``_addto_name_char_list`` reads it
+    (``slurm_parse_char_list``, 22.05 and 26.05): cut at commas, empty names skipped, no
+    white space trimmed (``-u "ann, bob"`` names `` bob``, which no user is); a list
+    opening with a quote ends at the next one, and any other quote becomes a backquote.
+    A name starting with a digit is a uid (:func:`uid_user_name` names it)."""
+    chars = list(text)
+    quote = chars[0] if chars and chars[0] in "\"'" else None
+    i = start = 1 if quote else 0
+    names: list[str] = []
+    while i < len(chars):
+        if chars[i] == quote:
+            break
+        if chars[i] in "\"'":
+            chars[i] = "`"
+        elif chars[i] == ",":
+            if i != start:
+                names.append("".join(chars[start:i]))
+            start = i + 1
+        i += 1
+    if i > start:
+        names.append("".join(chars[start:i]))
+    return names
+
+
+def uid_user_name(name: str, compat: str) -> str:
+    """``name`` as sshare's ``-u`` keeps it: one starting with an ASCII digit is a uid
+    (``strtoul``'s leading digits, held in 32 bits) and stands for its passwd name; from
+    Slurm 23.11 on uid 0 is ``root`` whatever the passwd file says.
+
+    Raises:
+        InputError: the uid has no passwd entry (sshare: ``Invalid user id: N``).
+    """
+    if not name[:1].isascii() or not name[:1].isdigit():
+        return name
+    digits = name[: len(name) - len(name.lstrip("0123456789"))]
+    uid = min(int(digits), 2**64 - 1) & 0xFFFFFFFF  # (strtoul, then a uint32_t)
+    if uid == 0 and compat != "22.05":
+        return "root"
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (KeyError, ImportError, OverflowError):
+        from fairshare_cli.errors import InputError
+
+        raise InputError(
+            f"Invalid user id: {uid} (-u {name}: no passwd entry has it; name the user)"
+        ) from None
 
 
 def invoking_user(compat: str) -> str | None:
@@ -222,7 +270,7 @@ def _share_columns(
     from fairshare_cli.cli.slurm_usage import view_usage
     from fairshare_cli.core.slurm import tree_usage as slurm
     from fairshare_cli.core.slurm.fairshare import share_columns
-    from fairshare_cli.render.sshare import account_fairshare_printed
+    from fairshare_cli.render.sshare import account_fairshare_printed, format_names
 
     env = load_env(opts)
     state, jobs = view_usage(env)
@@ -241,13 +289,15 @@ def _share_columns(
         else None,
     )
     # assoc_mgr_get_shares matches names without regard to (ASCII) case: xstrcasecmp
-    wanted_users = {_caseless(user) for user in users}
     compat = env.config.priority.output_compat
+    wanted_users = {_caseless(uid_user_name(user, compat)) for user in users}
     me = invoking_user(compat) if not all_users and not wanted_users else None
     if me is not None:
         wanted_users = {_caseless(me)}
     show_all = all_users or not wanted_users
-    wanted_accounts = {_caseless(account) for account in _split(accounts)}
+    # each -A is read by slurm_addto_char_list, as -o is: -A "" names the account "",
+    # which no association is in (the header alone)
+    wanted_accounts = {_caseless(account) for item in accounts for account in format_names(item)}
     if not show_all or users_only or wanted_accounts:
         picked = [
             i
