@@ -213,7 +213,7 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     # ends: the cyclic collector would only walk it (benchmarks/run.py --rows sshare: 6%).
     every, names = users_asked(users)  # (all_users: -a is in users, in its place)
     with gc_paused():
-        algo, columns, cluster = _share_columns(opts, every, accounts, names, users_only)
+        algo, columns, cluster, compat = _share_columns(opts, every, accounts, names, users_only)
         if cluster_asked(clusters, cluster) and opts.output == "table":
             click.echo(f"CLUSTER: {cluster}")  # (sshare.c's _multi_cluster, before the rows)
         # (sshare appends each -o and a comma: xstrfmtcat(opt_field_list, "%s,", optarg))
@@ -222,16 +222,18 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
             from fairshare_cli.render.sshare import default_format
 
             spec = default_format(long_, algo == "fair_tree", partitions=partitions)
-        _print(opts.output, columns, spec, parsable, parsable2, noheader)
+        mode = "parsable2" if parsable2 else "parsable" if parsable else "table"
+        # (slurm_addto_char_list trims the names from Slurm 25.05 on, not in 22.05)
+        _print(opts.output, columns, spec, mode, noheader, trim=compat != "22.05")
 
 
 def _print(
     fmt: str,
     columns: dict[str, list[Any]],
     spec: str,
-    parsable: bool,
-    parsable2: bool,
+    mode: str,
     noheader: bool,
+    trim: bool,
 ) -> None:
     """Write the rows in ``columns`` as ``--output`` asks (the table: as sshare prints it)."""
     from fairshare_cli.render import sshare as render
@@ -246,8 +248,7 @@ def _print(
         ]
         emit_rows(rows, JSON_FIELDS, fmt)
         return
-    fields = render.parse_format(spec)
-    mode = "parsable2" if parsable2 else "parsable" if parsable else "table"
+    fields = render.parse_format(spec, trim=trim)
     count = len(columns["account"])
     table = render.render_columns(fields, columns, count, mode=mode, header=not noheader)
     click.echo(table, nl=False)
@@ -264,9 +265,9 @@ def _share_columns(
     accounts: tuple[str, ...],
     users: list[str],
     users_only: bool,
-) -> tuple[str, dict[str, list[Any]], str]:
-    """The algorithm in effect, sshare's columns, holding the rows asked for, and the
-    cluster's name."""
+) -> tuple[str, dict[str, list[Any]], str, str]:
+    """The algorithm in effect, sshare's columns, holding the rows asked for, the
+    cluster's name and the Slurm whose output is printed (``priority.output_compat``)."""
     from fairshare_cli.cli.slurm_usage import view_usage
     from fairshare_cli.core.slurm import tree_usage as slurm
     from fairshare_cli.core.slurm.fairshare import share_columns
@@ -297,7 +298,9 @@ def _share_columns(
     show_all = all_users or not wanted_users
     # each -A is read by slurm_addto_char_list, as -o is: -A "" names the account "",
     # which no association is in (the header alone)
-    wanted_accounts = {_caseless(account) for item in accounts for account in format_names(item)}
+    wanted_accounts = {
+        _caseless(account) for item in accounts for account in format_names(item, compat != "22.05")
+    }
     if not show_all or users_only or wanted_accounts:
         picked = [
             i
@@ -309,7 +312,7 @@ def _share_columns(
             and (not wanted_accounts or _caseless(account) in wanted_accounts)
         ]
         columns = {key: [values[i] for i in picked] for key, values in columns.items()}
-    return algo, columns, env.config.pool.name
+    return algo, columns, env.config.pool.name, compat
 
 
 def _tres_run_mins(

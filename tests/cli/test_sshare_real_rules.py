@@ -185,3 +185,25 @@ def test_an_empty_a_names_no_account(run: Callable[..., Any]) -> None:
         "-------------------- ---------- ---------- ----------- ----------- ------------- "
         "---------- ",
     ]
+
+
+def test_slurm_22_05_trims_no_name_of_o_or_a(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """slurm_addto_char_list trims each name from Slurm 25.05 on (``_add_to_list``'s
+    ``xstrtrim``); 22.05's keeps the spaces. Under ``output_compat = "22.05"``,
+    ``-o "Account, User"`` asks for " user", which no field's name starts with:
+    ``Invalid field requested: " user"``; and ``-A "astro, hep"`` names " hep", which
+    no account is, so astro's rows alone are shown. fs trimmed both, as 26.05 does (and
+    still does under the current output)."""
+    config = tmp_path / "pool.toml"
+    pool = (REPO / "sample_configs" / "pool.toml").read_text()
+    config.write_text(pool.replace("[priority]\n", '[priority]\noutput_compat = "22.05"\n', 1))
+    state = str(REPO / "sample_configs" / "sample-state.json")
+    common = ["--config", str(config), "--state", state, "--now", POOL[-1]]
+    result = run("sshare", "-a", "-o", "Account, User", *common)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == 'fs: error: Invalid field requested: " user"\n'
+    result = run("sshare", "-a", "-A", "astro, hep", "-n", "-P", "-o", "Account,User", *common)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == ["  astro|", "   astro|erin", "   astro|frank"]
+    current = run("sshare", "-a", "-A", "astro, hep", "-n", "-P", "-o", "Account,User", *POOL)
+    assert len(current.stdout.splitlines()) == 7  # astro and hep, each with its users
