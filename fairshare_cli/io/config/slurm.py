@@ -17,7 +17,7 @@ from fairshare_cli.core.config import (
     part_enforce_type,
 )
 from fairshare_cli.core.limits import UINT32_MAX
-from fairshare_cli.core.slurm.billing import billing_weights
+from fairshare_cli.core.slurm.billing import STANDARD_TRES, billing_weights
 from fairshare_cli.core.slurm.factors import parse_tres_weights
 from fairshare_cli.core.slurm.fairshare import ALGORITHMS
 from fairshare_cli.core.timestr import (
@@ -62,6 +62,7 @@ PRIORITY_KEYS = (
     "bf_interval",
     "over_time_limit",
     "kill_wait",
+    "accounting_storage_tres",
 )
 
 
@@ -121,7 +122,7 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
         flags=tuple(f.upper() for f in r.get("flags", r.string_list, NO_STRINGS)),
         dampening_factor=r.int_("dampening_factor", d.dampening_factor, lo=1, hi=65535),
         usage_normalization=norm,
-        weights=_weights(r, file, prof),
+        weights=_tracked_weights(r, _weights(r, file, prof)),
         enforce_limits=r.get("enforce_limits", r.boolean, d.enforce_limits),
         enforce_part_limits=_enforce_part_limits(r, d.enforce_part_limits),
         output_compat=_output_compat(r, d.output_compat),
@@ -187,6 +188,29 @@ def _output_compat(r: Reader, default: str) -> str:
     if value not in ("current", "22.05"):
         r.fail(f'priority.output_compat: expected "current" or "22.05", got "{value}"')
     return value
+
+
+def _tracked_weights(r: Reader, weights: PriorityWeights) -> PriorityWeights:
+    """``weights`` once ``accounting_storage_tres`` (``AccountingStorageTRES``: the TRES
+    slurmctld tracks besides the standard ones, ``"gres/gpu,gres/gpu:a100"``) tracks the
+    TRES of each TRES weight; unset, they are not checked (fs cannot know the cluster's).
+    slurmctld stops on a weight of a TRES it does not track (``_tres_weight_item``'s ``is
+    not a configured TRES type``, then ``failed to parse tres weights str``: ``fatal``,
+    22.05 and 26.05 alike), names compared without regard to case."""
+    text = r.get("accounting_storage_tres", r.string, None)
+    if text is None:
+        return weights
+    tracked = {name.strip().lower() for name in text.split(",")} | set(STANDARD_TRES)
+    for name in weights.tres:
+        if name not in tracked:
+            kind, slash, sub = name.partition("/")
+            r.fail(
+                f"priority.weights.tres: TRES weight '{kind}{':' if slash else ''}{sub}' is not "
+                "a configured TRES type: slurmctld stops on it (failed to parse tres weights "
+                f'str); add {name} to priority.accounting_storage_tres ("{text}") as to '
+                "AccountingStorageTRES, or drop its weight"
+            )
+    return weights
 
 
 def _weights(parent: Reader, file: str, prof: Mapping[str, Any]) -> PriorityWeights:

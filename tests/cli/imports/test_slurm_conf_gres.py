@@ -85,3 +85,43 @@ def test_a_count_slurmctld_cannot_read_is_refused(
     result = _import(tmp_path, run, f"NodeName=n1 CPUs=4 Gres={gres}\n")
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.startswith(f"fs: error: {tmp_path / 'slurm.conf'}:1: Gres: {gres}: ")
+
+
+def test_a_weight_of_an_untracked_gres_is_refused(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """slurmctld reads PriorityWeightTRES with ``slurm_get_tres_weight_array(..., fail)``
+    (``priority_multifactor.c``'s ``_internal_setup``, 22.05 and 26.05 alike): an item
+    whose TRES is not among those it tracks (the standard ones and
+    ``AccountingStorageTRES``'s) is ``not a configured TRES type`` (named type:name), and
+    slurmctld stops (``fatal``: ``failed to parse tres weights str``). So the import
+    refuses ``GRES/gpu:a100=500`` when ``AccountingStorageTRES=gres/gpu`` (exit 2,
+    nothing printed), and takes it once gres/gpu:a100 is tracked (in any case)."""
+    conf = SLURM_CONF + "AccountingStorageTRES=gres/gpu\n"
+    result = _import(tmp_path, run, conf)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {tmp_path / 'slurm.conf'}:9: AccountingStorageTRES: "
+        "priority.weights.tres: TRES weight 'gres:gpu:a100' is not a configured TRES type: "
+        "slurmctld stops on it (failed to parse tres weights str); add gres/gpu:a100 to "
+        'priority.accounting_storage_tres ("gres/gpu") as to AccountingStorageTRES, or '
+        "drop its weight\n"
+    )
+    result = _import(tmp_path, run, SLURM_CONF + "AccountingStorageTRES=gres/gpu,GRES/GPU:A100\n")
+    assert result.exit_code == 0, result.stderr
+    assert 'accounting_storage_tres = "gres/gpu,GRES/GPU:A100"' in result.stdout
+
+
+def test_a_config_tracking_no_such_gres_is_refused(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """The pool config's own check: ``priority.accounting_storage_tres`` set and a
+    ``weights.tres`` item of a TRES it leaves out (and no standard one) is refused when
+    the config is read, exit 2, as slurmctld would not start; unset, fs cannot know what
+    the cluster tracks and takes the weight."""
+    config = tmp_path / "pool.toml"
+    config.write_text(
+        '[priority]\naccounting_storage_tres = "license/matlab"\n'
+        '[priority.weights]\ntres = "CPU=1000,Mem=2G,GRES/gpu=1000"\n' + SPRIO_ACCOUNTS
+    )
+    result = run("config", "check", "--config", str(config))
+    assert result.exit_code == 2
+    assert "TRES weight 'gres:gpu' is not a configured TRES type" in result.stderr
+    config.write_text('[priority.weights]\ntres = "CPU=1000,GRES/gpu=1000"\n' + SPRIO_ACCOUNTS)
+    assert run("config", "check", "--config", str(config)).exit_code == 0
