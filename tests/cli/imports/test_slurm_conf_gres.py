@@ -125,3 +125,26 @@ def test_a_config_tracking_no_such_gres_is_refused(tmp_path: Path, run: Callable
     assert "TRES weight 'gres:gpu' is not a configured TRES type" in result.stderr
     config.write_text('[priority.weights]\ntres = "CPU=1000,GRES/gpu=1000"\n' + SPRIO_ACCOUNTS)
     assert run("config", "check", "--config", str(config)).exit_code == 0
+
+
+def test_a_billing_weight_of_an_untracked_gres_is_refused(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """read_config.c reads a partition's TRESBillingWeights with
+    ``set_partition_billing_weights(..., true)``: the same ``slurm_get_tres_weight_array``
+    with ``fail``, so a weight of an untracked GRES stops slurmctld too (22.05 and 26.05
+    alike); with gres/gpu tracked, the partition is imported as before."""
+    conf = (
+        "AccountingStorageTRES=license/matlab\n"
+        "NodeName=n1 CPUs=4 Gres=gpu:2\n"
+        'PartitionName=batch Nodes=n1 Default=YES TRESBillingWeights="CPU=1.0,GRES/gpu=2.0"\n'
+    )
+    result = _import(tmp_path, run, conf)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert (
+        "partitions.batch.billing_weights: TRES weight 'gres:gpu' is not a configured TRES type"
+        in result.stderr
+    )
+    result = _import(tmp_path, run, conf.replace("license/matlab", "license/matlab,gres/gpu"))
+    assert result.exit_code == 0, result.stderr
+    assert 'billing_weights = "CPU=1.0,GRES/gpu=2.0"' in result.stdout
