@@ -41,10 +41,6 @@ JSON_FIELDS = (
 )
 
 
-def _split(values: tuple[str, ...]) -> list[str]:
-    return [v.strip() for item in values for v in item.split(",") if v.strip()]
-
-
 #: What ``-a`` puts in ``-u``'s list (no user name starts with a NUL).
 ALL_USERS = "\0all"
 
@@ -62,15 +58,67 @@ class _AllUsersFlag(click.Option):
 def users_asked(items: tuple[str, ...]) -> tuple[bool, list[str]]:
     """Whether every user is asked for, else the users named, as sshare.c reads ``-a``
     and ``-u`` in order: ``-a`` and ``-u -1`` ask for all, a later ``-u LIST`` for LIST
-    only (added to the names before it); all drops the names."""
+    only (added to the names before it); all drops the names. Each LIST is read as
+    :func:`user_list_names` reads it."""
     every, names = False, []
     for item in items:
         if item in (ALL_USERS, "-1"):
             every = True
         else:
             every = False
-            names.extend(_split((item,)))
+            names.extend(user_list_names(item))
     return every, [] if every else names
+
+
+def user_list_names(text: str) -> list[str]:
+    """The names of one ``-u LIST`` as sshare's ``_addto_name_char_list`` reads it
+    (``slurm_parse_char_list``, 22.05 and 26.05): cut at commas, empty names skipped, no
+    white space trimmed (``-u "ann, bob"`` names `` bob``, which no user is); a list
+    opening with a quote ends at the next one, and any other quote becomes a backquote.
+    A name starting with a digit is a uid (:func:`uid_user_name` names it)."""
+    chars = list(text)
+    quote = chars[0] if chars and chars[0] in "\"'" else None
+    i = start = 1 if quote else 0
+    names: list[str] = []
+    while i < len(chars):
+        if chars[i] == quote:
+            break
+        if chars[i] in "\"'":
+            chars[i] = "`"
+        elif chars[i] == ",":
+            if i != start:
+                names.append("".join(chars[start:i]))
+            start = i + 1
+        i += 1
+    if i > start:
+        names.append("".join(chars[start:i]))
+    return names
+
+
+def uid_user_name(name: str, compat: str) -> str:
+    """``name`` as sshare's ``-u`` keeps it: one starting with an ASCII digit is a uid
+    (``strtoul``'s leading digits, held in 32 bits) and stands for its passwd name; from
+    Slurm 23.11 on uid 0 is ``root`` whatever the passwd file says.
+
+    Raises:
+        InputError: the uid has no passwd entry (sshare: ``Invalid user id: N``).
+    """
+    if not name[:1].isascii() or not name[:1].isdigit():
+        return name
+    digits = name[: len(name) - len(name.lstrip("0123456789"))]
+    uid = min(int(digits), 2**64 - 1) & 0xFFFFFFFF  # (strtoul, then a uint32_t)
+    if uid == 0 and compat != "22.05":
+        return "root"
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (KeyError, ImportError, OverflowError):
+        from fairshare_cli.errors import InputError
+
+        raise InputError(
+            f"Invalid user id: {uid} (-u {name}: no passwd entry has it; name the user)"
+        ) from None
 
 
 def invoking_user(compat: str) -> str | None:
@@ -165,7 +213,7 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     # ends: the cyclic collector would only walk it (benchmarks/run.py --rows sshare: 6%).
     every, names = users_asked(users)  # (all_users: -a is in users, in its place)
     with gc_paused():
-        algo, columns, cluster = _share_columns(opts, every, accounts, names, users_only)
+        algo, columns, cluster, compat = _share_columns(opts, every, accounts, names, users_only)
         if cluster_asked(clusters, cluster) and opts.output == "table":
             click.echo(f"CLUSTER: {cluster}")  # (sshare.c's _multi_cluster, before the rows)
         # (sshare appends each -o and a comma: xstrfmtcat(opt_field_list, "%s,", optarg))
@@ -174,16 +222,18 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
             from fairshare_cli.render.sshare import default_format
 
             spec = default_format(long_, algo == "fair_tree", partitions=partitions)
-        _print(opts.output, columns, spec, parsable, parsable2, noheader)
+        mode = "parsable2" if parsable2 else "parsable" if parsable else "table"
+        # (slurm_addto_char_list trims the names from Slurm 25.05 on, not in 22.05)
+        _print(opts.output, columns, spec, mode, noheader, trim=compat != "22.05")
 
 
 def _print(
     fmt: str,
     columns: dict[str, list[Any]],
     spec: str,
-    parsable: bool,
-    parsable2: bool,
+    mode: str,
     noheader: bool,
+    trim: bool,
 ) -> None:
     """Write the rows in ``columns`` as ``--output`` asks (the table: as sshare prints it)."""
     from fairshare_cli.render import sshare as render
@@ -198,8 +248,7 @@ def _print(
         ]
         emit_rows(rows, JSON_FIELDS, fmt)
         return
-    fields = render.parse_format(spec)
-    mode = "parsable2" if parsable2 else "parsable" if parsable else "table"
+    fields = render.parse_format(spec, trim=trim)
     count = len(columns["account"])
     table = render.render_columns(fields, columns, count, mode=mode, header=not noheader)
     click.echo(table, nl=False)
@@ -216,13 +265,13 @@ def _share_columns(
     accounts: tuple[str, ...],
     users: list[str],
     users_only: bool,
-) -> tuple[str, dict[str, list[Any]], str]:
-    """The algorithm in effect, sshare's columns, holding the rows asked for, and the
-    cluster's name."""
+) -> tuple[str, dict[str, list[Any]], str, str]:
+    """The algorithm in effect, sshare's columns, holding the rows asked for, the
+    cluster's name and the Slurm whose output is printed (``priority.output_compat``)."""
     from fairshare_cli.cli.slurm_usage import view_usage
     from fairshare_cli.core.slurm import tree_usage as slurm
     from fairshare_cli.core.slurm.fairshare import share_columns
-    from fairshare_cli.render.sshare import account_fairshare_printed
+    from fairshare_cli.render.sshare import account_fairshare_printed, format_names
 
     env = load_env(opts)
     state, jobs = view_usage(env)
@@ -241,13 +290,17 @@ def _share_columns(
         else None,
     )
     # assoc_mgr_get_shares matches names without regard to (ASCII) case: xstrcasecmp
-    wanted_users = {_caseless(user) for user in users}
     compat = env.config.priority.output_compat
+    wanted_users = {_caseless(uid_user_name(user, compat)) for user in users}
     me = invoking_user(compat) if not all_users and not wanted_users else None
     if me is not None:
         wanted_users = {_caseless(me)}
     show_all = all_users or not wanted_users
-    wanted_accounts = {_caseless(account) for account in _split(accounts)}
+    # each -A is read by slurm_addto_char_list, as -o is: -A "" names the account "",
+    # which no association is in (the header alone)
+    wanted_accounts = {
+        _caseless(account) for item in accounts for account in format_names(item, compat != "22.05")
+    }
     if not show_all or users_only or wanted_accounts:
         picked = [
             i
@@ -259,7 +312,7 @@ def _share_columns(
             and (not wanted_accounts or _caseless(account) in wanted_accounts)
         ]
         columns = {key: [values[i] for i in picked] for key, values in columns.items()}
-    return algo, columns, env.config.pool.name
+    return algo, columns, env.config.pool.name, compat
 
 
 def _tres_run_mins(

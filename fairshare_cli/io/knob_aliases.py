@@ -86,6 +86,7 @@ KNOBS: dict[str, dict[str, str]] = {
         "EnforcePartLimits": "enforce_part_limits",
         "OverTimeLimit": "over_time_limit",
         "KillWait": "kill_wait",
+        "AccountingStorageTRES": "accounting_storage_tres",
     },
     "priority.weights": {
         "PriorityWeightAge": "age",

@@ -101,9 +101,9 @@ def default_format(long: bool, fair_tree: bool, partitions: bool = False) -> str
 MAX_FIELD_WIDTH = 100_000
 
 
-def parse_format(spec: str) -> list[Field]:
-    """Fields from a comma list (:func:`format_names`); each name matches the first field
-    it prefixes (any case).
+def parse_format(spec: str, trim: bool = True) -> list[Field]:
+    """Fields from a comma list (:func:`format_names`, ``trim`` as there); each name
+    matches the first field it prefixes (any case).
 
     ``Name%N`` sets the width to N (``atoi``: a negative N left-justifies). As process.c
     sets it on the one record of the field, every mention of a field prints the last
@@ -114,7 +114,7 @@ def parse_format(spec: str) -> list[Field]:
     """
     chosen: list[tuple[str, int, str]] = []
     widths: dict[str, int] = {}
-    for item in format_names(spec):
+    for item in format_names(spec, trim):
         name, pct, width_text = item.partition("%")
         width = _atoi(width_text) if pct else 0
         if abs(width) > MAX_FIELD_WIDTH:
@@ -132,9 +132,10 @@ def parse_format(spec: str) -> list[Field]:
     return [Field(fname, widths.get(fname, fwidth), kind) for fname, fwidth, kind in chosen]
 
 
-def format_names(spec: str) -> list[str]:
+def format_names(spec: str, trim: bool = True) -> list[str]:
     """The names of a comma list as ``slurm_addto_char_list`` keeps them: each trimmed of
-    white space and in lower case; of equal ones, the last; empty ones skipped, but for a
+    white space (from Slurm 25.05 on; 22.05 trims nothing: ``trim`` false) and in lower
+    case; of equal ones, the last; empty ones skipped, but for a
     last one when no name came before it (sshare's ``-o ""`` asks for the first field); a
     comma at the end ignored. A list that opens with a quote (``"`` or ``'``) ends at the
     next one (what follows it is dropped), and any other quote becomes a backquote.
@@ -146,7 +147,7 @@ def format_names(spec: str) -> list[str]:
     names: list[str] = []
 
     def add(name: str) -> None:
-        name = name.strip(" \t\n\v\f\r").lower()
+        name = (name.strip(" \t\n\v\f\r") if trim else name).lower()
         if name in names:
             names.remove(name)
         names.append(name)

@@ -138,3 +138,72 @@ def test_each_o_adds_to_the_list(run: Callable[..., Any]) -> None:
     assert result.stdout.splitlines()[:2] == ["Account              User ", "-" * 20 + " ---- "]
     quoted = run("sshare", "-a", "-o", "'Account", "-o", "User'", *POOL)
     assert quoted.stdout.splitlines()[0] == "Account                    User "
+
+
+def test_u_names_are_cut_at_commas_without_trimming(run: Callable[..., Any]) -> None:
+    """sshare.c reads ``-u`` with slurm_parse_char_list (22.05 and 26.05), which trims
+    nothing: ``-u "alice, bob"`` names alice and " bob", and no user is " bob", so only
+    alice's row is shown (fs trimmed and showed bob's too). A list opening with a quote
+    ends at the next quote, as ``-o``'s does: ``-u "'alice,bob"`` is alice and bob."""
+    assert _users(run, "-u", "alice, bob") == ["alice"]
+    assert _users(run, "-u", "'alice,bob") == ["alice", "bob"]
+
+
+def test_a_u_name_starting_with_a_digit_is_a_uid(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """sshare.c's ``_addto_name_char_list_internal``: a name whose first character is a
+    digit is ``strtoul``'d into a uid and replaced by its user name (from 23.11,
+    ``uid_to_string_or_null`` names uid 0 ``root`` whatever the passwd file says), so
+    ``-u 0`` shows root's row; fs looked for a user called "0". A uid with no passwd entry
+    ends sshare with ``Invalid user id: N`` (fs: exit 2, the usage error); 99999999999 is
+    held in a uint32_t as 99999999999 mod 2**32 = 1215752191."""
+    config = tmp_path / "pool.toml"
+    config.write_text(
+        '[pool]\nname = "uids"\n\n'
+        '[[machines]]\nname = "n1"\nattributes = { Cpus = 8 }\n\n'
+        "[partitions.batch]\ndefault = true\n\n"
+        "[accounts.ops]\nusers = { root = 1, ann = 1 }\n"
+    )
+    common = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", POOL[-1]]
+    result = run("sshare", "-U", "-n", "-P", "-o", "Account,User", "-u", "0", *common)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "  ops|root\n", "")
+    for uid, held in (("4000000", 4000000), ("99999999999", 1215752191)):
+        result = run("sshare", "-u", uid, *common)
+        assert (result.exit_code, result.stdout) == (2, "")
+        assert result.stderr.startswith(f"fs: error: Invalid user id: {held} (-u {uid}: ")
+
+
+def test_an_empty_a_names_no_account(run: Callable[..., Any]) -> None:
+    """``-A`` is read by slurm_addto_char_list, which keeps an empty list as one empty name
+    (``check for empty strings user='' etc``): ``-A ""`` asks for the account "", which
+    no association is in, so assoc_mgr_get_shares returns no row and sshare prints the
+    header alone; fs took it as no -A and printed every account."""
+    result = run("sshare", "-a", "-A", "", *POOL)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == [
+        "Account                    User  RawShares  NormShares    RawUsage  EffectvUsage  "
+        "FairShare ",
+        "-------------------- ---------- ---------- ----------- ----------- ------------- "
+        "---------- ",
+    ]
+
+
+def test_slurm_22_05_trims_no_name_of_o_or_a(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """slurm_addto_char_list trims each name from Slurm 25.05 on (``_add_to_list``'s
+    ``xstrtrim``); 22.05's keeps the spaces. Under ``output_compat = "22.05"``,
+    ``-o "Account, User"`` asks for " user", which no field's name starts with:
+    ``Invalid field requested: " user"``; and ``-A "astro, hep"`` names " hep", which
+    no account is, so astro's rows alone are shown. fs trimmed both, as 26.05 does (and
+    still does under the current output)."""
+    config = tmp_path / "pool.toml"
+    pool = (REPO / "sample_configs" / "pool.toml").read_text()
+    config.write_text(pool.replace("[priority]\n", '[priority]\noutput_compat = "22.05"\n', 1))
+    state = str(REPO / "sample_configs" / "sample-state.json")
+    common = ["--config", str(config), "--state", state, "--now", POOL[-1]]
+    result = run("sshare", "-a", "-o", "Account, User", *common)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == 'fs: error: Invalid field requested: " user"\n'
+    result = run("sshare", "-a", "-A", "astro, hep", "-n", "-P", "-o", "Account,User", *common)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == ["  astro|", "   astro|erin", "   astro|frank"]
+    current = run("sshare", "-a", "-A", "astro, hep", "-n", "-P", "-o", "Account,User", *POOL)
+    assert len(current.stdout.splitlines()) == 7  # astro and hep, each with its users

@@ -82,6 +82,7 @@ VALUES = {
     "EnforcePartLimits": '"ALL"',
     "PriorityFlags": "[]",
     "PriorityWeightTRES": "{ cpu = 1 }",
+    "AccountingStorageTRES": '"gres/gpu"',
     "GROUP_QUOTA_DYNAMIC": "0.5",
     "PriorityCalcPeriod": '"5"',
     "TRESBillingWeights": '"CPU=1.0"',

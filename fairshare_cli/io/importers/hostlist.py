@@ -75,9 +75,10 @@ def expand_hostlist(text: str) -> list[str]:
 
 
 def compress_machines(
-    nodes: Sequence[tuple[str, int, int, tuple[str, ...]]],
+    nodes: Sequence[tuple[Any, ...]],
 ) -> list[dict[str, Any]]:
-    """``[[machines]]`` entries for nodes ``(name, cpus, memory, partitions)``.
+    """``[[machines]]`` entries for nodes ``(name, cpus, memory, partitions[, gres])``
+    (``gres``: ``(("gres/gpu:a100", 2), ...)``, added to the attributes).
 
     A run ``p001 … pNNN`` of identical nodes (the names ``[[machines]]`` gives ``count``
     machines named ``p``) becomes one entry with ``count``, unless a node is named ``p``
@@ -88,7 +89,7 @@ def compress_machines(
     names = {node[0] for node in nodes}
     i = 0
     while i < len(nodes):
-        name, cpus, memory, parts = nodes[i]
+        name, cpus, memory, parts, *more = nodes[i]
         run = _numbered_run(nodes, i)
         prefix = re.sub(r"\d+\Z", "", name)
         if not prefix or prefix in names:  # (a node of that name: each its own entry)
@@ -96,14 +97,14 @@ def compress_machines(
         entry: dict[str, Any] = {"name": name}
         if run > 1:
             entry = {"name": prefix, "count": run}
-        entry["attributes"] = {"Cpus": cpus, "Memory": memory}
+        entry["attributes"] = {"Cpus": cpus, "Memory": memory, **dict(more[0] if more else ())}
         entry["partitions"] = list(parts)
         out.append(entry)
         i += max(run, 1)
     return out
 
 
-def _numbered_run(nodes: Sequence[tuple[str, int, int, tuple[str, ...]]], i: int) -> int:
+def _numbered_run(nodes: Sequence[tuple[Any, ...]], i: int) -> int:
     """How many nodes from ``i`` are ``prefix001, prefix002, …`` with equal attributes."""
     m = re.fullmatch(r"(.*?)(\d+)", nodes[i][0])
     if m is None or int(m.group(2)) != 1:

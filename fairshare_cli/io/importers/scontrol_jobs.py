@@ -4,9 +4,9 @@ A record starts at its ``JobId=`` line; its fields are the ``Key=Value`` pairs o
 before its node layout (``Socks/Node=``) and free text (``Command=``, ``SubmitLine=``, ...,
 ``src/scontrol/info_job.c``). 22.05 prints the job's TRES as ``TRES=``; 23.02 on print
 ``ReqTRES=`` and ``AllocTRES=``. Times without a zone are read as UTC. The records of a kind
-(the same keys in the same order) are matched by one pattern, learnt from the first of
-them, that names the fields a job is read from (:data:`WANTED`); a record of no kind is
-split into tokens, or read line by line, as the first of a kind is.
+(the same keys in the same order) are matched by one pattern, learnt from the first of them,
+that names the fields a job is read from (:data:`WANTED`); a record of no kind is split into
+tokens, or read line by line, as the first of a kind is.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from fairshare_cli.io.importers.slurm_jobs import (
     add_finished,
     billing,
     charged,
+    gres_attributes,
     held,
     refuse_tres,
 )
@@ -49,9 +50,8 @@ _PLACE = {key: i for i, key in enumerate(WANTED)}
 
 
 class _Record:
-    """One ``scontrol show jobs`` record (``text[at:end]``, from its line ``start`` on): its
-    :data:`WANTED` fields' values (None: not in the record), and where each is (found when
-    asked)."""
+    """One ``scontrol show jobs`` record (``text[at:end]``, from line ``start``): its
+    :data:`WANTED` fields' values (None: not in the record), and where each is, when asked."""
 
     __slots__ = ("at", "end", "label", "start", "text", "values")
 
@@ -84,8 +84,7 @@ def read_scontrol(
     text: str, first_line: int, label: str, out: JobDump, rest: Iterable[str] = ()
 ) -> None:
     """The records of ``text`` (from line ``first_line`` on) and of the pieces after it
-    (``rest``: texts of whole records), the kinds of record and the times learnt in one
-    piece known in the next (:func:`_records`).
+    (``rest``: whole records), kinds and times learnt in one known in the next (:func:`_records`).
 
     Raises:
         InputError: no record first, a record without its fields, a field twice or a bad
@@ -280,7 +279,7 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
         _finished(dump, dump.record(*here), job_id, account, owner, tres, qos)
         return
     # The job's object as the state writes it (job_to_json's: its defaults left out).
-    obj: dict[str, Any] = {"id": job_id, "owner": owner}
+    obj: dict[str, Any] = {"id": job_id, "owner": owner, **gres_attributes(tres)}
     nice_value = 0 if nice is None else int(nice) if nice.isdecimal() else dump.num(here, "Nice")
     if cpus_value is None or rate is None:
         cpus_value = dump.num(here, "NumCPUs")

@@ -22,6 +22,7 @@ from fairshare_cli.core.timestr import STORED_INFINITE_MAX_AGE, TimeStringError,
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.as_config import Origins
 from fairshare_cli.io.importers.common import given_twice, is_prompt, text_lines
+from fairshare_cli.io.importers.gres import node_gres
 from fairshare_cli.io.importers.hostlist import HostlistError, compress_machines, expand_hostlist
 from fairshare_cli.io.importers.slurm_knobs import (
     BACKFILL_OPTIONS,
@@ -62,6 +63,8 @@ class _Node:
     cpus_where: str
     memory_where: str
     partitions: list[str] = field(default_factory=list)
+    #: its ``Gres=`` as ``gres/NAME[:TYPE]`` counts (:func:`node_gres`)
+    gres: tuple[tuple[str, int], ...] = ()
 
 
 def logical_lines(path: str, label: str) -> Iterator[tuple[str, int, str]]:
@@ -185,7 +188,7 @@ def read_slurm_conf(path: str, label: str | None = None, compat: str = "current"
     unset_as_slurm_reads(out.fragment, out.knobs, compat)
     if nodes:
         out.fragment["machines"] = compress_machines(
-            [(n.name, n.cpus, n.memory, tuple(n.partitions)) for n in nodes.values()]
+            [(n.name, n.cpus, n.memory, tuple(n.partitions), n.gres) for n in nodes.values()]
         )
         _machine_origins(out, list(nodes.values()))
     if partitions:
@@ -361,6 +364,7 @@ def _node_line(
     used = ("cpus",) if "cpus" in merged else ("procs",) if "procs" in merged else _CPU_KEYS
     cpus_where = f"{default.where(attrs, used, where)}: CPUs"
     memory_where = f"{default.where(attrs, ('realmemory',), where)}: RealMemory"
+    gres = tuple(node_gres(merged.get("gres", ""), default.where(attrs, ("gres",), where)).items())
     try:
         hosts = expand_hostlist(names)
     except HostlistError as exc:
@@ -372,7 +376,7 @@ def _node_line(
                 f"{where}: NodeName: {host} has a NodeName line already ({nodes[host].line}); "
                 f"slurmctld stops on it (Duplicated NodeName {host} in the config file)"
             )
-        nodes[host] = _Node(name, cpus, memory, where, cpus_where, memory_where)
+        nodes[host] = _Node(name, cpus, memory, where, cpus_where, memory_where, gres=gres)
 
 
 #: The keys whose product is a node's CPUs when it sets neither ``CPUs`` nor ``Procs``.

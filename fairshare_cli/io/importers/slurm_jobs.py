@@ -141,6 +141,16 @@ def refuse_tres(record: Fields) -> NoReturn:
     raise AssertionError(f"{record.where()}: a TRES text charged() refused, read_tres() read")
 
 
+def gres_attributes(tres: Mapping[str, float]) -> dict[str, dict[str, float]]:
+    """A job's GRES counts as its ``attributes`` (``{"attributes": {"gres/gpu": 2}}``, or
+    ``{}`` with none): the ``gres/`` items of its TRES text, the job's ``tres_req_cnt``
+    (its allocation once it runs) that ``_get_tres_factors`` weighs. A GRES not in
+    ``AccountingStorageTRES`` is in neither (``TresPerNode`` and squeue's ``%b`` name it,
+    but no weight reads it)."""
+    gres = {k: int(v) if float(v).is_integer() else v for k, v in tres.items() if k[:5] == "gres/"}
+    return {"attributes": gres} if gres else {}
+
+
 def memory_of(tres: Mapping[str, float]) -> int:
     """A job's memory in MB (a TRES's ``mem``: whole, :func:`tres_of`), 0 if none."""
     return int(tres.get("mem", 0))

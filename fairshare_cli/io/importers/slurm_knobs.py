@@ -41,6 +41,7 @@ KNOBS: dict[str, tuple[tuple[str, ...], str]] = {
     "enforcepartlimits": (("priority", "enforce_part_limits"), "partenforce"),
     "overtimelimit": (("priority", "over_time_limit"), "overtime"),
     "killwait": (("priority", "kill_wait"), "killwait"),
+    "accountingstoragetres": (("priority", "accounting_storage_tres"), "str"),
 }
 
 #: The ``SchedulerParameters`` options the backfill simulation reads (``[priority]`` keys

@@ -24,6 +24,7 @@ from fairshare_cli.io.importers.slurm_jobs import (
     JobDump,
     add_finished,
     add_job,
+    gres_attributes,
     held,
     memory_of,
     read_tres,
@@ -178,6 +179,7 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
     }
     if status == "running":
         obj["start_time"] = epoch("start_time")
+    obj.update(gres_attributes(tres))
     site = _json_value(job, "site_factor")
     if site is not None:
         obj["site_factor"] = site
