@@ -157,7 +157,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
                 "dirac_group": dirac_group,
                 "job_prio": job_prio,
             }
-            objs = [job_object(owner or _default_owner(), fields, sets, count)]
+            objs = [_option_object(owner, fields, sets, count, job_id)]
         # the objects as queued (ids given), which the DIRAC check reads too
         objs = numbered(queue, objs, env.now, job_id)
         new, held = new_jobs(
@@ -177,6 +177,24 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     # (once the state is written: a write that fails has submitted nothing)
     click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
     _warn_queued(new, held, env.config)
+
+
+def _option_object(
+    owner: str | None,
+    fields: dict[str, Any],
+    sets: tuple[str, ...],
+    count: int,
+    job_id: str | None,
+) -> dict[str, Any]:
+    """The job object of ``fs submit``'s options, its id (``--id`` or ``--set id=``) one a
+    scheduler hands out (:func:`~fairshare_cli.core.operations.queue.check_new_id`)."""
+    from fairshare_cli.core.operations.queue import check_new_id
+
+    obj = job_object(owner or _default_owner(), fields, sets, count)
+    given = obj.get("id", job_id)
+    if isinstance(given, str | int) and not isinstance(given, bool):
+        check_new_id(str(given), count)
+    return obj
 
 
 def _refuse_later_starts(env: Env, jobs: list[Job], source: str) -> None:
