@@ -179,7 +179,15 @@ def history(
     from fairshare_cli.io.history import read_records_batched
 
     with spooled(file, READS["history"]) as path:
-        _import(lambda: read_records_batched(path, fmt, file), file, rebuild, dry_run, opts, sinks)
+        _import(
+            lambda: read_records_batched(path, fmt, file),
+            file,
+            rebuild,
+            dry_run,
+            opts,
+            sinks,
+            lines=(path, fmt),
+        )
 
 
 def cycle_sink(cycle: float | None, cycle_start: str | None) -> SinkFactory:
@@ -245,12 +253,15 @@ def _import(
     opts: GlobalOptions,
     sinks: Mapping[str, SinkFactory] = HISTORY_SINKS,
     last_decay: float | None = None,
+    lines: tuple[str, str] | None = None,
 ) -> None:
     """Feed every record to every model and to the usage history store as it is read
     (re-reading an unsorted source once); one write of the state, the store committed
     once it is on the disk, just before its rename. ``last_decay``: the Slurm usage is
-    first moved to slurmctld's pass at that time, the records charged on its grid."""
+    first moved to slurmctld's pass at that time, the records charged on its grid.
+    ``lines``: a history file (path, format) whose records after ``--now`` are named by line."""
     from fairshare_cli.core.operations.import_usage import import_usage
+    from fairshare_cli.io.history_lines import refuse_after_now
     from fairshare_cli.io.history_sort import sorted_by_start
     from fairshare_cli.io.usage_store import SECTION, import_log
 
@@ -279,7 +290,10 @@ def _import(
         log = env.until_saved(import_log(env.state_path, marks_before, rebuild, dry_run))
 
         def counting() -> Iterable[UsageRecord]:  # a count on stderr for long imports
-            return Batches(counted_batches(records(), f"importing {label}", "records"))
+            read = records()
+            if lines is not None:
+                read = Batches(refuse_after_now(batches_of(read), env.now, *lines, label))
+            return Batches(counted_batches(read, f"importing {label}", "records"))
 
         feed = counting if log is None else (lambda: log.tee(counting()))
         env.state, done = import_usage(
