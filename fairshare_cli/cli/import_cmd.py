@@ -166,6 +166,7 @@ def history(
     Examples:
       fs import history sample_configs/history.csv --state new.json
       fs import history sample_configs/history.csv --cycle 300 --state cycled.json
+
     Each record: owner, accounting_group, account, partition, qos, dirac_group, start,
     end (empty: still running), slots, cpus, nice_user, tres (a slot's TRES as sacct
     prints AllocTRES; docs/jobs.md). The HTCondor accountant replays it exactly
@@ -227,6 +228,7 @@ def condor_history(
     \b
     Example:
       condor_history -json > jobs.json && fs import condor-history jobs.json
+
     Each job ad counts one slot of RequestCpus from JobCurrentStartDate to CompletionDate,
     charged to its AccountingGroup or User; ads of jobs that never ran are skipped, an ad
     with no end holds a slot, an object with no JobStatus nor job time is refused, and so
@@ -435,6 +437,7 @@ def sacct(
     Example:
       sacct -a -X -P -o JobID,User,Account,Partition,QOS,AllocCPUS,AllocTRES,Start,End > jobs.txt
       fs import sacct jobs.txt --now 2026-11-21T23:30:00Z --last-decay 2026-11-21T23:28:20Z
+
     Jobs still running at --now (End after it, or Unknown) keep accruing; steps and jobs
     that never started are skipped. Times without a zone are read as UTC. A job bills
     its AllocTRES under its partition's billing_weights (TRESBillingWeights), else its CPUs.

@@ -128,6 +128,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
       fs submit --owner alice --account hep --partition batch --cpus 4 --time-limit 1:00:00
       fs submit --owner bob --count 10 --accounting-group group_physics.bob
       fs submit --file sample_configs/jobs.json --dry-run
+
     The submit time is --now unless given with --set submit_time=...
     """
     from fairshare_cli.core.operations.queue import add_jobs, new_jobs, numbered, read_queue
@@ -411,6 +412,7 @@ def prio(
       fs submit --id 12 --count 2 --owner alice && fs prio 12.0 5   # JobPrio = 5
       fs submit --id 12 --count 2 --owner alice && fs prio 12 -3    # all of cluster 12
       fs submit --id 7 --owner bob --account hep && fs prio 7 100000 --slurm  # Slurm
+
     The first is condor_prio -p 5 12.0; sprio shows an admin priority with factors 0.
     """
     from fairshare_cli.core.names import c_number_text, shown

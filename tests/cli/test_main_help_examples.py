@@ -198,3 +198,24 @@ def test_every_help_example_runs(
             continue
         result = run(*argv[1:], input=stdin if piped else None)
         assert result.exit_code == 0, (part, result.stderr)
+
+
+HELPS = [words for words, _ in _commands(cli, ["fs"])]
+
+
+@pytest.mark.parametrize("words", HELPS, ids=[" ".join(words) for words in HELPS])
+def test_an_examples_block_ends_in_a_blank_line(words: list[str]) -> None:
+    """``fs submit --help``: the text after the examples is a paragraph of its own, set off
+    by a blank line, as click sets off the paragraphs it wraps (it ran on from the last
+    example: ``fs submit --file sample_configs/jobs.json --dry-run`` then ``The submit time
+    is --now ...`` on the next line)."""
+    from click.testing import CliRunner
+
+    result = CliRunner().invoke(cli, [*words[1:], "--help"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    heads = [i for i, line in enumerate(lines) if line.strip() in ("Example:", "Examples:")]
+    for head in heads:
+        indent = len(lines[head]) - len(lines[head].lstrip())
+        after = next(line for line in lines[head + 1 :] if len(line) - len(line.lstrip()) <= indent)
+        assert after == "", (lines[head], after)
