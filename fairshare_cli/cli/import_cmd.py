@@ -10,7 +10,7 @@ import click
 
 from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.imports._slurm_state import last_decay_option, resolve_last_decay
-from fairshare_cli.cli.main import ListedGroup, command_words
+from fairshare_cli.cli.main import ListedGroup, command_words, examples_noted
 from fairshare_cli.cli.options import (
     CFloat,
     GlobalOptions,
@@ -84,7 +84,7 @@ class ImportGroup(ListedGroup):
 
         cmd = importlib.import_module(f"fairshare_cli.cli.imports.{module}").command
         assert isinstance(cmd, click.Command)
-        return cmd
+        return examples_noted(cmd)
 
     def invoke(self, ctx: click.Context) -> Any:
         """The import, without the cyclic collector: a dump of 100,000 jobs is millions of

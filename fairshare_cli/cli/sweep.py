@@ -39,6 +39,11 @@ class SweepGroup(click.Group):
             ctx.meta[_SPEC_FIRST] = True
         return super().parse_args(ctx, args)
 
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        from fairshare_cli.cli.main import examples_noted
+
+        return examples_noted(super().get_command(ctx, cmd_name))
+
     def invoke(self, ctx: click.Context) -> Any:
         """Run the subcommand; a refusal of ``fs sweep SPEC``'s words points to the help of
         what was typed, ``fs sweep --help`` (which says where ``run``'s options are), not
