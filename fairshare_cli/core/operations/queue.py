@@ -148,17 +148,21 @@ def _whole(text: str, *, least: int) -> bool:
     return digits and ((text == "0" and least == 0) or not text.startswith("0"))
 
 
-def _refuse_queued_cluster(queue: Sequence[Job], job_id: str, label: str, where: str) -> None:
+def _refuse_queued_cluster(
+    queue: Sequence[Job], clusters: Mapping[str, str], job_id: str, label: str, where: str
+) -> None:
     """Refuse a job submitted into a cluster the queue already holds (``8.3`` beside a Slurm
     job ``8``, or ``8`` beside ``8.0``): condor_submit gives every submission a cluster of
     its own, Slurm and DIRAC a number of its own, and ``fs rm 8`` or ``fs prio 8`` would
     act on both.
 
+    ``clusters``: the first queued job of each cluster of ``queue``, by cluster.
+
     Raises:
         InputError: naming the job, the queued one and the next free cluster.
     """
     cluster = job_id.split(".", 1)[0]
-    held = next((j.id for j in queue if j.id.split(".", 1)[0] == cluster), None)
+    held = clusters.get(cluster)
     if held is not None:
         raise InputError(
             f"{label}: cluster {cluster} is already in the queue of {where} (job {held}),"
@@ -217,12 +221,15 @@ def new_jobs(
     """
     new = parse_jobs(numbered(queue, objects, now, job_id), source)
     queued = {j.id for j in queue}
+    clusters: dict[str, str] = {}
+    for queued_job in queue:
+        clusters.setdefault(queued_job.id.split(".", 1)[0], queued_job.id)
     fit = NodeFit(config)
     jobs, held = [], {}
     for job in new:
         if job.id in queued:
             raise InputError(f"{source}: job id {job.id} is already in the queue of {where}")
-        _refuse_queued_cluster(queue, job.id, f"{source}: job {job.id}", where)
+        _refuse_queued_cluster(queue, clusters, job.id, f"{source}: job {job.id}", where)
         try:
             reason = check_slurm_fields(config, job, fit)
             taken = fit.taken(job)
