@@ -68,6 +68,7 @@ def check(opts: GlobalOptions) -> None:
     \b
     Example:
       fs config check --config sample_configs/pool.toml
+
     Exit 0 when valid; exit 2 with one line naming the key when not. --output json
     prints the values nested; ndjson and csv one key (dotted) and value per row.
     """

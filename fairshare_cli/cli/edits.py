@@ -273,6 +273,7 @@ EDITS = (
     \b
     Example:
       fs setfactor ivan@example.org 4
+
     The factor multiplies the real priority; it must be at least 1.
     A group's factor is its prio_factor in the config; a group NAME is refused.
     """,
@@ -288,6 +289,7 @@ EDITS = (
     \b
     Example:
       fs setprio ivan@example.org 10
+
     Reads clamp the real priority to 0.5; the effective priority is real x factor.
     A bare user gets [pool] uid_domain; a group is refused, as condor_userprio does.
     """,
@@ -306,6 +308,7 @@ EDITS = (
     \b
     Example:
       fs setfloor ivan@example.org 4
+
     Each cycle, submitters below their floor negotiate first, each for up to its floor
     (weighted slots); 0 removes the floor.
     A bare user gets [pool] uid_domain; a group is refused, as condor_userprio does.
@@ -322,6 +325,7 @@ EDITS = (
     \b
     Example:
       fs setceiling ivan@example.org 10
+
     The negotiator matches no more for the submitter once its weighted slots in use
     reach the ceiling; -1 removes the ceiling.
     A bare user gets [pool] uid_domain; a group is refused, as condor_userprio does.
@@ -338,6 +342,7 @@ EDITS = (
     \b
     Example:
       fs setaccum ivan@example.org 36000
+
     VALUE is in weighted slot-seconds (36000 is 10 slot-hours).
     A bare user gets [pool] uid_domain; a group is refused, as condor_userprio does.
     """,
@@ -356,6 +361,7 @@ EDITS = (
     \b
     Example:
       fs setbegin ivan@example.org 2026-11-01T00:00:00Z
+
     WHEN is epoch seconds or ISO-8601 (UTC unless it names a zone).
     A bare user gets [pool] uid_domain; a group is refused, as condor_userprio does.
     """,
@@ -374,6 +380,7 @@ EDITS = (
     \b
     Example:
       fs setlast ivan@example.org 1763726400
+
     WHEN is epoch seconds or ISO-8601 (UTC unless it names a zone).
     A bare user gets [pool] uid_domain; a group is refused, as condor_userprio does.
     """,
@@ -393,6 +400,7 @@ EDITS = (
     Examples:
       fs resetusage ivan@example.org
       fs resetusage --all
+
     The real priority is left as it is; the begin-usage time becomes now.
     A bare user gets [pool] uid_domain; a group is refused (--all resets groups too).
     """,
@@ -415,6 +423,7 @@ EDITS = (
     \b
     Example:
       fs delete judy@example.org
+
     The record returns with defaults (priority 0.5) if the submitter is seen again. As
     condor_userprio, it takes only a full name: a group or a bare user is refused.
     """,

@@ -90,15 +90,23 @@ def emit_fragment(
         written = held.written if held is not None else None
         report = _merge(Path(into), imported, replace, dry_run, written, kept)
         verb = "would merge" if dry_run else "merged"
-        changes = f"{len(report.added)} added, {len(report.replaced)} replaced, " + (
-            f"{len(report.unchanged)} unchanged"
-        )
-        echo(f"{verb} into {into}: {summary} ({changes}){note}", err=True)
+        echo(f"{verb} into {into}: {summary} ({_changes(report)}){note}", err=True)
     if verbose:
         for name in skipped:
             echo(name, err=True)
     for table, names in kept.items():  # (after -v's list)
         echo(f"fs: note: {kept_note(str(into), table, names)}", err=True)
+
+
+def _changes(report: MergeReport) -> str:
+    """What a merge did to the config's keys: by name when it touched three or fewer
+    (``machines added``, where "1 added" beside "2 [[machines]] entries" read as one
+    machine), else counted (``21 added, 0 replaced, 0 unchanged``)."""
+    done = [("added", report.added), ("replaced", report.replaced)]
+    done.append(("unchanged", report.unchanged))
+    if sum(len(keys) for _, keys in done) > 3:
+        return ", ".join(f"{len(keys)} {word}" for word, keys in done)
+    return "; ".join(f"{', '.join(keys)} {word}" for word, keys in done if keys) or "no keys"
 
 
 #: The tables of names an import may bring whole: (what they are, what they take, whose).

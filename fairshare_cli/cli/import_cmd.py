@@ -10,7 +10,7 @@ import click
 
 from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.imports._slurm_state import last_decay_option, resolve_last_decay
-from fairshare_cli.cli.main import ListedGroup, command_words
+from fairshare_cli.cli.main import ListedGroup, command_words, examples_noted
 from fairshare_cli.cli.options import (
     CFloat,
     GlobalOptions,
@@ -84,7 +84,7 @@ class ImportGroup(ListedGroup):
 
         cmd = importlib.import_module(f"fairshare_cli.cli.imports.{module}").command
         assert isinstance(cmd, click.Command)
-        return cmd
+        return examples_noted(cmd)
 
     def invoke(self, ctx: click.Context) -> Any:
         """The import, without the cyclic collector: a dump of 100,000 jobs is millions of
@@ -166,6 +166,7 @@ def history(
     Examples:
       fs import history sample_configs/history.csv --state new.json
       fs import history sample_configs/history.csv --cycle 300 --state cycled.json
+
     Each record: owner, accounting_group, account, partition, qos, dirac_group, start,
     end (empty: still running), slots, cpus, nice_user, tres (a slot's TRES as sacct
     prints AllocTRES; docs/jobs.md). The HTCondor accountant replays it exactly
@@ -179,7 +180,15 @@ def history(
     from fairshare_cli.io.history import read_records_batched
 
     with spooled(file, READS["history"]) as path:
-        _import(lambda: read_records_batched(path, fmt, file), file, rebuild, dry_run, opts, sinks)
+        _import(
+            lambda: read_records_batched(path, fmt, file),
+            file,
+            rebuild,
+            dry_run,
+            opts,
+            sinks,
+            lines=(path, fmt),
+        )
 
 
 def cycle_sink(cycle: float | None, cycle_start: str | None) -> SinkFactory:
@@ -219,6 +228,7 @@ def condor_history(
     \b
     Example:
       condor_history -json > jobs.json && fs import condor-history jobs.json
+
     Each job ad counts one slot of RequestCpus from JobCurrentStartDate to CompletionDate,
     charged to its AccountingGroup or User; ads of jobs that never ran are skipped, an ad
     with no end holds a slot, an object with no JobStatus nor job time is refused, and so
@@ -245,12 +255,15 @@ def _import(
     opts: GlobalOptions,
     sinks: Mapping[str, SinkFactory] = HISTORY_SINKS,
     last_decay: float | None = None,
+    lines: tuple[str, str] | None = None,
 ) -> None:
     """Feed every record to every model and to the usage history store as it is read
     (re-reading an unsorted source once); one write of the state, the store committed
     once it is on the disk, just before its rename. ``last_decay``: the Slurm usage is
-    first moved to slurmctld's pass at that time, the records charged on its grid."""
+    first moved to slurmctld's pass at that time, the records charged on its grid.
+    ``lines``: a history file (path, format) whose records after ``--now`` are named by line."""
     from fairshare_cli.core.operations.import_usage import import_usage
+    from fairshare_cli.io.history_lines import refuse_after_now
     from fairshare_cli.io.history_sort import sorted_by_start
     from fairshare_cli.io.usage_store import SECTION, import_log
 
@@ -279,7 +292,10 @@ def _import(
         log = env.until_saved(import_log(env.state_path, marks_before, rebuild, dry_run))
 
         def counting() -> Iterable[UsageRecord]:  # a count on stderr for long imports
-            return Batches(counted_batches(records(), f"importing {label}", "records"))
+            read = records()
+            if lines is not None:
+                read = Batches(refuse_after_now(batches_of(read), env.now, *lines, label))
+            return Batches(counted_batches(read, f"importing {label}", "records"))
 
         feed = counting if log is None else (lambda: log.tee(counting()))
         env.state, done = import_usage(
@@ -421,6 +437,7 @@ def sacct(
     Example:
       sacct -a -X -P -o JobID,User,Account,Partition,QOS,AllocCPUS,AllocTRES,Start,End > jobs.txt
       fs import sacct jobs.txt --now 2026-11-21T23:30:00Z --last-decay 2026-11-21T23:28:20Z
+
     Jobs still running at --now (End after it, or Unknown) keep accruing; steps and jobs
     that never started are skipped. Times without a zone are read as UTC. A job bills
     its AllocTRES under its partition's billing_weights (TRESBillingWeights), else its CPUs.

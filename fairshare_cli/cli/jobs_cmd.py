@@ -128,6 +128,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
       fs submit --owner alice --account hep --partition batch --cpus 4 --time-limit 1:00:00
       fs submit --owner bob --count 10 --accounting-group group_physics.bob
       fs submit --file sample_configs/jobs.json --dry-run
+
     The submit time is --now unless given with --set submit_time=...
     """
     from fairshare_cli.core.operations.queue import add_jobs, new_jobs, numbered, read_queue
@@ -157,7 +158,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
                 "dirac_group": dirac_group,
                 "job_prio": job_prio,
             }
-            objs = [job_object(owner or _default_owner(), fields, sets, count)]
+            objs = [_option_object(owner, fields, sets, count, job_id)]
         # the objects as queued (ids given), which the DIRAC check reads too
         objs = numbered(queue, objs, env.now, job_id)
         new, held = new_jobs(
@@ -177,6 +178,24 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     # (once the state is written: a write that fails has submitted nothing)
     click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
     _warn_queued(new, held, env.config)
+
+
+def _option_object(
+    owner: str | None,
+    fields: dict[str, Any],
+    sets: tuple[str, ...],
+    count: int,
+    job_id: str | None,
+) -> dict[str, Any]:
+    """The job object of ``fs submit``'s options, its id (``--id`` or ``--set id=``) one a
+    scheduler hands out (:func:`~fairshare_cli.core.operations.queue.check_new_id`)."""
+    from fairshare_cli.core.operations.queue import check_new_id
+
+    obj = job_object(owner or _default_owner(), fields, sets, count)
+    given = obj.get("id", job_id)
+    if isinstance(given, str | int) and not isinstance(given, bool):
+        check_new_id(str(given), count)
+    return obj
 
 
 def _refuse_later_starts(env: Env, jobs: list[Job], source: str) -> None:
@@ -393,6 +412,7 @@ def prio(
       fs submit --id 12 --count 2 --owner alice && fs prio 12.0 5   # JobPrio = 5
       fs submit --id 12 --count 2 --owner alice && fs prio 12 -3    # all of cluster 12
       fs submit --id 7 --owner bob --account hep && fs prio 7 100000 --slurm  # Slurm
+
     The first is condor_prio -p 5 12.0; sprio shows an admin priority with factors 0.
     """
     from fairshare_cli.core.names import c_number_text, shown

@@ -149,6 +149,23 @@ def command_words(ctx: click.Context) -> list[str]:
     return [*protected, *ctx.args]
 
 
+#: Under every help that shows examples: the pool they name, and how to run them on a copy.
+EXAMPLES_NOTE = (
+    "\b\nExamples that name no other config use the sample pool (its users, accounts and\n"
+    "state). To run them on a copy, never on the shipped sample state, in an empty folder:\n"
+    "  fs init --example sample_configs\n"
+    "  export FAIRSHARE_CONFIG=$PWD/sample_configs/pool.toml FAIRSHARE_NOW=2026-11-21T12:00:00Z\n"
+    "(or pass --config sample_configs/pool.toml to each command instead)."
+)
+
+
+def examples_noted(cmd: click.Command | None) -> click.Command | None:
+    """``cmd``, its help followed by :data:`EXAMPLES_NOTE` when it shows examples."""
+    if cmd is not None and cmd.epilog is None and "Example" in (cmd.help or ""):
+        cmd.epilog = EXAMPLES_NOTE
+    return cmd
+
+
 class ListedGroup(click.Group):
     """A group that, refusing a command it does not have, suggests among every command
     it lists (``fs userpri``: 'userprio', 'setprio', 'sprio'): click suggests among those
@@ -166,6 +183,9 @@ class ListedGroup(click.Group):
                 raise  # (an option's refusal, or not one of a missing command)
             raise click.UsageError(no_such_command(name, self.list_commands(ctx)), ctx) from None
 
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return examples_noted(super().get_command(ctx, cmd_name))
+
 
 class LazyGroup(ListedGroup):
     """A group whose subcommands are imported on first use."""
@@ -180,7 +200,7 @@ class LazyGroup(ListedGroup):
         module, _, attr = target.partition(":")
         cmd = getattr(importlib.import_module(module), attr)
         assert isinstance(cmd, click.Command)
-        return cmd
+        return examples_noted(cmd)
 
     def invoke(self, ctx: click.Context) -> Any:
         from fairshare_cli.errors import FairshareError
@@ -327,7 +347,9 @@ def _create_dirs(ctx: click.Context, _param: click.Parameter, value: bool) -> No
         ctx.meta["fs.create_dirs"] = True
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["--help"]})
+@click.group(
+    cls=LazyGroup, context_settings={"help_option_names": ["--help"]}, epilog=EXAMPLES_NOTE
+)
 @click.option(
     "--version",
     is_flag=True,

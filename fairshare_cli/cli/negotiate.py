@@ -100,6 +100,7 @@ def negotiate(
       fs negotiate --dry-run --config sample_configs/pool.toml
       fs negotiate --dry-run --jobs-file sample_configs/jobs.json --explain 106.0
       fs negotiate --json     # commit: matched jobs start, usage is charged
+
     Shows which job goes to which slot and why, each submitter's pie share and
     limit, and why idle jobs stay idle. Without --dry-run the matches are written to
     the state: jobs run on their slots and the accountant charges their submitters.

@@ -37,6 +37,7 @@ def quota(
     Examples:
       fs quota --config sample_configs/pool.toml
       fs quota --jobs-file sample_configs/jobs.json --json
+
     Per group: the configured quota, what its subtree is assigned, its own effective
     quota, the whole slots its submitters negotiate for given the queue, use and demand.
     """

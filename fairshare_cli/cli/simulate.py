@@ -178,6 +178,7 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
       fs simulate --workload sample_configs/workload.json --until 6:00:00 --cycle 600
       fs simulate --workload sample_configs/workload.json --until 12:00:00 --cycle 300 --json
       fs simulate --workload sample_configs/workload.json --scheduler slurm --backfill --series
+
     Starts from the state at --now: its queue, claims and priorities. Each cycle, jobs
     whose run_time is up finish, workload jobs whose submit_time has come are queued, and
     one negotiation cycle is committed (with --scheduler slurm: pending jobs start in

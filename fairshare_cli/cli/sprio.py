@@ -182,6 +182,7 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
       fs sprio -l                                    # like sprio -l
       fs sprio -w                                    # the weights
       fs sprio -o '%.15i %.8u %.10Y %.10F' -S -Y
+
     Factors are those of the last decay pass (every priority.calc_period) before --now.
     """
     if long_ and fmt_spec is not None:  # (-o '' too: sprio's format is then set)

@@ -207,6 +207,7 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
       fs sshare -a -l --config sample_configs/pool.toml     # like sshare -a -l
       fs sshare -a -P -o Account,User,FairShare,LevelFS
       fs sshare -a --json
+
     Rows: every account, and the users asked for (-a: all; default: you).
     """
     # Nothing the command builds (the config, the tree, the columns) is garbage before it

@@ -39,6 +39,11 @@ class SweepGroup(click.Group):
             ctx.meta[_SPEC_FIRST] = True
         return super().parse_args(ctx, args)
 
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        from fairshare_cli.cli.main import examples_noted
+
+        return examples_noted(super().get_command(ctx, cmd_name))
+
     def invoke(self, ctx: click.Context) -> Any:
         """Run the subcommand; a refusal of ``fs sweep SPEC``'s words points to the help of
         what was typed, ``fs sweep --help`` (which says where ``run``'s options are), not
@@ -78,6 +83,7 @@ def sweep() -> None:
       fs sweep sample_configs/sweep.toml --out runs/ --html sweep.html
       fs sweep sample_configs/sweep.toml --out runs/ --engine slurm
       fs sweep sample_configs/sweep.toml --out runs/ && fs sweep collect runs/ --output csv
+
     SPEC (TOML) names the config, state, workload, history, now, until, cycle, scheduler,
     backfill and mode, and [[axis]] tables (key, values): any key fs whatif --set takes.
     Each point is 'fs whatif --set KEY=VALUE ... simulate' measured: share error, Jain's
@@ -155,6 +161,7 @@ def run(  # noqa: PLR0913  click passes each option
     Examples:
       fs sweep sample_configs/sweep.toml --out runs/ --html sweep.html
       fs sweep sample_configs/sweep.toml --out runs/ --engine htcondor
+
     The spec is checked whole first (keys, values, every point's config). The last point
     is the base config as it is. With --engine htcondor or slurm nothing runs here: the
     submit files are written to DIR (and submitted with --submit); 'fs sweep collect DIR'
@@ -197,6 +204,7 @@ def run_point_cmd(folder: str, index: int) -> None:
     \b
     Examples:
       fs sweep sample_configs/sweep.toml --out runs/ --engine slurm && fs sweep run-point runs/ 3
+
     Does nothing when the point's result is already there. A point that fails says so
     as the local engine does (point N: ...), and leaves why for fs sweep collect.
     """
@@ -230,6 +238,7 @@ def collect(opts: GlobalOptions, folder: str, objective: str, html: str | None) 
     Examples:
       fs sweep sample_configs/sweep.toml --out runs/ --engine htcondor && fs sweep collect runs/
       fs sweep sample_configs/sweep.toml --out runs/ && fs sweep collect runs/ --html sweep.html
+
     Points without a result yet are left out, and counted on stderr; a point that failed
     is named with its error, and collect then exits with the point's code (2 for bad input).
     """

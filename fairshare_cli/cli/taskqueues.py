@@ -72,11 +72,11 @@ def taskqueues(
       fs taskqueues --config sample_configs/pool.toml --jobs-file sample_configs/dirac-jobs.json
       fs taskqueues --json
       fs taskqueues --pilot CPUTime=86400 --pilot Site=LCG.CERN.cern --pilot ReleaseVersion=v9
-    Waiting (idle) jobs with a dirac_group form task queues; each row shows the queue's
-    priority as DIRAC stores it, its share of all priority, the share correction applied to
-    its entity, and the chance a pilot matching every queue tries it first. With --pilot,
-    only the queues that pilot matches, and the chance it takes its job from each (like the
-    matcher's matchAndGetJob).
+
+    Waiting (idle) jobs with a dirac_group form task queues; each row shows the queue's priority
+    as DIRAC stores it, its share of all priority, the share correction applied to its entity,
+    and the chance a pilot matching every queue tries it first. With --pilot, only the queues
+    that pilot matches, and the chance it takes its job from each (the matcher's matchAndGetJob).
     """
     from fairshare_cli.core.dirac.description import waiting_description
     from fairshare_cli.core.dirac.insert_time import queues_left_as_made

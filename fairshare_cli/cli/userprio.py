@@ -218,6 +218,7 @@ def userprio(
       fs userprio --all --allusers
       fs userprio alice --json
       fs userprio -getreslist group_physics.frank --config sample_configs/pool.toml
+
     Rows: submitters (and groups) used in the last 24 hours, best priority first; while
     the state holds a queue, only those with jobs in it (the collector's Accounting ads
     that plain condor_userprio reads; --allusers: every record). NAME... narrows these

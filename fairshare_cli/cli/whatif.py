@@ -188,6 +188,7 @@ def whatif(
       fs whatif --set priority.fairshare=classic sshare -a -l
       fs whatif --set accountant.default_prio_factor=4 simulate --until 6:00:00 \\
         --workload sample_configs/workload.json --plot w.png
+
     Prints each row's main figures before -> after, its rank change (+3, -1), rows that
     appear or leave, and a count of what moved ("no differences" when nothing did).
     With simulate, the workload runs under both configs: rows tagged before/after (a

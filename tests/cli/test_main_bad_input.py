@@ -449,7 +449,7 @@ def test_bad_submit(
     ("content", "key"),
     [
         ("owner,start,qos\nalice,2026-11-21T10:00:00Z,nosuch\n", 'record 1: unknown QOS "nosuch"'),
-        ("owner,start\nalice,2027-11-21T10:00:00Z\n", "record 1: starts after --now"),
+        ("owner,start\nalice,2027-11-21T10:00:00Z\n", ":2: starts after --now"),
         # in one batch: the first refusal in record order wins, whichever model or the
         # reader makes it (records are charged a batch at a time, refusals record by record)
         (
@@ -460,7 +460,7 @@ def test_bad_submit(
         (
             "owner,start,qos\nalice,2026-11-21T10:00:00Z,\nalice,2027-11-21T10:00:00Z,\n"
             "alice,2026-11-21T10:00:01Z,nosuch\n",
-            "record 2: starts after --now",
+            ":3: starts after --now",
         ),
         (
             "owner,start,qos\nalice,2026-11-21T10:00:00Z,\nalice,2026-11-21T10:00:01Z,,x\n"

@@ -7,10 +7,12 @@ under the name the example gives. An example that runs the real tool first
 (``condor_q -allusers -json > queue.json && fs import condor-q queue.json``,
 ``condor_config_val -dump | fs import condor-config - ...``) runs its fs part, on the
 capture written under that name or piped in; a capture from another pool than the sample
-(the HTCondor 25.0 and Slurm 26.05 clusters) is read in that pool (:data:`CAPTURE_POOLS`). The state the examples work on is the sample state as
-shipped, copied as the README's session copies it, and nothing more: the edits name its
-records, and an example that needs a job in the queue submits it first (``fs submit ...
-&& fs prio ...``), so that each runs as shown on the sample pool.
+(the HTCondor 25.0 and Slurm 26.05 clusters) is read in that pool (:data:`CAPTURE_POOLS`).
+The folder is made as every help's closing note says (:data:`EXAMPLES_NOTE`: ``fs init
+--example sample_configs`` in an empty folder, then its ``export`` line), so the examples
+work on a copy of the sample state and nothing more: the edits name its records, and an
+example that needs a job in the queue submits it first (``fs submit ... && fs prio ...``),
+so that each runs as shown on the sample pool.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any
 import click
 import pytest
 
-from fairshare_cli.cli.main import cli
+from fairshare_cli.cli.main import EXAMPLES_NOTE, cli
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -120,6 +122,17 @@ def test_the_examples_were_found() -> None:
     }
 
 
+#: The note's lines: ``fs init --example DIR``, then ``export NAME=VALUE ...``.
+NOTE_LINES = [line.strip() for line in EXAMPLES_NOTE.splitlines()]
+
+
+def _note_exports(folder: Path) -> dict[str, str]:
+    """The variables the note's ``export`` line sets, ``$PWD`` being ``folder``."""
+    words = next(line.split() for line in NOTE_LINES if line.startswith("export "))
+    pairs = (word.replace("$PWD", str(folder)).split("=", 1) for word in words[1:])
+    return dict(pairs)  # type: ignore[arg-type]
+
+
 @pytest.fixture(scope="module")
 def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The folder every example starts from: the sample pool, a copy of its state (and of
@@ -127,12 +140,9 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from click.testing import CliRunner
 
     folder = tmp_path_factory.mktemp("examples")
-    shutil.copytree(REPO / "sample_configs", folder / "sample_configs")
-    state = folder / "state.json"
-    shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
-    shutil.copy(
-        REPO / "sample_configs" / "sample-state.history.sqlite", folder / "state.history.sqlite"
-    )
+    init = next(line.split() for line in NOTE_LINES if line.startswith("fs init "))
+    result = CliRunner().invoke(cli, [*init[1:-1], str(folder / init[-1])])
+    assert result.exit_code == 0, result.stderr
     for name, dumps in (
         ("slurm.toml", (SLURM, SLURM / "ft1_running")),  # the Slurm 22.05 captures
         ("slurm-26.05.toml", (TODAY.parent, TODAY)),
@@ -166,9 +176,10 @@ def test_every_help_example_runs(
     work = tmp_path / "work"
     shutil.copytree(pool, work)
     monkeypatch.chdir(work)
-    monkeypatch.setenv("FAIRSHARE_CONFIG", "sample_configs/pool.toml")
-    monkeypatch.setenv("FAIRSHARE_STATE", str(work / "state.json"))
-    monkeypatch.setenv("FAIRSHARE_NOW", NOW)
+    exports = _note_exports(work)
+    assert exports["FAIRSHARE_NOW"] == NOW
+    for name, value in exports.items():  # (the state: the copy's own)
+        monkeypatch.setenv(name, value)
     if words in FRESH_STATE:
         monkeypatch.setenv("FAIRSHARE_STATE", str(work / "fresh.json"))
     if words.startswith("import s"):  # the Slurm dumps: as of their capture, their cluster
@@ -198,3 +209,37 @@ def test_every_help_example_runs(
             continue
         result = run(*argv[1:], input=stdin if piped else None)
         assert result.exit_code == 0, (part, result.stderr)
+
+
+HELPS = [words for words, _ in _commands(cli, ["fs"])]
+
+
+@pytest.mark.parametrize("words", HELPS, ids=[" ".join(words) for words in HELPS])
+def test_an_examples_block_ends_in_a_blank_line(words: list[str]) -> None:
+    """``fs submit --help``: the text after the examples is a paragraph of its own, set off
+    by a blank line, as click sets off the paragraphs it wraps (it ran on from the last
+    example: ``fs submit --file sample_configs/jobs.json --dry-run`` then ``The submit time
+    is --now ...`` on the next line)."""
+    from click.testing import CliRunner
+
+    result = CliRunner().invoke(cli, [*words[1:], "--help"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    heads = [i for i, line in enumerate(lines) if line.strip() in ("Example:", "Examples:")]
+    for head in heads:
+        indent = len(lines[head]) - len(lines[head].lstrip())
+        after = next(line for line in lines[head + 1 :] if len(line) - len(line.lstrip()) <= indent)
+        assert after == "", (lines[head], after)
+
+
+@pytest.mark.parametrize("words", HELPS, ids=[" ".join(words) for words in HELPS])
+def test_a_help_with_examples_says_how_to_run_them(words: list[str]) -> None:
+    """``fs setfactor --help`` showed ``fs setfactor ivan@example.org 4``, which fails on an
+    ``fs init`` config: a help that shows examples ends with the note naming the sample
+    pool and the lines that make a copy of it to run them in (which the test above runs)."""
+    from click.testing import CliRunner
+
+    result = CliRunner().invoke(cli, [*words[1:], "--help"], env={"COLUMNS": "100"})
+    shown = [line.strip() for line in result.stdout.splitlines()]
+    if "Examples:" in shown or "Example:" in shown:
+        assert shown[-len(NOTE_LINES) + 1 :] == NOTE_LINES[1:]  # (after click's \b)

@@ -368,16 +368,19 @@ def test_a_second_reading_after_a_whole_first_one_stores_the_rows_once(
     tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Unsorted records are read whole once (into the sort: the index thread starts), then
-    a refused record makes the import read them again record by record: the first pass's
+    a record the replay refuses (an unknown QOS) makes the import read them again record by record: the first pass's
     indexes are waited for and its rows deleted; the refusal leaves the store as it was,
     and a good unsorted file stores its rows once, in file order, with the indexes."""
     state, args, before = _imported_once(tmp_path, run)
     refused = tmp_path / "refused.csv"
-    refused.write_text(_UNSORTED + "dave,2026-11-20T01:00:00Z,2026-11-22T01:00:00Z\n")
+    with (tmp_path / "pool.toml").open("a", encoding="utf-8") as config:
+        config.write("[qos.normal]\n[accounts.A]\nusers = { dave = 1 }\n")  # (Slurm work)
+    unsorted = _UNSORTED.replace("end\n", "end,qos\n").replace(":00Z\n", ":00Z,\n")
+    refused.write_text(unsorted + "dave,2026-11-20T01:00:00Z,2026-11-20T01:30:00Z,nosuch\n")
     started = _spy_index_builds(monkeypatch)
     threads = _threads()
     failed = run("import", "history", str(refused), "--rebuild", *args)
-    assert failed.exit_code == 2 and "ends after --now" in failed.stderr
+    assert failed.exit_code == 2 and 'unknown QOS "nosuch"' in failed.stderr
     assert started == [1, 1]  # (each reading through the sort has a whole first pass)
     assert _kept(state) == before
     (tmp_path / "more.csv").write_text(_UNSORTED)

@@ -20,6 +20,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     Examples:
       fs import condor-config /etc/condor/condor_config
       condor_config_val -dump | fs import condor-config - --into pool.toml
+
     Takes the knobs the pool config models, under their real names (PRIORITY_HALFLIFE,
     *_PRIO_FACTOR, UID_DOMAIN, ACCOUNTANT_LOCAL_DOMAIN, GROUP_NAMES and the GROUP_* knobs,
     NEGOTIATOR_*, PREEMPTION_*, SLOT_WEIGHT, GROUP_SORT_EXPR, START and RANK as [pool]

@@ -24,6 +24,7 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
     \b
     Example:
       condor_q -allusers -json > queue.json && fs import condor-q queue.json
+
     Idle, running and held jobs come in with what the negotiator reads (Requirements,
     Rank, JobPrio, AccountingGroup, NiceUser, RequestCpus/Memory, QDate, ClusterId/ProcId
     and the attributes the expressions name); a job already queued with the same id is

@@ -35,6 +35,7 @@ def command(
     Examples:
       condor_status -json > slots.json
       fs import condor-status slots.json --into pool.toml --now 2026-11-23T18:25:33Z
+
     The slots become [[machines]] entries (their literal attributes kept for ClassAd
     evaluation; Start and Rank as start and rank), printed as TOML or merged with --into.
     Claimed slots become claims in the state (held by AccountingGroup, else RemoteUser,

@@ -20,6 +20,7 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
     \b
     Example:
       condor_userprio -l -allusers > prio.txt && fs import condor-userprio prio.txt
+
     Each record's real priority (the stored priority over its factor), factor, resources in
     use, accumulated usage and usage times, valid at the accountant's LastUpdate; group
     records also bring the quotas of the negotiator's last cycle, and -allusers the names of

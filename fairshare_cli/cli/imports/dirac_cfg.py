@@ -38,6 +38,7 @@ def command(
     Examples:
       fs import dirac-cfg dirac.cfg
       fs import dirac-cfg dirac.cfg --into pool.toml
+
     Reads /Registry/Groups/<group> (JobShare, Properties with JobSharing,
     AllowBackgroundTQs) and the Operations JobScheduling options
     (taskQueueCPUTimeIntervals, EnableSharesCorrection, ShareCorrections) and

@@ -22,6 +22,7 @@ def command(
       sacctmgr show qos format=Name,Priority,UsageFactor > qos.txt
       fs import sacctmgr assoc.txt --into pool.toml
       fs import sacctmgr qos.txt --into pool.toml
+
     Also reads the fixed-width tables (tree form too) and 'sacctmgr dump' files; the
     kind of listing is told from its header. Users may be in several accounts.
     """

@@ -34,6 +34,7 @@ def command(
     Example:
       scontrol show assoc_mgr flags=assoc > assoc_mgr.txt
       fs import scontrol-assoc assoc_mgr.txt --last-decay 2026-11-21T23:13:20Z
+
     UsageRaw has two decimals there (sshare's RawUsage is cut to an integer). The
     usage of every user association replaces the state's, as of the last decay pass;
     usage of users the config has no association for is listed as ignored. Where the

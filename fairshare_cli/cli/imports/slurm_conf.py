@@ -17,6 +17,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     \b
     Example:
       fs import slurm-conf /etc/slurm/slurm.conf --into pool.toml
+
     Reads it as slurmctld does (Include files, DEFAULT lines, node ranges like
     n[001-100]); the Priority* knobs, FairShareDampeningFactor, the backfill bounds of
     SchedulerParameters (bf_max_job_test, bf_window, bf_resolution, bf_interval),

@@ -62,6 +62,7 @@ def command(
       squeue --json > jobs.json && fs import squeue jobs.json
       scontrol show jobs > jobs.txt
       fs import squeue jobs.txt --last-decay 2026-11-21T23:13:20Z
+
     scontrol -o show jobs (one line a job) reads as scontrol show jobs. Jobs keep
     Slurm's job ids (an array's pending tasks: the array's id, as sprio prints it),
     submit/eligible/accrue times, partitions, QOS, account, CPUs, memory (the TRES's

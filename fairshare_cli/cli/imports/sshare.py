@@ -54,6 +54,7 @@ def command(
     Example:
       sshare -a -l -P > shares.txt
       fs import sshare shares.txt --into pool.toml --last-decay 2026-11-21T23:13:20Z
+
     RawUsage is whole numbers in the text (scontrol-assoc gives two decimals); sshare
     --json (Slurm 23.11 on) gives each user's share of root's usage to every bit. The
     usage of every user association replaces the state's, as of the last decay pass;

@@ -117,6 +117,60 @@ def _next_cluster(jobs: Sequence[Job]) -> int:
     return best + 1
 
 
+def check_new_id(job_id: str, count: int) -> None:
+    """Refuse an id ``fs submit --id`` is given that no scheduler hands out: HTCondor's is
+    ``CLUSTER.PROC`` (a cluster from 1, its jobs numbered from 0), Slurm's and DIRAC's one
+    whole number from 1; written without leading zeros, so that ``fs rm 8`` finds it. With
+    ``count`` jobs the id is the cluster, whose jobs are numbered ``CLUSTER.0`` on.
+
+    Raises:
+        InputError: naming the id and the forms taken.
+    """
+    cluster, dot, proc = job_id.partition(".")
+    if not (_whole(cluster, least=1) and (not dot or _whole(proc, least=0))):
+        raise InputError(
+            f'fs submit: job id "{shown(job_id)}": expected a whole number from 1 (a Slurm or'
+            " DIRAC job id, or an HTCondor cluster) or CLUSTER.PROC (HTCondor's 12.0), in"
+            " digits without leading zeros"
+        )
+    if dot and count > 1:
+        raise InputError(
+            f"fs submit: job id {job_id} with --count {count}: the {count} jobs are numbered"
+            f" {cluster}.0 ... {cluster}.{count - 1}, as condor_submit numbers a cluster's;"
+            f" give the cluster alone (--id {cluster})"
+        )
+
+
+def _whole(text: str, *, least: int) -> bool:
+    """``text`` is a whole number of ``least`` (0 or 1) or more, in ASCII digits and
+    without leading zeros."""
+    digits = text.isascii() and text.isdigit()
+    return digits and ((text == "0" and least == 0) or not text.startswith("0"))
+
+
+def _refuse_queued_cluster(
+    queue: Sequence[Job], clusters: Mapping[str, str], job_id: str, label: str, where: str
+) -> None:
+    """Refuse a job submitted into a cluster the queue already holds (``8.3`` beside a Slurm
+    job ``8``, or ``8`` beside ``8.0``): condor_submit gives every submission a cluster of
+    its own, Slurm and DIRAC a number of its own, and ``fs rm 8`` or ``fs prio 8`` would
+    act on both.
+
+    ``clusters``: the first queued job of each cluster of ``queue``, by cluster.
+
+    Raises:
+        InputError: naming the job, the queued one and the next free cluster.
+    """
+    cluster = job_id.split(".", 1)[0]
+    held = clusters.get(cluster)
+    if held is not None:
+        raise InputError(
+            f"{label}: cluster {cluster} is already in the queue of {where} (job {held}),"
+            f" and fs rm {cluster} or fs prio {cluster} would act on both; a submission is a"
+            f" cluster of its own: give another id (the next free is {_next_cluster(queue)})"
+        )
+
+
 def numbered(
     queue: Sequence[Job], objects: Sequence[Any], now: float, job_id: str | None
 ) -> list[Any]:
@@ -167,11 +221,15 @@ def new_jobs(
     """
     new = parse_jobs(numbered(queue, objects, now, job_id), source)
     queued = {j.id for j in queue}
+    clusters: dict[str, str] = {}
+    for queued_job in queue:
+        clusters.setdefault(queued_job.id.split(".", 1)[0], queued_job.id)
     fit = NodeFit(config)
     jobs, held = [], {}
     for job in new:
         if job.id in queued:
             raise InputError(f"{source}: job id {job.id} is already in the queue of {where}")
+        _refuse_queued_cluster(queue, clusters, job.id, f"{source}: job {job.id}", where)
         try:
             reason = check_slurm_fields(config, job, fit)
             taken = fit.taken(job)

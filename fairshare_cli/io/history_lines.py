@@ -1,0 +1,72 @@
+"""A usage history's records refused by the import's time (``--now``), named by their line."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Iterator
+from operator import attrgetter
+
+from fairshare_cli.core.usage import UsageRecord
+from fairshare_cli.errors import InputError
+from fairshare_cli.io.history import _exact_record, _sniff
+from fairshare_cli.io.inputs import open_input
+
+_START = attrgetter("start")
+_END = attrgetter("end")
+
+
+def refuse_after_now(
+    batches: Iterable[list[UsageRecord]], now: float, path: str, fmt: str, label: str
+) -> Iterator[list[UsageRecord]]:
+    """``batches`` (a history file's records in file order) as they are, refusing the first
+    record that starts or ends after ``now``, by its line as every other error of the file
+    is named (``history.csv:5: ends after --now ...``), not by its place in the replay;
+    the records before it are charged first, so that an earlier record's refusal wins.
+
+    Raises:
+        InputError: naming the line (the file at ``path`` read again to find it).
+    """
+    done = 0
+    for batch in batches:
+        ends = [end for end in map(_END, batch) if end is not None]
+        if max(map(_START, batch)) > now or (ends and max(ends) > now):
+            for number, record in enumerate(batch, done + 1):
+                problem = _after(record, now)
+                if problem is not None:
+                    if number > done + 1:  # the records before it first (their refusals win)
+                        yield batch[: number - done - 1]
+                    line = _line_of_record(path, fmt, number)
+                    raise InputError(f"{label}:{line}: {problem}")
+        done += len(batch)
+        yield batch
+
+
+def _after(record: UsageRecord, now: float) -> str | None:
+    """What of ``record`` lies after ``now`` (None: nothing), as the accountant's replay
+    words it (:func:`~fairshare_cli.core.htcondor.replay.admit_record`)."""
+    if record.start > now:
+        return "starts after --now"
+    if record.end is not None and record.end > now:
+        return "ends after --now (give a later --now, or end = null for work still running)"
+    return None
+
+
+def _line_of_record(path: str, fmt: str, number: int) -> int:
+    """The line the ``number``-th record (from 1) of the history file at ``path`` ends on:
+    a CSV row's last line; a JSON line past the blank and comment lines the reader skips."""
+    fh = open_input(path)
+    try:
+        kind, stream = _sniff(fh, path, fmt)
+        if kind == "csv":
+            reader = csv.DictReader(stream)
+            for _ in zip(range(number), reader, strict=False):
+                pass
+            return reader.line_num
+        count = 0
+        for line, text in enumerate(stream, 1):
+            count += _exact_record(text, path, line) is not None
+            if count == number:
+                return line
+        return line  # (not reached: the record was read from this file)
+    finally:
+        fh.close()

@@ -1,0 +1,112 @@
+"""``fs submit --id``: the ids a scheduler hands out, and one cluster per submission
+(cli/jobs_cmd.py, core/operations/queue.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fairshare_cli.cli.main import cli
+from tests.conftest import REPO
+
+NOW = "2026-11-21T12:00:00Z"
+FORMS = (
+    "expected a whole number from 1 (a Slurm or DIRAC job id, or an HTCondor cluster) or"
+    " CLUSTER.PROC (HTCondor's 12.0), in digits without leading zeros"
+)
+
+
+def _run(tmp_path: Path, line: str) -> tuple[int, str, str]:
+    state = tmp_path / "state.json"
+    common = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state)]
+    result = CliRunner().invoke(cli, [*line.split(), *common, "--now", NOW])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _ids(tmp_path: Path) -> list[str]:
+    state = tmp_path / "state.json"
+    return [job["id"] for job in json.loads(state.read_text(encoding="utf-8"))["jobs"]]
+
+
+def test_a_proc_beside_a_queued_slurm_job_is_refused(tmp_path: Path) -> None:
+    """``fs submit --id 8.3`` beside a job ``8``: condor_submit gives each submission a
+    cluster of its own (and Slurm each job a number of its own), so no submission joins
+    cluster 8; taken, ``fs rm 8`` removed both. Refused, nothing written; the next free
+    cluster is 8 + 1 = 9."""
+    assert _run(tmp_path, "submit --id 8 --owner alice")[:2] == (
+        0,
+        "Submitted 1 job as cluster 8\n",
+    )
+    state = tmp_path / "state.json"
+    before = state.read_bytes()
+    code, out, err = _run(tmp_path, "submit --id 8.3 --owner bob")
+    assert (code, out) == (2, "")
+    assert err == (
+        f"fs: error: fs submit: job 8.3: cluster 8 is already in the queue of {state} (job 8),"
+        " and fs rm 8 or fs prio 8 would act on both; a submission is a cluster of its own:"
+        " give another id (the next free is 9)\n"
+    )
+    assert state.read_bytes() == before
+    assert _run(tmp_path, "rm 8")[:2] == (0, "Removed 1 job: 8\n")
+
+
+def test_a_cluster_beside_its_procs_is_refused(tmp_path: Path) -> None:
+    """``fs submit --id 12`` beside ``12.0 12.1`` (``--count 2``): the same cluster; the
+    next free is 12 + 1 = 13."""
+    assert _run(tmp_path, "submit --id 12 --count 2 --owner alice")[0] == 0
+    code, _, err = _run(tmp_path, "submit --id 12 --owner bob --account hep")
+    assert code == 2
+    assert "fs submit: job 12: cluster 12 is already in the queue" in err
+    assert err.endswith("(job 12.0), and fs rm 12 or fs prio 12 would act on both; a submission"
+                        " is a cluster of its own: give another id (the next free is 13)\n")  # fmt: skip
+    assert _ids(tmp_path) == ["12.0", "12.1"]
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        pytest.param("abc", id="letters"),
+        pytest.param("8.x", id="proc-letters"),
+        pytest.param("0", id="cluster-zero"),
+        pytest.param("08", id="leading-zero"),
+        pytest.param("8.03", id="proc-leading-zero"),
+        pytest.param("8.3.1", id="two-dots"),
+        pytest.param("-1", id="negative"),
+        pytest.param("8.", id="empty-proc"),
+        pytest.param("\N{SUPERSCRIPT TWO}", id="non-ascii-digit"),
+    ],
+)
+def test_an_id_no_scheduler_hands_out_is_refused(tmp_path: Path, given: str) -> None:
+    """HTCondor ids are CLUSTER.PROC (cluster from 1, proc from 0), Slurm's and DIRAC's
+    one whole number from 1: ``fs submit --id abc`` is refused in one line, exit 2."""
+    code, out, err = _run(tmp_path, f"submit --owner alice --id={given}")
+    assert (code, out) == (2, "")
+    assert err == f'fs: error: fs submit: job id "{given}": {FORMS}\n'
+    assert not (tmp_path / "state.json").exists()
+
+
+def test_a_set_id_follows_the_same_rule(tmp_path: Path) -> None:
+    """``fs submit --set id=abc`` is the id option by another name."""
+    code, _, err = _run(tmp_path, "submit --owner alice --set id=abc")
+    assert (code, err) == (2, f'fs: error: fs submit: job id "abc": {FORMS}\n')
+
+
+def test_a_proc_with_count_is_refused(tmp_path: Path) -> None:
+    """``--id 12.3 --count 2`` made 12.0 and 12.1, the .3 dropped: a cluster's jobs are
+    numbered from 0, so the id must be the cluster."""
+    code, _, err = _run(tmp_path, "submit --id 12.3 --count 2 --owner alice")
+    assert code == 2
+    assert err == (
+        "fs: error: fs submit: job id 12.3 with --count 2: the 2 jobs are numbered 12.0 ..."
+        " 12.1, as condor_submit numbers a cluster's; give the cluster alone (--id 12)\n"
+    )
+
+
+def test_ids_schedulers_hand_out_are_taken(tmp_path: Path) -> None:
+    """A Slurm/DIRAC number, an HTCondor cluster.proc in another cluster, proc 0."""
+    for line in ("--id 7 --account hep", "--id 8.3", "--id 9.0", "--id 10 --count 2"):
+        assert _run(tmp_path, f"submit --owner alice {line}")[0] == 0
+    assert _ids(tmp_path) == ["7", "8.3", "9.0", "10.0", "10.1"]
