@@ -32,7 +32,7 @@ JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
 _OPTION_FIELDS = {"cpus": "request_cpus", "memory": "request_memory", "nodes": "num_nodes"}
 _INT_FIELDS = {"job_prio", "request_cpus", "request_memory", "num_nodes", "nice", "site_factor",
                "admin_priority", "slurm_priority", "pre_job_prio1", "pre_job_prio2",
-               "post_job_prio1", "post_job_prio2"}  # fmt: skip
+               "post_job_prio1", "post_job_prio2", "current_hosts"}  # fmt: skip
 _TIME_FIELDS = {"submit_time", "start_time", "eligible_time", "accrue_time"}
 
 
@@ -251,7 +251,7 @@ def _partitions(value: Any, w: str) -> str:
 
 #: The least value of whole-number fields that are amounts (``--cpus -8`` is refused too).
 _LOWEST = {"request_cpus": 0, "request_memory": 0, "num_nodes": 1, "admin_priority": 0,
-           "slurm_priority": 1}  # fmt: skip
+           "slurm_priority": 1, "current_hosts": 0}  # fmt: skip
 #: Fields held to +/- NICE_LIMIT, and how Slurm words a value beyond it (``arg_set_nice``
 #: in src/common/slurm_opt.c; ``SiteFactor`` in src/scontrol/update_job.c).
 _SLURM_RANGE = {"nice": "Invalid --nice value, out of range",

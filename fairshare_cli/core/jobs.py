@@ -92,6 +92,10 @@ class Job(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     user_priority: _Whole | Annotated[float, Meta(ge=INT64_MIN, le=INT64_MAX)] = 1
     dirac_requirements: Mapping[str, Any] = NO_FIELDS
     slot: str | None = None
+    #: HTCondor's ``CurrentHosts`` of a running job as ``condor_q`` printed it (None: not
+    #: known, the job runs on its claim). 0: the schedd runs no shadow for it and counts it
+    #: idle (``WeightedIdleJobs``) although its status says running.
+    current_hosts: Annotated[int, Meta(ge=0, le=INT64_MAX)] | None = None
     start_time: _Time | None = None
     run_time: _Seconds | None = None
     pre_job_prio1: _Whole = 0

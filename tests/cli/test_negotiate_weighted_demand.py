@@ -1,12 +1,15 @@
-"""An idle job's weight in its group's demand (``NEGOTIATOR_USE_WEIGHTED_DEMAND``).
+"""A job's weight in its group's demand (``NEGOTIATOR_USE_WEIGHTED_DEMAND``).
 
 HTCondor 25.0's schedd weighs each idle job for its submitter ad's ``WeightedIdleJobs``
 by the pool's ``SLOT_WEIGHT``: just ``Cpus`` weighs ``RequestCpus``; any other expression
 is evaluated in an ad holding only ``Cpus``, ``Memory`` and ``Disk`` set to the job's
-requests; and each job's weight is cut to a whole number before it is added. The
-negotiator adds the weighted idle jobs into the group's demand, from which the group
-quotas are allocated. fs counted every idle job at its ``request_cpus`` whatever the
-slot weight was.
+requests; and each job's weight is cut to a whole number before it is added. It weighs a
+running job for ``WeightedRunningJobs`` at the ``SlotWeight`` of the slot ad its claim
+holds (``calcSlotWeight``): a static slot's whole weight, a dynamic slot's own, whether
+or not the negotiator uses slot weights. The negotiator adds both into the group's
+demand, from which the group quotas are allocated. fs counted every idle job at its
+``request_cpus`` whatever the slot weight was, and every running job at its
+``request_cpus`` whatever slot it held.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 NOW = "2026-11-20T00:00:00Z"
 
@@ -87,3 +92,119 @@ def test_jobs_that_weigh_less_than_one_leave_the_group_without_demand(
     assert [(u["job_id"], u["reason"]) for u in doc["unmatched"]] == [
         (f"1.{i}", "group_quota") for i in range(4)
     ]
+
+
+RUNNING_POOL = """\
+[pool]
+uid_domain = "example.org"
+defaults = "current"
+[negotiator]
+accept_surplus = true
+use_slot_weights = {weights}
+[[machines]]
+name = "s"
+count = 1
+slots = 1
+attributes = {{ Cpus = 4, Memory = 8192 }}
+[[machines]]
+name = "x"
+count = 4
+slots = 1
+attributes = {{ Cpus = 1, Memory = 2048 }}
+{pslot}[groups.a]
+quota = 6
+[groups.b]
+quota = 2
+"""
+
+#: alice (group a) runs a 1-CPU job on the 4-CPU static slot and has 4 idle 1-CPU jobs;
+#: bob (group b) has 4 idle 1-CPU jobs.
+RUNNING_JOBS: list[dict[str, Any]] = [
+    {"id": "1.0", "owner": "alice", "accounting_group": "a.alice", "status": "running",
+     "slot": "slot1@s001", "start_time": "2026-11-19T23:00:00Z"},
+    {"id": "2.0", "owner": "alice", "accounting_group": "a.alice", "count": 4},
+    {"id": "3.0", "owner": "bob", "accounting_group": "b.bob", "count": 4},
+]  # fmt: skip
+
+
+#: An 8-CPU partitionable slot, slot1@p001.
+PSLOT = """\
+[[machines]]
+name = "p"
+count = 1
+slots = 1
+partitionable = true
+attributes = { Cpus = 8, Memory = 16384, Disk = 100000000 }
+"""
+
+
+def _running_files(
+    tmp_path: Path, jobs: list[dict[str, Any]], weights: bool = True, pslot: str = ""
+) -> list[str]:
+    config, jobs_file = tmp_path / "pool.toml", tmp_path / "jobs.json"
+    text = RUNNING_POOL.format(weights=str(weights).lower(), pslot=pslot)
+    config.write_text(text, encoding="utf-8")
+    jobs_file.write_text(json.dumps(jobs), encoding="utf-8")
+    return ["--config", str(config), "--state", str(tmp_path / "state.json"), "--now", NOW]
+
+
+@pytest.mark.parametrize("weights", [True, False], ids=["slot weights", "no slot weights"])
+def test_quota_demand_weighs_a_running_job_by_the_slot_it_holds(
+    tmp_path: Path, run: Callable[..., Any], weights: bool
+) -> None:
+    """``slot_weight = "Cpus"`` (the default). Group a: alice's 1-CPU job running on
+    slot1@s001 (Cpus = 4) weighs that slot's SlotWeight, 4; carol's 1-CPU job on the
+    dynamic slot slot1_1@p001 weighs that dynamic slot's own, its 1 CPU (not the 8 of its
+    partitionable slot); alice's 4 idle 1-CPU jobs weigh 1 each. Demand 4 + 1 + 4 = 9 (fs
+    said 1 + 1 + 4 = 6, the CPUs), with or without ``use_slot_weights``: the startd
+    publishes SlotWeight and the schedd reads it whatever the negotiator does."""
+    carol = {"id": "4.0", "owner": "carol", "accounting_group": "a.carol", "status": "running",
+             "slot": "slot1_1@p001", "start_time": "2026-11-19T23:00:00Z"}  # fmt: skip
+    args = _running_files(tmp_path, [*RUNNING_JOBS, carol], weights, PSLOT)
+    result = run("quota", "--json", *args, "--jobs-file", str(tmp_path / "jobs.json"))
+    assert result.exit_code == 0, result.stderr
+    assert {r["group"]: r["demand"] for r in json.loads(result.stdout)} == {
+        "<none>": 0.0,
+        "a": 9.0,
+        "b": 4.0,
+    }
+
+
+def test_userprio_weighted_requested_weighs_a_running_job_by_its_slot(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs userprio -l -allusers`` after ``fs submit``: group a's Requested is alice's
+    running job at slot1@s001's SlotWeight (Cpus = 4) plus her 4 idle 1-CPU jobs, 4 + 4 =
+    8 (fs said 1 + 4 = 5); group b's is bob's 4 idle jobs, 4."""
+    args = _running_files(tmp_path, RUNNING_JOBS)
+    result = run("submit", "--file", str(tmp_path / "jobs.json"), *args)
+    assert result.exit_code == 0, result.stderr
+    result = run("userprio", "-l", "-allusers", *args)
+    assert result.exit_code == 0, result.stderr
+    lines = dict(line.split(" = ", 1) for line in result.stdout.splitlines() if " = " in line)
+    number = {lines[f"Name{n}"].strip('"'): n for n in range(1, 5)}
+    assert {g: lines[f"Requested{number[g]}"] for g in ("a", "b")} == {
+        "a": "8.0",
+        "b": "4.0",
+    }
+
+
+def test_a_running_job_on_a_big_slot_keeps_its_group_from_giving_up_surplus(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Pool: slot1@s001 (4 CPUs, alice's running job) and four free 1-CPU slots; groups
+    a (quota 6) and b (quota 2) accept surplus. Group a: alice's running 1-CPU job weighs
+    slot1@s001's SlotWeight, 4, and her 4 idle 1-CPU jobs 4: demand 8 >= 6, a is allocated
+    its 6 and has no surplus. Group b: bob's 4 idle jobs, demand 4 >= 2, allocated 2. So
+    bob matches 2 and alice 6 - 4 held = 2. fs counted the running job at its 1 CPU: a's
+    demand 5 left a surplus of 1 that b took: bob matched 3 and alice 1."""
+    args = _running_files(tmp_path, RUNNING_JOBS)
+    jobs = ["--jobs-file", str(tmp_path / "jobs.json")]
+    result = run("negotiate", "--dry-run", "--json", *args, *jobs)
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert sorted(m["job_id"] for m in doc["matches"]) == ["2.0", "2.1", "3.0", "3.1"]
+    assert {s["name"]: (s["limit"], s["matched"]) for s in doc["submitters"]} == {
+        "a.alice@example.org": (6.0, 2),
+        "b.bob@example.org": (2.0, 2),
+    }

@@ -33,7 +33,7 @@ GROUPS = {"user": DiracGroupSpec("user", 1000)}
 WHOLE = (
     "job_prio", "request_cpus", "request_memory", "num_nodes", "nice", "site_factor",
     "admin_priority", "slurm_priority", "pre_job_prio1", "pre_job_prio2", "post_job_prio1",
-    "post_job_prio2",
+    "post_job_prio2", "current_hosts",
 )  # fmt: skip
 TIMES = ("submit_time", "eligible_time", "accrue_time", "start_time")
 NAMES = ("accounting_group", "account", "qos", "slot", "dirac_group", "owner")

@@ -29,6 +29,7 @@ from fairshare_cli.core.htcondor.negotiator import (
     SubmitterPrio,
     pool_size,
 )
+from fairshare_cli.core.htcondor.negotiator.partitionable import claims_weigher
 from fairshare_cli.core.htcondor.negotiator.queue import add_running_demand, scan_jobs
 from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
 from fairshare_cli.core.htcondor.quotas import QuotaRow, group_sort_value, quota_rows
@@ -174,18 +175,22 @@ def submitter_demand(
     claims: Iterable[Claim],
     config: Config,
     weighted: bool,
+    now: float,
 ) -> dict[str, float]:
-    """Demand per submitter: idle jobs and running work, weighted when asked.
+    """Demand per submitter at ``now``: idle jobs and running work, weighted when asked.
 
     Mirrors a submitter ad's ``WeightedRunningJobs + WeightedIdleJobs``: an idle job weighs
-    what :func:`~fairshare_cli.core.htcondor.job_weight.idle_weigher` says; running work is
+    what :func:`~fairshare_cli.core.htcondor.job_weight.idle_weigher` says, a running one
+    the slot weight of the slot its claim holds (``claims_weigher``); running work is
     :func:`~fairshare_cli.core.htcondor.negotiator.queue.add_running_demand`'s, a claim
     with no job in the queue included. A negotiation cycle counts the same at its start
     (``CycleResult.demand``).
     """
     name = submitter_of(config)
     per_submitter: dict[str, float] = {}
-    running = RunningJobs(name)
+    claims = list(claims)
+    slot_weight = config.negotiator.slot_weight
+    running = RunningJobs(name, claims_weigher(claims, config.machines, slot_weight, now))
     idle, _ = scan_jobs(batches, running)
     weigh = idle_weigher(config.negotiator.slot_weight)
     for batch in idle:
@@ -238,7 +243,7 @@ def quota_view(
     if size is None:
         size = pool_size(config.machines, claims, knobs, now)
     if demand is None:
-        demand = submitter_demand(batches, claims, config, knobs.use_weighted_demand)
+        demand = submitter_demand(batches, claims, config, knobs.use_weighted_demand, now)
     demand_of, members = group_demand(demand, tree)
     records = acct.view(accountant, config, now)
     usage = {

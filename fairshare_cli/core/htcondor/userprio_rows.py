@@ -12,6 +12,8 @@ from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.decay import advanced_values
 from fairshare_cli.core.htcondor.job_weight import idle_weigher
+from fairshare_cli.core.htcondor.negotiator.partitionable import held_slot_weigher
+from fairshare_cli.core.htcondor.negotiator.results import Claim
 from fairshare_cli.core.htcondor.userprio_query import UserprioQuery
 from fairshare_cli.core.htcondor.userprio_row import GroupQuotaInfo, UserprioRow
 
@@ -19,12 +21,14 @@ if TYPE_CHECKING:
     from fairshare_cli.core.jobs import Job
 
 
-def requested_by_submitter(jobs: Iterable[Job], config: Config) -> dict[str, float]:
-    """Demand per submitter: idle plus running jobs, weighted when ``use_weighted_demand``
-    is on (``WeightedIdleJobs + WeightedRunningJobs``: an idle job by ``idle_weigher``, a
-    running one by its CPUs), as ``fs quota`` counts it; else counted."""
+def requested_by_submitter(jobs: Iterable[Job], config: Config, now: float) -> dict[str, float]:
+    """Demand per submitter at ``now``: idle plus running jobs, weighted when
+    ``use_weighted_demand`` is on (``WeightedIdleJobs + WeightedRunningJobs``: an idle job
+    by ``idle_weigher``, a running one by the slot weight of the slot it names,
+    ``held_slot_weigher``), as ``fs quota`` counts it; else counted."""
     weighted = config.negotiator.use_weighted_demand
     weigh = idle_weigher(config.negotiator.slot_weight)
+    held = held_slot_weigher(config.machines, config.negotiator.slot_weight, now)
     out: dict[str, float] = {}
     dom = config.pool.uid_domain
     for job in jobs:
@@ -36,7 +40,8 @@ def requested_by_submitter(jobs: Iterable[Job], config: Config) -> dict[str, flo
         elif job.status == "idle":
             amount = float(weigh(job))
         else:
-            amount = float(job.request_cpus)
+            claim = Claim(job.slot, name, job.id, now) if job.slot else None
+            amount = held(claim, job)
         out[name] = out.get(name, 0.0) + amount
     return out
 
@@ -83,7 +88,7 @@ def active_rows(
     """
     tree = acct.GroupTree(config.groups)
     group_of = tree.group_of if config.groups else None  # no groups: every user in <none>
-    group_req, queued = _demand(jobs, config, tree)
+    group_req, queued = _demand(jobs, config, tree, now)
     half_life = config.accountant.priority_halflife
     betas: dict[float, float] = {}
     root = acct.ROOT_GROUP
@@ -140,12 +145,12 @@ def active_rows(
 
 
 def _demand(
-    jobs: Sequence[Job], config: Config, tree: acct.GroupTree
+    jobs: Sequence[Job], config: Config, tree: acct.GroupTree, now: float
 ) -> tuple[dict[str, float], set[str]]:
     """Each group's demand (its submitters' :func:`requested_by_submitter`) and the
     submitters with jobs in the queue."""
     group_req: dict[str, float] = {}
-    for sub, amount in requested_by_submitter(jobs, config).items():
+    for sub, amount in requested_by_submitter(jobs, config, now).items():
         g = tree.group_of(sub)
         group_req[g] = group_req.get(g, 0.0) + amount
     return group_req, queued_submitters(jobs, config)

@@ -24,9 +24,14 @@ from fairshare_cli.core.htcondor.claims import (
     current_claims,
     slot_weigher,
 )
+from fairshare_cli.core.htcondor.job_weight import idle_weigher
 from fairshare_cli.core.htcondor.negotiator import Claim
 from fairshare_cli.core.htcondor.negotiator.frozen_pslots import frozen_pool
-from fairshare_cli.core.htcondor.negotiator.partitionable import held_slot, pool_slots
+from fairshare_cli.core.htcondor.negotiator.partitionable import (
+    held_slot,
+    held_slot_weigher,
+    pool_slots,
+)
 from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
 from fairshare_cli.core.htcondor.pool import (
     group_tree,
@@ -93,7 +98,12 @@ class SimBook:
         self.idle_jobs = 0
         self.idle_of: dict[str, int] = {}  # idle jobs per submitter
         self.running: dict[str, SimRunning] = {}
-        self.running_jobs = RunningJobs(self.name_of, keeps_claims=True)  # as a cycle reads
+        # as a cycle reads them, each weighed by the slot its claim holds (claimed first)
+        held = held_slot_weigher(config.machines, config.negotiator.slot_weight, self.start)
+        self.idle_weigh = idle_weigher(config.negotiator.slot_weight)
+        self.running_jobs = RunningJobs(
+            self.name_of, lambda job_id, job: held(self._claim_of(job_id), job), keeps_claims=True
+        )
         self.ends: list[tuple[float, int, str]] = []  # (end, seq, job id), a heap
         self.seq = 0
         self.claims: dict[str, Claim] = {}
@@ -185,6 +195,11 @@ class SimBook:
         if self._held_slot(claim.slot) in self.configured:
             self.claimed_configured -= 1
             self.in_use -= self._in_use(claim)
+
+    def _claim_of(self, job_id: str) -> Claim | None:
+        """The claim that runs ``job_id`` (None: none)."""
+        slot = self.slot_of_job.get(job_id)
+        return None if slot is None else self.claims.get(slot)
 
     def _held_slot(self, name: str) -> str:
         return held_slot(name, self.partitionable)

@@ -149,11 +149,29 @@ class SimQueue(SimBook):
             result = beside.start_beside(config, self.claims.values(), live, result, t, None, score)
         self.group_quotas = result.group_quotas or self.group_quotas
         self.limits_seen.update(result.limits_seen)
-        self.demand = result.demand  # a matched job counts the same idle or running
+        self.demand = result.demand
         self._commit(result, t)
+        if self.demand is not None and not self._weigh_as_idle(result):
+            self.demand = None  # a job started or stopped weighs otherwise running: recount
         self.rr_times.update({k: v for k, v in result.rr_times.items() if math.isfinite(v)})
         self.last_cycle = t
         self._strand()
+
+    def _weigh_as_idle(self, result: CycleResult) -> bool:
+        """Whether the cycle's count of ``result.demand`` still holds after its commit: no
+        job was preempted and each matched job weighs running what it weighed idle
+        (``WeightedRunningJobs`` weighs the slot a job holds, ``WeightedIdleJobs`` its
+        requests)."""
+        if not self.knobs.use_weighted_demand:
+            return True
+        for m in result.matches:
+            if m.preempted_job is not None:
+                return False
+            run = self.running.get(m.job_id)
+            held = self.running_jobs.weight_of(m.job_id)
+            if run is None or held != self.idle_weigh(run.job):
+                return False
+        return True
 
     def _strand(self) -> None:
         """The jobs on slots gone from the pool go back to idle once the cycle that ended

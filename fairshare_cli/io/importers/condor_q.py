@@ -181,6 +181,8 @@ def job_from_ad(
         _check_times(ad, where, ("JobCurrentStartDate", "JobStartDate"))
         host = ad.get("RemoteHost")
         obj["slot"] = host if isinstance(host, str) and host else None
+        if ad.get("CurrentHosts") == 0:  # marked running, no shadow: the schedd counts it idle
+            obj["current_hosts"] = 0
         obj["start_time"] = ad.get("JobCurrentStartDate") or ad.get("JobStartDate")
     return parse_job(obj, where)[0]
 

@@ -32,8 +32,13 @@ def _name(job: Job) -> str:
     return f"{job.owner}@d"
 
 
+def _cpus(job_id: str, job: Job) -> float:
+    """A running job weighed by its CPUs (a slot of as many CPUs as it asks for)."""
+    return float(job.request_cpus)
+
+
 def _running(*jobs: Job) -> RunningJobs:
-    running = RunningJobs(_name)
+    running = RunningJobs(_name, _cpus)
     for job in jobs:
         running.add(job.id, job)
     return running

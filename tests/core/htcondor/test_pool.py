@@ -72,7 +72,7 @@ def _queue() -> tuple[list[JobBatch], list[Claim]]:
 
 def test_weighted_demand_counts_cpus_of_idle_and_running_jobs_and_a_foreign_claim() -> None:
     batches, claims = _queue()
-    got = submitter_demand(batches, claims, _config(), weighted=True)
+    got = submitter_demand(batches, claims, _config(), weighted=True, now=NOW)
     # alice: 3 idle x 2 CPUs + 4 running CPUs (her claim adds nothing more) = 10;
     # bob: his claim's charged weight 2.5; carol's claim runs no job: no ad, no demand.
     assert got == {"group_a.alice@d": 3 * 2 + 4, "bob@d": 2.5}
@@ -80,7 +80,7 @@ def test_weighted_demand_counts_cpus_of_idle_and_running_jobs_and_a_foreign_clai
 
 def test_unweighted_demand_counts_jobs() -> None:
     batches, claims = _queue()
-    got = submitter_demand(batches, claims, _config(weighted=False), weighted=False)
+    got = submitter_demand(batches, claims, _config(weighted=False), weighted=False, now=NOW)
     assert got == {"group_a.alice@d": 3 + 1, "bob@d": 1.0}
 
 
@@ -97,7 +97,7 @@ def test_group_demand_sums_each_groups_submitters() -> None:
 def test_quota_view_with_a_counted_demand_equals_its_own_count() -> None:
     config = _config()
     batches, claims = _queue()
-    counted = submitter_demand(batches, claims, config, weighted=True)
+    counted = submitter_demand(batches, claims, config, weighted=True, now=NOW)
     own = quota_view(config, batches, EMPTY, claims, NOW)
     assert quota_view(config, [], EMPTY, claims, NOW, counted) == own
     assert {r.group: r.demand for r in own} == {"<none>": 2.5, "group_a": 10.0}
@@ -157,4 +157,4 @@ def test_a_cycle_hands_over_the_demand_it_counted(
         negotiator_knobs(config),
         NOW,
     )
-    assert result.demand == submitter_demand(batches, claims, config, weighted)
+    assert result.demand == submitter_demand(batches, claims, config, weighted, NOW)

@@ -29,12 +29,12 @@ from fairshare_cli.io.config import build_config
 START = 1_795_262_400.0
 
 
-def _config(slots: int) -> Any:
+def _config(slots: int, **attributes: int) -> Any:
     return build_config(
         {
             "pool": {"uid_domain": "d", "defaults": "current"},
             "accountant": {"priority_halflife": 3600},
-            "machines": [{"name": "m", "count": 1, "slots": slots}],
+            "machines": [{"name": "m", "count": 1, "slots": slots, "attributes": attributes}],
             "negotiator": {"preemption_requirements": "true"},
             "groups": {"group_x": {"quota": 2, "accept_surplus": True}},
         },
@@ -53,7 +53,9 @@ def _hog() -> tuple[acct.AccountantState, NegotiatorState]:
 
 def _recount(sim: SimQueue) -> dict[str, float]:
     live = [*sim.idle, *(JobBatch(r.job) for r in sim.running.values())]
-    return submitter_demand(live, sim.claims.values(), sim.config, sim.knobs.use_weighted_demand)
+    return submitter_demand(
+        live, sim.claims.values(), sim.config, sim.knobs.use_weighted_demand, sim.start
+    )
 
 
 def _job(n: int, owner: str, cpus: int = 1) -> JobBatch:
@@ -80,12 +82,30 @@ def test_a_preempted_foreign_claim_makes_the_rows_count_again() -> None:
 
 def test_a_cycle_that_only_matches_hands_its_count_to_the_rows() -> None:
     sim = SimQueue(
+        _config(2, Cpus=1),
+        acct.EMPTY,
+        NegotiatorState(),
+        [],
+        [_job(1, "a"), _job(2, "b")],
+        START,
+        None,
+    )
+    _cycle(sim, START)
+    assert len(sim.running) == 2
+    # a and b: one running 1-CPU job each on a 1-CPU slot, as both counted while idle
+    assert sim.demand == {"group_x.a@d": 1.0, "group_x.b@d": 1.0} == _recount(sim)
+
+
+def test_a_job_that_weighs_otherwise_running_makes_the_rows_count_again() -> None:
+    sim = SimQueue(
         _config(2), acct.EMPTY, NegotiatorState(), [], [_job(1, "a", 2), _job(2, "b")], START, None
     )
     _cycle(sim, START)
     assert len(sim.running) == 2
-    # a: one running 2-CPU job; b: one running 1-CPU job, as both counted while idle
-    assert sim.demand == {"group_x.a@d": 2.0, "group_x.b@d": 1.0} == _recount(sim)
+    # idle, a's 2-CPU job weighed its RequestCpus (2); running, the SlotWeight of its slot,
+    # whose ad has no Cpus: SLOT_WEIGHT = Cpus is undefined there, and the schedd takes 1
+    assert sim.demand is None
+    assert _recount(sim) == {"group_x.a@d": 1.0, "group_x.b@d": 1.0}
 
 
 @settings(max_examples=25, deadline=None)

@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from fairshare_cli.core.config import Config, MachineSpec
 from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
+from fairshare_cli.core.htcondor.job_weight import running_weigher
 from fairshare_cli.core.htcondor.negotiator.queue import DEFAULT_REQUEST_DISK
 from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs
 from fairshare_cli.core.htcondor.negotiator.slots import (
@@ -47,6 +48,7 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
     expand_slots,
     pool_size_values,
     slot_ad,
+    slot_values,
     slot_weight,
     stanza_slot_names,
 )
@@ -407,3 +409,75 @@ def held_slot(name: str, partitionable: set[str]) -> str:
     if found is not None and found[0].lower() in partitionable:
         return found[0].lower()
     return name.lower()
+
+
+def held_slot_weigher(
+    machines: Sequence[MachineSpec], slot_weight_text: str, now: float
+) -> Callable[[Claim | None, Job], float]:
+    """What a running job on ``claim`` adds to its submitter's ``WeightedRunningJobs`` at
+    ``now``: :func:`~fairshare_cli.core.htcondor.job_weight.running_weigher` over the ad of
+    the slot the claim holds (None: no claim, or a slot no machine stanza defines).
+
+    That ad is a static slot's own; on a dynamic slot the claim's carved resources (the
+    claimed dynamic slot's ad), else the job's request carved as a match would.
+
+    Raises:
+        InputError: (when called) ``slot_weight_text`` does not parse.
+    """
+    weigh = running_weigher(slot_weight_text)
+    index: dict[str, tuple[int, str, int]] = {}
+    found: dict[tuple[object, ...], float] = {}
+
+    def held(claim: Claim | None, job: Job) -> float:
+        if claim is None:
+            return weigh(None, job)
+        key = (claim.slot.lower(), claim.resources, job.request_cpus, job.request_memory)
+        weight = found.get(key)
+        if weight is None:
+            if not index:
+                index.update(
+                    (f"slot{k}@{m}".lower(), (i, m, k)) for i, m, k in expand_slots(machines)
+                )
+            weight = found[key] = weigh(_held_ad(machines, index, claim, job, now), job)
+        return weight
+
+    return held
+
+
+def claims_weigher(
+    claims: Iterable[Claim], machines: Sequence[MachineSpec], slot_weight_text: str, now: float
+) -> Callable[[str, Job], float]:
+    """A running job's weight by its id (:class:`~.running.RunningJobs`' ``weigh``): that
+    of :func:`held_slot_weigher` on the claim that runs it (no claim: None)."""
+    by_job = {c.job_id: c for c in claims if c.job_id}
+    held = held_slot_weigher(machines, slot_weight_text, now)
+    return lambda job_id, job: held(by_job.get(job_id), job)
+
+
+def _held_ad(
+    machines: Sequence[MachineSpec],
+    index: Mapping[str, tuple[int, str, int]],
+    claim: Claim,
+    job: Job,
+    now: float,
+) -> dict[str, object] | None:
+    """The ad of the slot ``claim`` holds (see :func:`held_slot_weigher`), else None."""
+    dynamic = parent_name(claim.slot)
+    where = index.get((dynamic[0] if dynamic is not None else claim.slot).lower())
+    if where is None:
+        return None
+    stanza, machine, slot_id = where
+    spec = machines[stanza]
+    slot = Slot(0, stanza, machine, slot_id)
+    if dynamic is not None:
+        if not spec.partitionable:
+            return None
+        slot = dynamic_slot(0, slot, dynamic[1])
+        request = {"Cpus": job.request_cpus, "Memory": job.request_memory}
+        slot.resources = held_resources(
+            totals(spec), claim, lambda _: {**request, "Disk": DEFAULT_REQUEST_DISK}
+        )
+    elif spec.partitionable:
+        slot.resources = totals(spec)
+    slot.claim = claim
+    return slot_values(spec, slot, now)

@@ -265,14 +265,16 @@ def add_running_demand(
     Mirrors ``Scheduler::count_jobs``: the schedd counts each claim on which one of its
     jobs runs (a match record with a shadow) as one of its submitter's ``RunningJobs`` and
     its slot weight into ``WeightedRunningJobs``, and ``hgq_prepare_for_matchmaking`` adds
-    running and idle to the group's demand. A running job of the queue counts its
-    ``RequestCpus`` (1 without ``use_weighted_demand``); a claim that runs a job the queue
+    running and idle to the group's demand. A running job of the queue counts the weight
+    ``running`` holds for it (the slot weight of the slot it holds: see
+    :func:`~.partitionable.held_slot_weigher`; 1 without ``use_weighted_demand``); a claim
+    that runs a job the queue
     does not hold (a running record of imported history, a ``condor_status`` slot's
     ``JobId``) counts the slot weight it was charged (1 when the claim does not record one).
     A claim that runs no job (``JobId`` empty: claimed but idle, or held by another pool's
     schedd) is no running job, and no submitter ad.
     """
-    for submitter, amount in (running.cpus if weighted else running.count).items():
+    for submitter, amount in (running.weights if weighted else running.count).items():
         demand[submitter] = demand.get(submitter, 0.0) + amount
     claims = list(claims)
     if running.keeps_claims:

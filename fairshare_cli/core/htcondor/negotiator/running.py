@@ -15,13 +15,13 @@ from fairshare_cli.core.jobs import Job
 
 
 class RunningJobs:
-    """Running jobs by id, and per submitter their count and Σ ``RequestCpus``.
+    """Running jobs by id, and per submitter their count and Σ of their weights.
 
     Attributes:
         jobs: job id -> job, in the order they were added.
         count: submitter -> its running jobs (a submitter with none is absent).
-        cpus: submitter -> Σ ``RequestCpus`` of its running jobs (whole numbers: the sum
-            is the same in any order).
+        weights: submitter -> Σ of its running jobs' ``weigh(job_id, job)``, each taken
+            when the job is added (its ``WeightedRunningJobs``).
         limited: ids of the jobs that have concurrency limits (a string or an expression).
         keeps_claims: the caller also gives each claim as it starts and ends
             (:meth:`claim`, :meth:`unclaim`; ``fs simulate``), so that ``orphans`` is known.
@@ -32,23 +32,34 @@ class RunningJobs:
     __slots__ = (
         "_claimed",
         "_submitter",
+        "_weight",
         "count",
-        "cpus",
         "jobs",
         "keeps_claims",
         "limited",
         "orphans",
         "submitter_of",
+        "weigh",
+        "weights",
     )
 
-    def __init__(self, submitter_of: Callable[[Job], str], keeps_claims: bool = False) -> None:
+    def __init__(
+        self,
+        submitter_of: Callable[[Job], str],
+        weigh: Callable[[str, Job], float],
+        keeps_claims: bool = False,
+    ) -> None:
         self.submitter_of = submitter_of
+        #: a running job's weight by its id: the slot weight of the claim that runs it
+        #: (``held_slot_weigher``); a job's claim is known before the job is added
+        self.weigh = weigh
         self.keeps_claims = keeps_claims
         self.orphans: set[str] = set()
         self._claimed: dict[str, int] = {}  # job id -> the claims that run it
         self.jobs: dict[str, Job] = {}
         self.count: dict[str, int] = {}
-        self.cpus: dict[str, int] = {}
+        self.weights: dict[str, float] = {}
+        self._weight: dict[str, float] = {}  # job id -> the weight it was added with
         self.limited: set[str] = set()
         self._submitter: dict[str, str] = {}
 
@@ -60,22 +71,28 @@ class RunningJobs:
         self.jobs[job_id] = job
         self._submitter[job_id] = name
         self.count[name] = self.count.get(name, 0) + 1
-        self.cpus[name] = self.cpus.get(name, 0) + job.request_cpus
+        weight = self._weight[job_id] = self.weigh(job_id, job)
+        self.weights[name] = self.weights.get(name, 0.0) + weight
         if job.concurrency_limits or job.concurrency_limits_expr:
             self.limited.add(job_id)
         self.orphans.discard(job_id)
 
+    def weight_of(self, job_id: str) -> float | None:
+        """The weight ``job_id`` was added with (None: it does not run)."""
+        return self._weight.get(job_id)
+
     def remove(self, job_id: str) -> None:
         """A job that no longer runs."""
-        job = self.jobs.pop(job_id)
+        del self.jobs[job_id]
         name = self._submitter.pop(job_id)
+        weight = self._weight.pop(job_id)
         left = self.count[name] - 1
         if left:
             self.count[name] = left
-            self.cpus[name] -= job.request_cpus
+            self.weights[name] -= weight
         else:
             del self.count[name]
-            del self.cpus[name]
+            del self.weights[name]
         self.limited.discard(job_id)
         if job_id in self._claimed:
             self.orphans.add(job_id)

@@ -34,7 +34,11 @@ from fairshare_cli.core.htcondor.negotiator.frozen_pool import (
     SlotKey,
     unclaimed_key,
 )
-from fairshare_cli.core.htcondor.negotiator.partitionable import fresh_slots, slot_counts
+from fairshare_cli.core.htcondor.negotiator.partitionable import (
+    claims_weigher,
+    fresh_slots,
+    slot_counts,
+)
 from fairshare_cli.core.htcondor.negotiator.queue import (
     SUBMITTER_ATTRS,
     arrival_order,
@@ -135,16 +139,15 @@ class Snapshot:
         frozen = inputs.frozen
         self.frozen = frozen if frozen is not None and frozen.machines is machines else None
         self.ev = Evaluator(None if self.frozen is None else self.frozen.compiled)
-        self.claimed_values = ClaimedValues(
-            machines, self.ev, inputs.now, priorities, self.group_of
-        )
+        self.claimed_values = ClaimedValues(machines, self.ev, self.now, priorities, self.group_of)
         self.empty = Ad({}, {}, self.ev, "empty")
         self.stanza_names = [spec.name for spec in machines]
         self.machines = machines
         refs, rank_refs, preempt_refs = self._compile_slot_side(machines)
-        running = inputs.running
+        running, claims = inputs.running, list(inputs.claims)
         if running is None or running.submitter_of is not inputs.submitter_of:
-            running = RunningJobs(inputs.submitter_of)
+            weigh = claims_weigher(claims, machines, knobs.slot_weight, inputs.now)
+            running = RunningJobs(inputs.submitter_of, weigh)
             if inputs.running is not None:
                 for job_id, job in inputs.running.jobs.items():
                     running.add(job_id, job)
@@ -163,7 +166,6 @@ class Snapshot:
         #: knobs are evaluated on candidates alone, so they count only when a claimed slot
         #: can be one
         self.claimed_refs = self.all_refs if self._claimed_can_match else frozenset(refs)
-        claims = list(inputs.claims)
         self._build_slots(machines, claims, running.jobs)
         self.limit_counts = self._claimed_limits(claims, running, inputs.submitter_of)
         kept = self.frozen.autoclusters if self.frozen is not None else None
