@@ -109,16 +109,14 @@ def uid_user_name(name: str, compat: str) -> str:
     uid = min(int(digits), 2**64 - 1) & 0xFFFFFFFF  # (strtoul, then a uint32_t)
     if uid == 0 and compat != "22.05":
         return "root"
-    try:
-        import pwd
-
-        return pwd.getpwuid(uid).pw_name
-    except (KeyError, ImportError, OverflowError):
+    found = passwd_name(uid)
+    if found is None:
         from fairshare_cli.errors import InputError
 
         raise InputError(
             f"Invalid user id: {uid} (-u {name}: no passwd entry has it; name the user)"
-        ) from None
+        )
+    return found
 
 
 def invoking_user(compat: str) -> str | None:
@@ -134,13 +132,14 @@ def invoking_user(compat: str) -> str | None:
     return passwd_name()
 
 
-def passwd_name() -> str | None:
-    """The passwd name of the process's uid; None with no entry, or off POSIX."""
+def passwd_name(uid: int | None = None) -> str | None:
+    """The passwd name of ``uid`` (the process's uid when None); None with no entry, or off
+    POSIX."""
     try:
         import pwd
 
-        return pwd.getpwuid(os.getuid()).pw_name
-    except (KeyError, ImportError, AttributeError):  # no entry, or not a POSIX system
+        return pwd.getpwuid(os.getuid() if uid is None else uid).pw_name
+    except (KeyError, ImportError, AttributeError, OverflowError):  # no entry; not POSIX
         return None
 
 
