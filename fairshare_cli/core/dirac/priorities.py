@@ -126,8 +126,9 @@ def share_groups(queues: Sequence[TaskQueue]) -> dict[str, list[int]]:
         d = queues[i].definition
         return folded(d.owner), folded(d.group), d.cpu_time, queues[i].tq_id
 
-    ordered = sorted(same.values(), key=lambda m: index_order(min(m, key=index_order)))
-    return {queues[min(m, key=index_order)].definition.group: m for m in ordered}
+    first = {key: min(members, key=index_order) for key, members in same.items()}
+    ordered = sorted(same, key=lambda key: index_order(first[key]))
+    return {queues[first[key]].definition.group: same[key] for key in ordered}
 
 
 def task_queue_priorities(
