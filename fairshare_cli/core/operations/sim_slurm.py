@@ -73,6 +73,7 @@ from fairshare_cli.core.operations.slurm_pending import (
 )
 from fairshare_cli.core.operations.slurm_series import SlurmSeries, of_association
 from fairshare_cli.core.slurm import partition as slurm_part
+from fairshare_cli.core.slurm.factors import parse_flags
 from fairshare_cli.core.slurm.node_space import (
     Alloc,
     Node,
@@ -142,6 +143,10 @@ class SlurmSim:
         self.ends: list[tuple[float, str]] = []
         self.overdue = OverdueEnds(self.space, config.priority.kill_wait)  # (may outlive ends)
         self.multi: dict[str, bool] = {}  # job id -> several partitions or QOS
+        #: under PriorityFlags=INCR_ONLY, job id -> its priority kept at its highest so far
+        self.highest: dict[str, int] | None = (
+            {} if "INCR_ONLY" in parse_flags(config.priority.flags) else None
+        )
         #: the decay pass (time, tree, priority context) priorities are of, and the cycle
         self.pass_time: float | None = None
         self.ctx: tuple[float, Any, Any] = (0.0, None, None)
@@ -294,7 +299,7 @@ class SlurmSim:
         """The jobs' records as of the last decay pass, with the usage charged so far
         (:func:`~fairshare_cli.core.operations.slurm_pending.job_records`)."""
         when, _, ctx = self.ctx
-        return job_records(jobs, ctx, when, self.fit.held, self.multi)
+        return job_records(jobs, ctx, when, self.fit.held, self.multi, self.highest)
 
     def _priorities(self, t: float) -> None:
         """Priorities as of the last decay pass: all made again (as the order reaches them)
@@ -303,11 +308,15 @@ class SlurmSim:
 
         when, tree = self.series.tree(t)
         self.now = t
-        if when != self.pass_time:
+        new_pass = when != self.pass_time
+        if new_pass:
             self.pass_time = when
             self.queue.new_pass()
         if self.ctx[1] is not tree:
             self.ctx = (when, tree, priority_context(self.config, tree))
+        if new_pass and self.highest is not None:
+            # INCR_ONLY: the pass raises every pending job's kept priority, reached or not
+            self.queue.ensure([b.job for g in self.queue.groups.values() for b in g])
         self.queue.ensure(self.queued)
         self.queued = []
 
@@ -339,6 +348,10 @@ class SlurmSim:
             self._backfill(itertools.chain(left, order), t)
         for batch, rest in self.left_of.values():
             self.queue.settle(batch, rest)
+            if self.highest is not None and batch.job.id in self.highest:
+                kept = self.highest.pop(batch.job.id)
+                if rest is not None:  # (its jobs not started keep theirs)
+                    self.highest[rest.job.id] = kept
         self.left_of = {}
 
     def _start_batch(self, batch: JobBatch, record: Record, t: float) -> int:

@@ -241,6 +241,7 @@ def job_records(
     when: float,
     held: Callable[[Job, str], str | None],
     multi: dict[str, bool],
+    highest: dict[str, int] | None = None,
 ) -> dict[str, Score]:
     """Each job's records as of the decay pass at ``when`` (``ctx``: the priority context
     of the tree then): a record per ``sprio`` row (partition and QOS), with its partition's
@@ -254,6 +255,10 @@ def job_records(
     Args:
         multi: job id -> whether the job names several partitions or QOS, a cache filled
             here (a job's partitions are split from its text each time).
+        highest: under ``INCR_ONLY``, job id -> the priority kept for it at the passes
+            scored before (the dump's ``slurm_priority`` until then), raised here: each
+            pass keeps the higher of it and its own sum, as slurmctld keeps
+            ``job_ptr->priority`` from pass to pass.
     """
     from fairshare_cli.core.slurm.priority import controller_priority
     from fairshare_cli.core.slurm.priority_table import compute_rows
@@ -273,8 +278,14 @@ def job_records(
             continue
         tier = ctx.partitions[row.partition].priority_tier
         p = controller_priority(row, multi[row.job_id])
-        if incr_only and job.slurm_priority is not None and not multi[row.job_id]:
-            p = kept_highest(p, job.slurm_priority, row.admin)
+        if incr_only and not multi[row.job_id]:
+            floor = (
+                job.slurm_priority if highest is None else highest.get(job.id, job.slurm_priority)
+            )
+            if floor is not None:
+                p = kept_highest(p, floor, row.admin)
+            if highest is not None and not row.admin:
+                highest[job.id] = p
         records.setdefault(row.job_id, []).append((tier, p, row.partition, row.qos))
         if multi[row.job_id] and len(job.partitions) < 2:
             ends.setdefault(row.job_id, []).append(row)

@@ -106,24 +106,26 @@ def _classic(tree: AssocTree, algorithm: str, damp: int) -> None:
 
 
 def _chained_shares(tree: AssocTree) -> dict[int, float]:
-    """Each association's share of the whole machine: its level ratio times its parent's.
-
-    A ``parent`` association passes its parent's share on unchanged.
+    """Each association's share of the whole machine, as ``_normalize_assoc_shares_traditional``
+    multiplies it (22.05 and 26.05 alike): from 1.0, times its own level ratio, then each
+    ancestor's below root, leaf first, each ratio divided first. The order sets the last bit:
+    30 shares of 40 under 40 of 100 is ``0.75 * 0.4`` = 0.30000000000000004, where
+    ``0.4 * 30 / 40`` is 0.3. A ``parent`` association multiplies none of its own (its row
+    takes its fair-share parent's); a level of no shares makes it 0.
     """
-    root = tree.root
-    chain: dict[int, float] = {id(root): 1.0}
+    chain: dict[int, float] = {}
     for a in tree.assocs:
-        p = a.parent
-        if p is None:
-            continue
-        up = chain[id(p)]
-        if a.is_parent_mode:
-            mine = up
-        elif a.level_shares == 0:
-            mine = 0.0
-        else:
-            mine = up * a.shares_raw / a.level_shares
-        chain[id(a)] = mine
+        norm = 1.0
+        node = a
+        while node.parent is not None:
+            if node.is_parent_mode:
+                pass
+            elif node.level_shares == 0:
+                norm = 0.0
+            else:
+                norm *= node.shares_raw / node.level_shares
+            node = node.parent
+        chain[id(a)] = norm
     return chain
 
 

@@ -28,28 +28,52 @@ def node_gres(text: str, where: str) -> dict[str, int]:
     """A node's ``Gres=`` as ``gres/NAME`` and ``gres/NAME:TYPE`` counts, as ``_get_gres_cnt``
     reads it (``gres.c``, 22.05 and 26.05): comma-separated ``NAME[:TYPE][:COUNT]``, the
     socket binding in brackets dropped (``gpu:2(S:0-1)``), a count with a suffix
-    (``K``, ``G`` ...), none: 1. ``gpu:a100:2`` is ``{"gres/gpu:a100": 2}`` (the typed
-    count counts towards ``gres/gpu`` where the partitions are summed), ``gpu:2`` is
-    ``{"gres/gpu": 2}``.
+    (``K``, ``G`` ...), none: 1 (a bare ``gpu`` too); the word ``no_consume`` (any case)
+    is a flag, no type (``gres_add_type``). ``gpu:a100:2`` is ``{"gres/gpu:a100": 2}``
+    (the typed count counts towards ``gres/gpu`` where the partitions are summed),
+    ``gpu:2`` and ``gpu:no_consume:2`` are ``{"gres/gpu": 2}``.
 
     Raises:
-        InputError: a count slurmctld calls a bad GRES configuration.
+        InputError: a token slurmctld drops, or whose name's count it stops reading at.
     """
     out: dict[str, int] = {}
-    for token in text.split(","):
-        if not token or token.lower() in ("(null)", "none"):
-            continue
-        body = token[: token.rfind("(")] if "(" in token else token
-        parts = body.split(":")
-        name, rest = parts[0], parts[1:]
-        count: int | None = 1
-        if rest and rest[-1][:1].isascii() and rest[-1][:1].isdigit():
-            count = _count(rest.pop())
-        if count is None or not name:
-            raise InputError(
-                f"{where}: Gres: {token}: slurmctld reads no count in it (Bad GRES "
-                "configuration); write NAME[:TYPE][:COUNT], e.g. gpu:a100:2"
-            )
-        for key in [f"gres/{name}:{kind}" for kind in rest if kind] or [f"gres/{name}"]:
-            out[key] = out.get(key, 0) + count
+    tokens = [t for t in text.split(",") if t and t.lower() not in ("(null)", "none")]
+    for token in tokens:
+        key, count = _node_token(token, tokens, where)
+        out[key] = out.get(key, 0) + count
     return out
+
+
+def _node_token(token: str, tokens: list[str], where: str) -> tuple[str, int]:
+    """One token of a node's ``Gres=``: its ``gres/NAME[:TYPE]`` key and count."""
+    head = f"{where}: Gres: {token}: "
+    name = token.split(":", 1)[0]
+    if not name or "(" in name:  # (gres_name_filter: no GresTypes name)
+        raise InputError(
+            head + "names no GRES, so slurmctld drops it (Invalid GRES configured on "
+            "node); write NAME[:TYPE][:COUNT], e.g. gpu:a100:2"
+        )
+    if token == name and len([t for t in tokens if t.split(":", 1)[0] == name]) > 1:
+        raise InputError(
+            head + f"slurmctld counts {name} as 1 at it, whatever the line's other {name} "
+            f"tokens say, and reads none after it (_get_gres_cnt); give the count once, e.g. "
+            f"{name}:2"
+        )
+    body = token[: token.rfind("(")] if "(" in token else token
+    rest = [part for part in body.split(":")[1:] if part]
+    after = body.rsplit(":", 1)[-1][:1]  # the count is after the last colon, if a digit
+    count: int | None = 1
+    if rest and after.isascii() and after.isdigit():
+        count = _count(rest.pop())
+    if count is None:
+        raise InputError(
+            head + "slurmctld reads no count in it (Bad GRES configuration) and no further "
+            f"{name} of the line; write NAME[:TYPE][:COUNT], e.g. gpu:a100:2"
+        )
+    kinds = [kind for kind in rest if kind.lower() != "no_consume"]
+    if len(kinds) > 1:
+        raise InputError(
+            head + f"slurmctld counts {count} for each of its types ({', '.join(kinds)}) and "
+            f"{count} for {name}, which no [[machines]] attributes hold; give one type a token"
+        )
+    return (f"gres/{name}:{kinds[0]}" if kinds else f"gres/{name}"), count

@@ -148,3 +148,78 @@ def test_a_billing_weight_of_an_untracked_gres_is_refused(
     result = _import(tmp_path, run, conf.replace("license/matlab", "license/matlab,gres/gpu"))
     assert result.exit_code == 0, result.stderr
     assert 'billing_weights = "CPU=1.0,GRES/gpu=2.0"' in result.stdout
+
+
+#: A bare name, a mixed list and the no_consume flag word (``_get_gres_cnt`` and
+#: ``gres_add_type``, 22.05 and 26.05 alike).
+FLAG_CONF = """\
+PriorityType=priority/multifactor
+PriorityWeightTRES=CPU=1000,GRES/gpu=1000,GRES/mps=1000
+NodeName=n1 CPUs=4 RealMemory=1000 Gres=gpu,mps:100
+NodeName=n2 CPUs=4 RealMemory=1000 Gres=gpu:no_consume:2
+NodeName=n3 CPUs=4 RealMemory=1000 Gres=gpu:a100:NO_CONSUME:2
+PartitionName=bare Nodes=n1 Default=YES
+PartitionName=shared Nodes=n2,n3
+"""
+
+
+def test_a_bare_name_counts_one_and_no_consume_is_no_type(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """n1's bare ``gpu`` is 1 GPU (``!xstrcmp(tok, gres_name)``: count 1) and its
+    ``mps:100`` 100 MPS (the mps plugin reads its own token); ``no_consume``, in any case,
+    sets a flag and is no type (``gres_add_type``), so n2's ``gpu:no_consume:2`` is 2
+    untyped GPUs and n3's ``gpu:a100:NO_CONSUME:2`` 2 of type a100, and the TRES the
+    priority plugin reads (``gres_node_config_cnt``: ``gres_cnt_config``) count 2 each.
+    Partition bare: cpu 4, gres/gpu 1, gres/mps 100; shared: cpu 8, gres/gpu 2 + 2 = 4.
+    Job 1 in bare, 1 CPU, 1 GPU, 50 MPS: cpu 1/4 x 1000 = 250, gres/gpu 1/1 x 1000 = 1000,
+    gres/mps 50/100 x 1000 = 500: PRIORITY 1750. Job 2 in shared, 2 CPUs, 2 GPUs: cpu
+    2/8 x 1000 = 250, gres/gpu 2/4 x 1000 = 500: 750. fs took ``no_consume`` for a type:
+    shared counted gres/gpu 2 + 2 + 2 = 6 (n3's a100 and "no_consume" each 2), job 2's
+    gres/gpu 2/6 x 1000 = 333, PRIORITY 583."""
+    result = _import(tmp_path, run, FLAG_CONF)
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert 'attributes = {Cpus = 4, Memory = 1000, "gres/gpu" = 1, "gres/mps" = 100}' in out
+    assert 'attributes = {Cpus = 4, Memory = 1000, "gres/gpu" = 2}' in out
+    assert 'attributes = {Cpus = 4, Memory = 1000, "gres/gpu:a100" = 2}' in out
+    jobs = [
+        {"id": "1", "owner": "alice", "account": "hep", "submit_time": NOW_EPOCH - 60,
+         "attributes": {"gres/gpu": 1, "gres/mps": 50}},
+        {"id": "2", "owner": "alice", "account": "hep", "submit_time": NOW_EPOCH - 60,
+         "partition": "shared", "request_cpus": 2, "attributes": {"gres/gpu": 2}},
+    ]  # fmt: skip
+    options = sprio_files(tmp_path, jobs, out + SPRIO_ACCOUNTS)
+    result = run("sprio", "-o", "%.5i %.10Y %.40T", *options)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == [
+        "JOBID   PRIORITY                                     TRES",
+        "    1       1750       cpu=250,gres/gpu=1000,gres/mps=500",
+        "    2        750                     cpu=250,gres/gpu=500",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("gres", "token", "why"),
+    [
+        # a bare name sets the count to 1 and breaks out of the token loop
+        ("gpu,gpu:2", "gpu", "slurmctld counts gpu as 1 at it"),
+        ("gpu:a100:2,gpu", "gpu", "slurmctld counts gpu as 1 at it"),
+        # gres_name_filter: the name before the first colon, "gpu(S", is no GresTypes one
+        ("gpu(S:0-1)", "gpu(S:0-1)", "names no GRES, so slurmctld drops it"),
+        # every type word gets the token's count, the name it once
+        ("gpu:a100:tesla:2", "gpu:a100:tesla:2", "slurmctld counts 2 for each of its types"),
+    ],
+)
+def test_a_gres_slurmctld_drops_or_stops_at_is_refused(
+    tmp_path: Path, run: Callable[..., Any], gres: str, token: str, why: str
+) -> None:
+    """Where ``_get_gres_cnt`` stops reading a name's tokens (a bare ``gpu`` with other
+    ``gpu`` tokens: the count is 1 there and the loop breaks), ``gres_name_filter`` drops a
+    token, or a token's count goes to several types and once to its name (which the
+    ``[[machines]]`` attributes, typed counts adding up to their name's, cannot hold), fs
+    refuses the line in one line, exit 2, and writes nothing."""
+    result = _import(tmp_path, run, f"NodeName=n1 CPUs=4 Gres={gres}\n")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"fs: error: {tmp_path / 'slurm.conf'}:1: Gres: {token}: {why}")
+    assert result.stderr.count("\n") == 1
