@@ -22,7 +22,7 @@ from fairshare_cli.core.operations.import_usage import HISTORY_SINKS, ImportSumm
 from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of, record_end
 from fairshare_cli.errors import EmptyInput, InputError, UnreadableInput
 from fairshare_cli.io.history import FORMATS
-from fairshare_cli.io.inputs import spooled
+from fairshare_cli.io.spool import spooled
 from fairshare_cli.render.progress import counted_batches
 
 if TYPE_CHECKING:
@@ -179,7 +179,7 @@ def history(
         sinks = {**HISTORY_SINKS, "accountant": cycle_sink(cycle, cycle_start)}
     from fairshare_cli.io.history import read_records_batched
 
-    with spooled(file, READS["history"]) as path:
+    with spooled(file, READS["history"], lazy=True) as path:
         _import(
             lambda: read_records_batched(path, fmt, file),
             file,
@@ -240,7 +240,7 @@ def condor_history(
     from fairshare_cli.io.history import read_condor_history
     from fairshare_cli.render.negotiate import progress_bar
 
-    with spooled(file, READS["condor-history"], documents=True) as path:
+    with spooled(file, READS["condor-history"], documents=True, lazy=True) as path:
         large = sys.stderr.isatty() and os.path.getsize(path) > LARGE_INPUT
         with progress_bar(large, "reading " + file) as bar:
             progress = bar if large else None
