@@ -263,7 +263,7 @@ def _import(
     first moved to slurmctld's pass at that time, the records charged on its grid.
     ``lines``: a history file (path, format) whose records after ``--now`` are named by line."""
     from fairshare_cli.core.operations.import_usage import import_usage
-    from fairshare_cli.io.history_lines import refuse_after_now
+    from fairshare_cli.io.history_lines import by_line, refuse_after_now
     from fairshare_cli.io.history_sort import sorted_by_start
     from fairshare_cli.io.usage_store import SECTION, import_log
 
@@ -298,17 +298,18 @@ def _import(
             return Batches(counted_batches(read, f"importing {label}", "records"))
 
         feed = counting if log is None else (lambda: log.tee(counting()))
-        env.state, done = import_usage(
-            env.config,
-            env.state,
-            env.now,
-            lambda: watched(feed()),
-            label=label,
-            rebuild=rebuild,
-            sinks=sinks,
-            # the second reading, in start order through the external sort (flat memory)
-            resort=lambda _unsorted: watched(sorted_by_start(feed())),
-        )
+        with by_line(lines, label):  # (a record a model refuses named by its line)
+            env.state, done = import_usage(
+                env.config,
+                env.state,
+                env.now,
+                lambda: watched(feed()),
+                label=label,
+                rebuild=rebuild,
+                sinks=sinks,
+                # the second reading, in start order through the external sort (flat memory)
+                resort=lambda _unsorted: watched(sorted_by_start(feed())),
+            )
         _hold_running(env, running, label, rebuild)
         if log is not None:  # the usage history store (fs whatif replays from it)
             marks = log.finish(env.now, env.config.pool.usage_history_window)
