@@ -22,7 +22,7 @@ from fairshare_cli.core.operations.import_usage import HISTORY_SINKS, ImportSumm
 from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of, record_end
 from fairshare_cli.errors import EmptyInput, InputError, UnreadableInput
 from fairshare_cli.io.history import FORMATS
-from fairshare_cli.io.inputs import spooled
+from fairshare_cli.io.spool import spooled
 from fairshare_cli.render.progress import counted_batches
 
 if TYPE_CHECKING:
@@ -179,7 +179,7 @@ def history(
         sinks = {**HISTORY_SINKS, "accountant": cycle_sink(cycle, cycle_start)}
     from fairshare_cli.io.history import read_records_batched
 
-    with spooled(file, READS["history"]) as path:
+    with spooled(file, READS["history"], lazy=True) as path:
         _import(
             lambda: read_records_batched(path, fmt, file),
             file,
@@ -240,7 +240,7 @@ def condor_history(
     from fairshare_cli.io.history import read_condor_history
     from fairshare_cli.render.negotiate import progress_bar
 
-    with spooled(file, READS["condor-history"], documents=True) as path:
+    with spooled(file, READS["condor-history"], documents=True, lazy=True) as path:
         large = sys.stderr.isatty() and os.path.getsize(path) > LARGE_INPUT
         with progress_bar(large, "reading " + file) as bar:
             progress = bar if large else None
@@ -263,7 +263,7 @@ def _import(
     first moved to slurmctld's pass at that time, the records charged on its grid.
     ``lines``: a history file (path, format) whose records after ``--now`` are named by line."""
     from fairshare_cli.core.operations.import_usage import import_usage
-    from fairshare_cli.io.history_lines import refuse_after_now
+    from fairshare_cli.io.history_lines import by_line, refuse_after_now
     from fairshare_cli.io.history_sort import sorted_by_start
     from fairshare_cli.io.usage_store import SECTION, import_log
 
@@ -298,17 +298,18 @@ def _import(
             return Batches(counted_batches(read, f"importing {label}", "records"))
 
         feed = counting if log is None else (lambda: log.tee(counting()))
-        env.state, done = import_usage(
-            env.config,
-            env.state,
-            env.now,
-            lambda: watched(feed()),
-            label=label,
-            rebuild=rebuild,
-            sinks=sinks,
-            # the second reading, in start order through the external sort (flat memory)
-            resort=lambda _unsorted: watched(sorted_by_start(feed())),
-        )
+        with by_line(lines, label):  # (a record a model refuses named by its line)
+            env.state, done = import_usage(
+                env.config,
+                env.state,
+                env.now,
+                lambda: watched(feed()),
+                label=label,
+                rebuild=rebuild,
+                sinks=sinks,
+                # the second reading, in start order through the external sort (flat memory)
+                resort=lambda _unsorted: watched(sorted_by_start(feed())),
+            )
         _hold_running(env, running, label, rebuild)
         if log is not None:  # the usage history store (fs whatif replays from it)
             marks = log.finish(env.now, env.config.pool.usage_history_window)

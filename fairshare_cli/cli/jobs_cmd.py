@@ -132,6 +132,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     The submit time is --now unless given with --set submit_time=...
     """
     from fairshare_cli.core.operations.queue import add_jobs, new_jobs, numbered, read_queue
+    from fairshare_cli.core.operations.submit_ids import check_file_ids
     from fairshare_cli.io.importers.sniff import jobs_file_refusals
 
     if jobs_file is not None:
@@ -144,6 +145,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         queue = read_queue(env.state, str(env.state_path))
         if jobs_file is not None:
             objs = file_objects(jobs_file)
+            check_file_ids(objs, jobs_file)
         else:
             fields = {
                 "account": account,
@@ -188,8 +190,8 @@ def _option_object(
     job_id: str | None,
 ) -> dict[str, Any]:
     """The job object of ``fs submit``'s options, its id (``--id`` or ``--set id=``) one a
-    scheduler hands out (:func:`~fairshare_cli.core.operations.queue.check_new_id`)."""
-    from fairshare_cli.core.operations.queue import check_new_id
+    scheduler hands out (:func:`~fairshare_cli.core.operations.submit_ids.check_new_id`)."""
+    from fairshare_cli.core.operations.submit_ids import check_new_id
 
     obj = job_object(owner or _default_owner(), fields, sets, count)
     given = obj.get("id", job_id)

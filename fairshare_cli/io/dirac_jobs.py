@@ -35,10 +35,11 @@ from fairshare_cli.core.dirac.jobs import (
 from fairshare_cli.core.dirac.requirements import definer
 from fairshare_cli.core.dirac.taskqueues import TaskQueue, build_task_queues
 from fairshare_cli.core.jobs import parse_jobs
-from fairshare_cli.io.inputs import fast_loads, spooled
+from fairshare_cli.io.inputs import fast_loads
 from fairshare_cli.io.job_records import raw_job_record
 from fairshare_cli.io.jobs import JOBS_TEXT, load_job_objects, read_jobs
 from fairshare_cli.io.json_keys import surely_distinct
+from fairshare_cli.io.spool import spooled
 
 __all__ = ["KEY_FIELDS", "QUEUE_RECORD", "TaskQueueKeys", "task_queues_from_file"]
 

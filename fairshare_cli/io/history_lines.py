@@ -1,14 +1,17 @@
-"""A usage history's records refused by the import's time (``--now``), named by their line."""
+"""A usage history's records refused by the import's time (``--now``) or by a model, named
+by their line."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 from collections.abc import Iterable, Iterator
 from operator import attrgetter
 
+from fairshare_cli.core.operations.import_usage import RefusedRecord
 from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.history import _exact_record, _sniff
+from fairshare_cli.io.history import _exact_record, _sniff, read_records
 from fairshare_cli.io.inputs import open_input
 
 _START = attrgetter("start")
@@ -39,6 +42,29 @@ def refuse_after_now(
                     raise InputError(f"{label}:{line}: {problem}")
         done += len(batch)
         yield batch
+
+
+@contextlib.contextmanager
+def by_line(lines: tuple[str, str] | None, label: str) -> Iterator[None]:
+    """A record a model refuses (an unknown QOS, a start before its submitter's last
+    update) named by the line of the history file ``lines`` (path, format) it is on, as
+    the reader names its own errors (``history.csv:5: unknown QOS "x"``), not by its
+    place in the replay (``record 1``, counted in start order); as it is when ``lines`` is
+    None.
+
+    Raises:
+        InputError: naming the line (the file read again to find the record).
+    """
+    try:
+        yield
+    except RefusedRecord as exc:
+        if lines is None:
+            raise
+        number = next((n for n, r in enumerate(read_records(*lines), 1) if r == exc.record), 0)
+        if not number:  # (not reached: the record was read from this file)
+            raise
+        line = _line_of_record(*lines, number)
+        raise InputError(f"{label}:{line}: {exc.problem}") from None
 
 
 def _after(record: UsageRecord, now: float) -> str | None:

@@ -3,7 +3,6 @@ streamed object by object is :mod:`fairshare_cli.io.json_stream`'s)."""
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import io
 import json
@@ -197,73 +196,16 @@ def rereadable(path: str) -> bool:
     return not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode))
 
 
-@contextlib.contextmanager
-def spooled(path: str, expected: str, documents: bool = False) -> Iterator[str]:
-    """A path that a reader may open twice (to sniff, or the exact reader after a fast
-    one): ``path`` itself when :func:`rereadable`, else a temporary copy of its bytes
-    (stdin's for ``-``), removed on leaving. The copy is held to
-    :data:`~fairshare_cli.core.limits.MAX_LINE` as :func:`line_blocks` holds a reader (a
-    pipe that never sends a newline would fill the temporary folder), ``expected`` naming
-    the input in the refusal; with ``documents``, a JSON document (its first character
-    ``[`` or ``{``) is not held to it.
-
-    Raises:
-        InputError: the pipe cannot be read, or holds a line longer than ``MAX_LINE``.
-    """
-    if rereadable(path):
-        yield path
-        return
-    # (its suffix kept: a reader may tell the format by it, as fs import history does)
-    suffix = os.path.splitext(path)[1] or ".input"
-    import tempfile  # (only to copy a pipe)
-
-    with tempfile.NamedTemporaryFile("wb", suffix=suffix) as tmp:
-        # Bytes as they come: decoding (and its errors) is the reader's job.
-        try:
-            if path != "-":
-                refuse_device(path)  # (a pipe standing for a closed stdin)
-                with open(path, "rb") as source:
-                    _copy_lines(source.read, tmp, path, expected, documents)
-            elif getattr(sys.stdin, "buffer", None) is not None:
-                refuse_blank_stdin()
-                _copy_lines(sys.stdin.buffer.read, tmp, path, expected, documents)
-            else:  # pragma: no cover - a text-only stdin
-                tmp.write(sys.stdin.read().encode("utf-8", "surrogateescape"))
-            tmp.flush()
-        except OSError as exc:
-            raise cannot_read(path, exc) from None
-        yield tmp.name
+#: The temporary copies of pipes filled as they are read (:func:`~fairshare_cli.io.spool.spooled`
+#: with ``lazy``), by path: each opens a reading of its copy, as bytes.
+FILLED: dict[str, Callable[[], IO[bytes]]] = {}
 
 
-def _copy_lines(
-    read: Callable[[int], bytes], tmp: IO[bytes], named: str, expected: str, documents: bool
-) -> None:
-    """Copy what ``read`` gives to ``tmp`` a block at a time, refusing (as
-    :func:`line_blocks` does, ``named`` being the input's name) a line longer than
-    :data:`~fairshare_cli.core.limits.MAX_LINE` once that much of it is read; with
-    ``documents``, a JSON document is copied whole. Lines are counted only for the refusal
-    (in what was copied): a count of every block was half the copy's time.
-
-    Raises:
-        InputError: such a line.
-    """
-    run = 0  # (bytes since the last newline)
-    sniff = documents  # (True: its first non-blank byte is still to be looked at)
-    while block := read(BLOCK):
-        tmp.write(block)
-        if sniff and block.strip():
-            if block.lstrip()[:1] in (b"[", b"{"):  # (a JSON document: its lines are its
-                while block := read(BLOCK):  # writer's choice)
-                    tmp.write(block)
-                return
-            sniff = False
-        end = block.rfind(b"\n") + 1
-        run = len(block) - end if end else run + len(block)
-        if run > MAX_LINE:
-            tmp.flush()
-            with open(tmp.name, "rb") as copied:
-                lines = sum(part.count(b"\n") for part in iter(lambda: copied.read(BLOCK), b""))
-            raise long_line(named, lines + 1, expected)
+def open_filled(path: str, **text: Any) -> IO[str] | None:
+    """A reading of the copy at ``path`` as text (``text``: ``open``'s text arguments), or
+    None when ``path`` is no copy being filled."""
+    filled = FILLED.get(path)
+    return None if filled is None else io.TextIOWrapper(filled(), encoding="utf-8", **text)
 
 
 def open_input(path: str, name: str | None = None) -> IO[str]:
@@ -274,7 +216,9 @@ def open_input(path: str, name: str | None = None) -> IO[str]:
     """
     try:
         refuse_device(path)  # (stdin too: redirected from a blank file)
-        return sys.stdin if path == "-" else open(path, encoding="utf-8", newline="")
+        if path == "-":
+            return sys.stdin
+        return open_filled(path, newline="") or open(path, encoding="utf-8", newline="")
     except OSError as exc:
         raise cannot_read(name or path, exc) from None
 

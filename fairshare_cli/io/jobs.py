@@ -42,7 +42,7 @@ from fairshare_cli.core.jobs import (
 )
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
-from fairshare_cli.io.inputs import JSONFault, read_json, refuse_device, spooled
+from fairshare_cli.io.inputs import JSONFault, read_json, refuse_device
 from fairshare_cli.io.job_records import (
     projected,
     raw_job_record,
@@ -52,6 +52,7 @@ from fairshare_cli.io.job_records import (
 )
 from fairshare_cli.io.job_shapes import Shapes
 from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys
+from fairshare_cli.io.spool import spooled
 
 #: Bytes read at a time, and a piece's size: it is cut at the first object boundary past
 #: half of it. Small, so that a piece's records are checked and handed on while in the

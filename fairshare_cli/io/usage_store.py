@@ -34,7 +34,7 @@ from typing import Any
 
 from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import RuntimeFailure
-from fairshare_cli.io.atomic import disk_failure, fsync_folder, make_like
+from fairshare_cli.io.atomic import disk_failure, fsync_folder, make_like, refuse_read_only
 from fairshare_cli.io.usage_format import ADDED_COLUMNS as _ADDED_COLUMNS
 from fairshare_cli.io.usage_format import FORMAT as FORMAT
 from fairshare_cli.io.usage_format import RECORD_INDEXES as _RECORD_INDEXES
@@ -435,7 +435,8 @@ def import_log(
     Raises:
         StateError: the store or the state's marks are not ours (a store not ours is
             refused, not replaced).
-        RuntimeFailure: the store cannot be opened.
+        RuntimeFailure: the store cannot be opened, or is one this user may not write
+            (that the rename of a new file would replace).
     """
     if dry_run:
         yield None
@@ -448,6 +449,7 @@ def import_log(
     fresh = path.with_name(f"{path.name}.new")
     if whole:
         check_store(path)
+        refuse_read_only(path, "usage history")  # (replaced by a rename: as the state is)
         for old in (fresh, *_side_files(fresh)):  # (left by an import that died)
             old.unlink(missing_ok=True)
     try:

@@ -69,7 +69,12 @@ def _put_back(path: Path, kept: Path | None, existed: bool) -> None:
     if kept is None:
         path.unlink(missing_ok=True)
     else:
-        os.replace(kept, path)
+        try:
+            os.replace(kept, path)
+        except OSError:  # (a rename that keeps failing, as the state's did: linked back)
+            path.unlink(missing_ok=True)
+            os.link(kept, path)
+            kept.unlink()
     fsync_folder(path.parent)
 
 

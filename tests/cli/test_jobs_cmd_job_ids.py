@@ -110,3 +110,36 @@ def test_ids_schedulers_hand_out_are_taken(tmp_path: Path) -> None:
     for line in ("--id 7 --account hep", "--id 8.3", "--id 9.0", "--id 10 --count 2"):
         assert _run(tmp_path, f"submit --owner alice {line}")[0] == 0
     assert _ids(tmp_path) == ["7", "8.3", "9.0", "10.0", "10.1"]
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        pytest.param("abc", id="letters"),
+        pytest.param("08", id="leading-zero"),
+        pytest.param("8.03", id="proc-leading-zero"),
+        pytest.param("0", id="cluster-zero"),
+        pytest.param("8.3.1", id="two-dots"),
+    ],
+)
+def test_a_file_id_no_scheduler_hands_out_is_refused(tmp_path: Path, given: str) -> None:
+    """``fs submit --file jobs.json`` holds its ids to ``--id``'s forms: a job ``08``
+    queued beside none is one ``fs rm 8`` never finds. The second object is named by its
+    place (counting from 1, as the jobs reader names an object); nothing is written."""
+    jobs = tmp_path / "jobs.json"
+    objects = [{"id": "5", "owner": "alice"}, {"id": given, "owner": "bob"}]
+    jobs.write_text(json.dumps(objects), encoding="utf-8")
+    code, out, err = _run(tmp_path, f"submit --file {jobs}")
+    assert (code, out) == (2, "")
+    assert err == f'fs: error: {jobs}: job object 2 (counting from 1): job id "{given}": {FORMS}\n'
+    assert not (tmp_path / "state.json").exists()
+
+
+def test_a_file_cluster_with_count_is_taken(tmp_path: Path) -> None:
+    """A jobs file's ``"id": "101.0", "count": 2`` is cluster 101's jobs 101.0 and 101.1
+    (docs/jobs.md; the sample jobs file's form), a proc id the form check takes."""
+    jobs = tmp_path / "jobs.json"
+    objects = [{"id": "101.0", "owner": "alice", "count": 2}, {"id": "7", "owner": "bob"}]
+    jobs.write_text(json.dumps(objects), encoding="utf-8")
+    assert _run(tmp_path, f"submit --file {jobs}")[0] == 0
+    assert _ids(tmp_path) == ["101.0", "101.1", "7"]

@@ -448,14 +448,14 @@ def test_bad_submit(
 @pytest.mark.parametrize(
     ("content", "key"),
     [
-        ("owner,start,qos\nalice,2026-11-21T10:00:00Z,nosuch\n", 'record 1: unknown QOS "nosuch"'),
+        ("owner,start,qos\nalice,2026-11-21T10:00:00Z,nosuch\n", ':2: unknown QOS "nosuch"'),
         ("owner,start\nalice,2027-11-21T10:00:00Z\n", ":2: starts after --now"),
         # in one batch: the first refusal in record order wins, whichever model or the
         # reader makes it (records are charged a batch at a time, refusals record by record)
         (
             "owner,start,qos\nalice,2026-11-21T10:00:00Z,\nalice,2026-11-21T10:00:01Z,nosuch\n"
             "alice,2027-11-21T10:00:00Z,\nalice,2026-11-21T10:00:01Z,,x\n",
-            'record 2: unknown QOS "nosuch"',
+            ':3: unknown QOS "nosuch"',
         ),
         (
             "owner,start,qos\nalice,2026-11-21T10:00:00Z,\nalice,2027-11-21T10:00:00Z,\n"

@@ -72,4 +72,42 @@ def test_an_earlier_records_refusal_still_wins(tmp_path: Path) -> None:
         "alice,2026-11-21T00:00:00Z,2026-11-21T14:00:00Z,\n"
     )
     code, _, err = _import(tmp_path, text)
-    assert (code, err) == (2, 'fs: error: -: record 1: unknown QOS "nosuch"\n')
+    assert (code, err) == (2, 'fs: error: -:2: unknown QOS "nosuch"\n')
+
+
+def test_a_model_refusal_names_the_line_not_the_place_in_start_order(tmp_path: Path) -> None:
+    """Records out of start order are charged sorted: bob's record on line 4 (the header is
+    line 1) starts first (08:00, before 09:00 and 10:00), so the Slurm model met it first
+    and said ``-: record 1: unknown QOS``, a number no line of the file bears; now its
+    line, as the reader names its own errors."""
+    text = (
+        "owner,start,end,qos\n"
+        "alice,2026-11-21T10:00:00Z,2026-11-21T11:00:00Z,\n"
+        "alice,2026-11-21T09:00:00Z,2026-11-21T10:00:00Z,\n"
+        "bob,2026-11-21T08:00:00Z,2026-11-21T09:00:00Z,nosuch\n"
+    )
+    assert _import(tmp_path, text) == (2, "", 'fs: error: -:4: unknown QOS "nosuch"\n')
+    assert not (tmp_path / "state.json").exists()
+
+
+def test_a_start_before_the_last_update_names_its_line(tmp_path: Path) -> None:
+    """A first import at --now 02:00 brings alice's record up to 02:00 (its last update);
+    a second import's line 3 starts at 01:30, before it (line 2, 03:00, after): the
+    accountant refuses it, named by its line (it was ``record 1``, the first in start
+    order), and the state stays as the first import wrote it."""
+    first = HEADER + "alice,2026-11-21T00:00:00Z,2026-11-21T01:00:00Z\n"
+    args = ["import", "history", "-", "--config", str(REPO / "sample_configs" / "pool.toml")]
+    args += ["--state", str(tmp_path / "state.json"), "--now", "2026-11-21T02:00:00Z"]
+    assert CliRunner().invoke(cli, args, input=first).exit_code == 0
+    before = (tmp_path / "state.json").read_bytes()
+    second = (
+        HEADER + "alice,2026-11-21T03:00:00Z,2026-11-21T04:00:00Z\n"
+        "alice,2026-11-21T01:30:00Z,2026-11-21T01:40:00Z\n"
+    )
+    assert _import(tmp_path, second) == (
+        2,
+        "",
+        "fs: error: -:3: starts before alice@example.org's last update; the accountant"
+        " already counts that time (use --rebuild to replay the whole history afresh)\n",
+    )
+    assert (tmp_path / "state.json").read_bytes() == before

@@ -8,11 +8,15 @@ import errno
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.conftest import needs_linux_cc
 
 REPO = Path(__file__).resolve().parents[2]
 POOL = REPO / "sample_configs" / "pool.toml"
@@ -140,3 +144,32 @@ def test_a_link_a_killed_import_left_is_put_back(tmp_path: Path, run: Callable[.
     assert run("setfactor", "alice@example.org", "2", "--create", *common).exit_code == 0
     assert store.read_bytes() == old
     assert _files(tmp_path) == ["state.history.sqlite", "state.json"]
+
+
+@needs_linux_cc
+def test_a_rebuild_whose_renames_keep_failing_puts_the_old_history_back(
+    fault_shim: Path, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs import history --rebuild`` on a folder whose renames fail from the second on
+    (EIO; the fault shim's ``rename``): the new store's rename passes, the state's fails
+    (exit 1), and so did putting the old store back by a rename, which left
+    ``state.history.sqlite.kept`` beside the new store until the next writer. Now the old
+    store is linked back in place: both files as they were, no ``.kept``."""
+    state = tmp_path / "state.json"
+    first = tmp_path / "first.csv"
+    first.write_text("".join(HISTORY.read_text().splitlines(True)[:100]))
+    common = ["--config", str(POOL), "--state", str(state), "--now", NOW]
+    assert run("import", "history", str(first), *common).exit_code == 0
+    store = tmp_path / "state.history.sqlite"
+    before = (state.read_bytes(), store.read_bytes())
+    env = {**os.environ, "LD_PRELOAD": str(fault_shim), "FAULT_OP": "rename", "FAULT_AFTER": "1",
+           "FAULT_ERRNO": "5", "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-m", "fairshare_cli", "import", "history", "--rebuild", str(HISTORY),
+         *common],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == f"fs: error: cannot write state file {state}: Input/output error\n"
+    assert (state.read_bytes(), store.read_bytes()) == before
+    assert _files(tmp_path) == ["first.csv", "state.history.sqlite", "state.json"]

@@ -30,7 +30,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     """
     from fairshare_cli.io.importers.as_config import Imported
     from fairshare_cli.io.importers.slurm_conf import read_slurm_conf
-    from fairshare_cli.io.inputs import spooled
+    from fairshare_cli.io.spool import spooled
 
     with spooled(file, "slurm.conf text") as path:  # (read twice: scontrol output is told)
         conf = read_slurm_conf(path, file, _output_compat(into))

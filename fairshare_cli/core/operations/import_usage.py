@@ -113,8 +113,8 @@ def _feed(
 
     Raises:
         UnsortedHistory: a presorted sink met a record that starts before the one before.
-        InputError: a record the reader refuses, or one a sink refuses (named, with
-            ``label``).
+        InputError: a record the reader refuses; :class:`RefusedRecord`: one a sink
+            refuses (named, with ``label``).
         _Refused: a record a sink refuses, ``batched``.
     """
     count = 0
@@ -134,8 +134,24 @@ def _feed(
             for sink in sinks.values():
                 sink.add(record)
         except InputError as exc:  # a sink names the record; add the file
-            raise InputError(f"{label}: {exc}") from None
+            raise RefusedRecord(label, record, count, str(exc)) from None
     return count
+
+
+class RefusedRecord(InputError):
+    """A record a model refuses, named by its place in the replay (``label: record N:
+    ...``, start order) until the reader of its file names its line (:attr:`problem`:
+    the refusal without its place).
+
+    Attributes:
+        record: the record refused; problem: what is wrong with it.
+    """
+
+    def __init__(self, label: str, record: UsageRecord, count: int, message: str) -> None:
+        super().__init__(f"{label}: {message}")
+        self.record = record
+        place = f"record {count}: "
+        self.problem = message[len(place) :] if message.startswith(place) else message
 
 
 class _Refused(Exception):

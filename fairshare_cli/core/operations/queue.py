@@ -117,37 +117,6 @@ def _next_cluster(jobs: Sequence[Job]) -> int:
     return best + 1
 
 
-def check_new_id(job_id: str, count: int) -> None:
-    """Refuse an id ``fs submit --id`` is given that no scheduler hands out: HTCondor's is
-    ``CLUSTER.PROC`` (a cluster from 1, its jobs numbered from 0), Slurm's and DIRAC's one
-    whole number from 1; written without leading zeros, so that ``fs rm 8`` finds it. With
-    ``count`` jobs the id is the cluster, whose jobs are numbered ``CLUSTER.0`` on.
-
-    Raises:
-        InputError: naming the id and the forms taken.
-    """
-    cluster, dot, proc = job_id.partition(".")
-    if not (_whole(cluster, least=1) and (not dot or _whole(proc, least=0))):
-        raise InputError(
-            f'fs submit: job id "{shown(job_id)}": expected a whole number from 1 (a Slurm or'
-            " DIRAC job id, or an HTCondor cluster) or CLUSTER.PROC (HTCondor's 12.0), in"
-            " digits without leading zeros"
-        )
-    if dot and count > 1:
-        raise InputError(
-            f"fs submit: job id {job_id} with --count {count}: the {count} jobs are numbered"
-            f" {cluster}.0 ... {cluster}.{count - 1}, as condor_submit numbers a cluster's;"
-            f" give the cluster alone (--id {cluster})"
-        )
-
-
-def _whole(text: str, *, least: int) -> bool:
-    """``text`` is a whole number of ``least`` (0 or 1) or more, in ASCII digits and
-    without leading zeros."""
-    digits = text.isascii() and text.isdigit()
-    return digits and ((text == "0" and least == 0) or not text.startswith("0"))
-
-
 def _refuse_queued_cluster(
     queue: Sequence[Job], clusters: Mapping[str, str], job_id: str, label: str, where: str
 ) -> None:

@@ -142,14 +142,15 @@ def test_a_one_line_jobs_file_with_a_bad_job_is_refused_at_once(
     a pattern of three ``[^\\n]*`` (owner, a comma, start), minutes of backtracking on that
     line (``fs sprio --jobs-file`` of such a file hung as long). Now it is a jobs file, told
     at once: the refusal names the job alone."""
-    jobs = [{"id": str(i), "owner": "alice", "status": "idle"} for i in range(3000)]
+    # (ids from 1, as a scheduler hands them out: fs submit --file refuses a job 0)
+    jobs = [{"id": str(i), "owner": "alice", "status": "idle"} for i in range(1, 3001)]
     jobs[-1]["nice"] = "x"
     path = tmp_path / "jobs.json"
     path.write_text(json.dumps(jobs), encoding="utf-8")
     common = ["--config", str(SAMPLE / "pool.toml"), "--state", str(tmp_path / "s.json")]
     res = run("submit", "--file", str(path), *common, "--now", NOW)
     refused(res)
-    assert res.stderr.startswith(f"fs: error: {path}: job 2999")
+    assert res.stderr.startswith(f"fs: error: {path}: job 3000")
     assert "it looks like" not in res.stderr
 
 

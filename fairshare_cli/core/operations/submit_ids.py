@@ -1,0 +1,68 @@
+"""The ids ``fs submit`` takes: those a scheduler hands out, given by ``--id`` or in a
+``--file`` list."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from fairshare_cli.core.names import shown
+from fairshare_cli.errors import InputError
+
+
+def check_new_id(job_id: str, count: int) -> None:
+    """Refuse an id ``fs submit --id`` is given that no scheduler hands out: HTCondor's is
+    ``CLUSTER.PROC`` (a cluster from 1, its jobs numbered from 0), Slurm's and DIRAC's one
+    whole number from 1; written without leading zeros, so that ``fs rm 8`` finds it. With
+    ``count`` jobs the id is the cluster, whose jobs are numbered ``CLUSTER.0`` on.
+
+    Raises:
+        InputError: naming the id and the forms taken.
+    """
+    if not _scheduler_id(job_id):
+        raise InputError(f'fs submit: job id "{shown(job_id)}": {_ID_FORMS}')
+    cluster, dot, _proc = job_id.partition(".")
+    if dot and count > 1:
+        raise InputError(
+            f"fs submit: job id {job_id} with --count {count}: the {count} jobs are numbered"
+            f" {cluster}.0 ... {cluster}.{count - 1}, as condor_submit numbers a cluster's;"
+            f" give the cluster alone (--id {cluster})"
+        )
+
+
+def check_file_ids(objects: Sequence[Any], source: str) -> None:
+    """Refuse an id a jobs file given to ``fs submit --file`` holds that no scheduler hands
+    out, as :func:`check_new_id` refuses ``--id``'s (an object of ``count`` N may name its
+    cluster ``C`` or ``C.P``: its jobs are ``C.0`` on either way, docs/jobs.md). Objects
+    without an id, or whose id is no text, are left to the jobs reader.
+
+    Raises:
+        InputError: naming ``source``, the object's place (counting from 1) and its id.
+    """
+    for place, obj in enumerate(objects, 1):
+        given = obj.get("id") if isinstance(obj, Mapping) else None
+        if isinstance(given, str) and not _scheduler_id(given):
+            raise InputError(
+                f'{source}: job object {place} (counting from 1): job id "{shown(given)}": '
+                + _ID_FORMS
+            )
+
+
+#: The ids a scheduler hands out, as a refusal of another names them.
+_ID_FORMS = (
+    "expected a whole number from 1 (a Slurm or DIRAC job id, or an HTCondor cluster) or"
+    " CLUSTER.PROC (HTCondor's 12.0), in digits without leading zeros"
+)
+
+
+def _scheduler_id(job_id: str) -> bool:
+    """``job_id`` is one a scheduler hands out: ``CLUSTER`` or ``CLUSTER.PROC``."""
+    cluster, dot, proc = job_id.partition(".")
+    return _whole(cluster, least=1) and (not dot or _whole(proc, least=0))
+
+
+def _whole(text: str, *, least: int) -> bool:
+    """``text`` is a whole number of ``least`` (0 or 1) or more, in ASCII digits and
+    without leading zeros."""
+    digits = text.isascii() and text.isdigit()
+    return digits and ((text == "0" and least == 0) or not text.startswith("0"))

@@ -1,0 +1,160 @@
+"""The one copy of a pipe (or stdin) that a reader opens more than once: a temporary file,
+filled as the first reading reads (a bad first line is refused before the rest is read),
+or whole before any reading."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sys
+from collections.abc import Callable, Iterator
+from typing import IO
+
+from fairshare_cli.core.limits import MAX_LINE
+from fairshare_cli.io.inputs import (
+    BLOCK,
+    FILLED,
+    cannot_read,
+    long_line,
+    refuse_blank_stdin,
+    refuse_device,
+    rereadable,
+)
+
+
+@contextlib.contextmanager
+def spooled(path: str, expected: str, documents: bool = False, lazy: bool = False) -> Iterator[str]:
+    """A path that a reader may open twice (to sniff, or the exact reader after a fast
+    one): ``path`` itself when :func:`~fairshare_cli.io.inputs.rereadable`, else a
+    temporary copy of its bytes (stdin's for ``-``), removed on leaving. The copy is held
+    to :data:`~fairshare_cli.core.limits.MAX_LINE` as
+    :func:`~fairshare_cli.io.inputs.line_blocks` holds a reader (a pipe that never sends a
+    newline would fill the temporary folder), ``expected`` naming the input in the refusal;
+    with ``documents``, a JSON document (its first character ``[`` or ``{``) is not held to
+    it. With ``lazy``, the copy is filled as it is read, through
+    :func:`~fairshare_cli.io.inputs.open_input` and ``open_dump`` (the readers that open it
+    must): a reader that refuses the first line has read no more of the pipe than that
+    (``yes | fs import history -`` filled the temporary folder before line 1 was refused);
+    every later opening reads what was copied, then copies on as it reads.
+
+    Raises:
+        InputError: the pipe cannot be read, or holds a line longer than ``MAX_LINE``
+            (with ``lazy``: when a reader comes to it).
+    """
+    if rereadable(path):
+        yield path
+        return
+    # (its suffix kept: a reader may tell the format by it, as fs import history does)
+    suffix = os.path.splitext(path)[1] or ".input"
+    import tempfile  # (only to copy a pipe)
+
+    with tempfile.NamedTemporaryFile("wb", suffix=suffix) as tmp, contextlib.ExitStack() as shut:
+        # Bytes as they come: decoding (and its errors) is the reader's job.
+        read: Callable[[int], bytes] = _nothing
+        try:
+            if path != "-":
+                refuse_device(path)  # (a pipe standing for a closed stdin)
+                source = shut.enter_context(open(path, "rb"))
+                read = source.read1
+            elif getattr(sys.stdin, "buffer", None) is not None:
+                refuse_blank_stdin()
+                read = sys.stdin.buffer.read1  # type: ignore[union-attr]
+            else:  # pragma: no cover - a text-only stdin
+                tmp.write(sys.stdin.read().encode("utf-8", "surrogateescape"))
+        except OSError as exc:
+            raise cannot_read(path, exc) from None
+        copy = _Copy(read, tmp, path, expected, documents)
+        if not lazy:
+            while copy.pull():
+                pass
+            yield tmp.name
+            return
+        FILLED[tmp.name] = copy.open
+        try:
+            yield tmp.name
+        finally:
+            del FILLED[tmp.name]
+
+
+def _nothing(_size: int) -> bytes:
+    """What a read of a pipe at its end gives."""
+    return b""
+
+
+class _Copy:
+    """The copy of a pipe in ``tmp``, a block at a time as :meth:`pull` is called; a line
+    longer than :data:`~fairshare_cli.core.limits.MAX_LINE` refused once that much of it
+    is read (``named``: the input's name; ``expected``: what it should hold), but in a JSON
+    document (``documents``: its first character ``[`` or ``{``). Lines are counted only
+    for the refusal (in what was copied): a count of every block was half the copy's time."""
+
+    def __init__(
+        self,
+        read: Callable[[int], bytes],
+        tmp: IO[bytes],
+        named: str,
+        expected: str,
+        documents: bool,
+    ) -> None:
+        self.read, self.tmp, self.named, self.expected = read, tmp, named, expected
+        self.sniff = documents  # (True: its first non-blank byte is still to be looked at)
+        self.run: int | None = 0  # (bytes since the last newline; None: not counted)
+        self.ended = False
+
+    def pull(self) -> bool:
+        """Copy the next block of the pipe (False: it has ended).
+
+        Raises:
+            InputError: it cannot be read, or a line is too long.
+        """
+        if self.ended:
+            return False
+        try:
+            block = self.read(BLOCK)
+            self.tmp.write(block)
+            self.tmp.flush()
+        except OSError as exc:
+            raise cannot_read(self.named, exc) from None
+        if not block:
+            self.ended = True
+            return False
+        if self.sniff and block.strip():
+            if block.lstrip()[:1] in (b"[", b"{"):  # (a JSON document: its lines are its
+                self.run = None  # writer's choice)
+            self.sniff = False
+        if self.run is not None:
+            end = block.rfind(b"\n") + 1
+            self.run = len(block) - end if end else self.run + len(block)
+            if self.run > MAX_LINE:
+                with open(self.tmp.name, "rb") as copied:
+                    parts = iter(lambda: copied.read(BLOCK), b"")
+                    lines = sum(part.count(b"\n") for part in parts)
+                raise long_line(self.named, lines + 1, self.expected)
+        return True
+
+    def open(self) -> IO[bytes]:
+        """The copy to read from its start: what is copied, then the pipe as it is copied."""
+        return io.BufferedReader(_Filled(self), BLOCK)
+
+
+class _Filled(io.RawIOBase):
+    """A reading of a :class:`_Copy`: its bytes so far, then more pulled as they are read."""
+
+    def __init__(self, copy: _Copy) -> None:
+        super().__init__()
+        self.copy = copy
+        self.fh = open(copy.tmp.name, "rb", buffering=0)  # noqa: SIM115 - closed with this
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        while True:
+            got = self.fh.readinto(buffer)
+            if got or not self.copy.pull():
+                return got or 0
+
+    def close(self) -> None:
+        self.fh.close()
+        super().close()
