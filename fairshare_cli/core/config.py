@@ -127,6 +127,9 @@ class NegotiatorConfig(msgspec.Struct, frozen=True):
     #: ``NEGOTIATOR_IGNORE_USER_PRIORITIES``: every submitter's limit is unbounded
     #: (``DBL_MAX``) before the group's quota caps it.
     ignore_user_priorities: bool = False
+    #: ``NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT``: a ClassAd expression over each slot ad;
+    #: only the slots it is true on count in the pool size (None: every slot).
+    slot_poolsize_constraint: str | None = None
     #: ``NAME_LIMIT`` by lower-cased name, and ``CONCURRENCY_LIMIT_DEFAULT``.
     concurrency_limits: Mapping[str, float] = msgspec.field(default_factory=dict)
     concurrency_limit_default: float = 2308032.0

@@ -44,17 +44,6 @@ UNMODELLED: dict[str, tuple[str, str]] = {
         "in the pool size, and the claims on them no longer charged (CheckMatches finds no "
         "such slot)",
     ),
-    "NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT": (
-        UNSET,
-        "only slot ads (dynamic and partitionable ones included) for which it is true count "
-        "in the pie's slot total and the pool group quotas share; every slot is still "
-        "matched and charged; none true: both are 0, so no group is allocated anything",
-    ),
-    "GROUP_DYNAMIC_MACH_CONSTRAINT": (
-        UNSET,
-        "the older name of NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT, read when that is not set: "
-        "only slot ads for which it is true count in the pool size",
-    ),
     "NEGOTIATOR_MATCH_EXPRS": (
         UNSET,
         "slot ads carry NegotiatorMatchExpr attributes that job requirements and ranks can read",

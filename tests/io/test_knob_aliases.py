@@ -67,6 +67,7 @@ VALUES = {
     "UID_DOMAIN": '"x"',
     "ACCOUNTANT_LOCAL_DOMAIN": '["x"]',
     "SLOT_WEIGHT": '"Cpus"',
+    "NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT": '"true"',
     "PREEMPTION_REQUIREMENTS": '"false"',
     "PREEMPTION_RANK": '"0"',
     "NEGOTIATOR_PRE_JOB_RANK": '"0"',

@@ -385,6 +385,7 @@ _NEGOTIATOR_EXPRESSIONS = (
     "pre_job_rank",
     "post_job_rank",
     "group_sort_expr",
+    "slot_poolsize_constraint",
 )
 
 #: The consumption-policy keys (``[pool]`` and ``[[machines]]``) whose values are ClassAd
@@ -442,5 +443,5 @@ BUILTIN_EXPRESSIONS = frozenset(
             if key.startswith("negotiator.") and isinstance(value, str)
         ),
     )
-    if text.strip()
+    if text and text.strip()
 )

@@ -107,6 +107,7 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
             "consider_preemption",
             "depth_first",
             "ignore_user_priorities",
+            "slot_poolsize_constraint",
             "concurrency_limits",
             "concurrency_limit_default",
             "concurrency_limit_scope_defaults",
@@ -142,6 +143,7 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
         consider_preemption=r.get("consider_preemption", r.boolean, d.consider_preemption),
         depth_first=r.get("depth_first", r.boolean, d.depth_first),
         ignore_user_priorities=r.get("ignore_user_priorities", r.boolean, d.ignore_user_priorities),
+        slot_poolsize_constraint=r.get("slot_poolsize_constraint", r.string, None),
         concurrency_limits=r.get("concurrency_limits", _limit_table(r), d.concurrency_limits),
         concurrency_limit_default=r.num(
             "concurrency_limit_default", d.concurrency_limit_default, lo=0.0

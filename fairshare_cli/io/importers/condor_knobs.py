@@ -116,6 +116,7 @@ SIMPLE: dict[str, tuple[str, str, Convert]] = {
     "NEGOTIATOR_CONSIDER_PREEMPTION": ("negotiator", "consider_preemption", param_boolean),
     "NEGOTIATOR_DEPTH_FIRST": ("negotiator", "depth_first", param_boolean),
     "NEGOTIATOR_IGNORE_USER_PRIORITIES": ("negotiator", "ignore_user_priorities", param_boolean),
+    "NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT": ("negotiator", "slot_poolsize_constraint", _expr),
     "CONCURRENCY_LIMIT_DEFAULT": ("negotiator", "concurrency_limit_default", param_double),
     # When cycles start: fs simulate's and fs sweep's cycle unless --cycle says otherwise.
     "NEGOTIATOR_INTERVAL": ("negotiator", "interval", _seconds(True)),
@@ -240,15 +241,23 @@ OLD_NAMES = {
 }
 
 
+#: Older names read when the new one is unset or blank (``param`` returns nothing for
+#: either; matchmaker.cpp's ``negotiationTime`` then logs the old name as obsolete).
+UNSET_OLD_NAMES = {"NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT": "GROUP_DYNAMIC_MACH_CONSTRAINT"}
+
+
 def _old_names(
     fragment: dict[str, Any], conf: ConfigFile, view: dict[str, str], origins: Origins
 ) -> list[str]:
-    """Put the :data:`OLD_NAMES` the negotiator reads into ``fragment`` under their new
-    names' keys; the names of those taken."""
+    """Put the older names the negotiator reads (:data:`OLD_NAMES`,
+    :data:`UNSET_OLD_NAMES`) into ``fragment`` under their new names' keys; the names of
+    those taken."""
     taken = []
-    for new, old in OLD_NAMES.items():
+    for new, old in (*OLD_NAMES.items(), *UNSET_OLD_NAMES.items()):
         key, old_key = view.get(new), view.get(old)
-        if key is None or old_key is None or (conf.expanded(key, "NEGOTIATOR") or "").strip():
+        if key is None and new not in UNSET_OLD_NAMES:
+            continue  # the new name's built-in default holds
+        if old_key is None or (key and (conf.expanded(key, "NEGOTIATOR") or "").strip()):
             continue
         text = conf.expanded(old_key, "NEGOTIATOR", strict=True) or ""
         if not text.strip():

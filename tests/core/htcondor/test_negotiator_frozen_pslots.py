@@ -15,7 +15,7 @@ of any number, with or without recorded resources, on static slots, on slots no 
 configured). Before each cycle the pools' slots (order, names, resources, claims,
 dynamic slot numbers in use) are a fresh pool's; each cycle's matches, preemptions,
 unmatched jobs, limits, priorities and pool size are a fresh cycle's, and after the cycle
-the pools' size (``fs simulate``'s group rows) is ``partitionable.pool_size``'s. What a
+the pools' size (``fs simulate``'s group rows) is ``pool_size.pool_size``'s. What a
 cycle carves must not leak into the next one.
 """
 
@@ -35,7 +35,8 @@ from fairshare_cli.core.htcondor.negotiator import (
 )
 from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
 from fairshare_cli.core.htcondor.negotiator.frozen_pslots import FrozenPslots, frozen_pool
-from fairshare_cli.core.htcondor.negotiator.partitionable import fresh_slots, pool_size
+from fairshare_cli.core.htcondor.negotiator.partitionable import fresh_slots
+from fairshare_cli.core.htcondor.negotiator.pool_size import pool_size
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, machine_names
 
 USERS = ["u0", "u1", "group_a.u2", "group_b.u3"]
@@ -47,6 +48,9 @@ KNOBS = [
     replace(LEGACY, preemption_requirements="TotalJobRuntime > 1800"),
     replace(CURRENT, slot_weight="Cpus + SlotID / 4.0"),  # weighed slot by slot
     replace(CURRENT, slot_weight="Memory / 1000.0"),  # fractional, once per resources
+    # the pool size counts only some slot ads: by what a shape fixes, or slot by slot
+    replace(CURRENT, slot_poolsize_constraint="Cpus >= 2 || DynamicSlot =?= true"),
+    replace(LEGACY, slot_poolsize_constraint='State =!= "Claimed" && SlotID != 2'),
 ]
 REQUIREMENTS = [None, "TARGET.SlotID != 2", "TARGET.Memory >= 2048"]
 #: what a claim on a dynamic slot records: nothing (its job's request is carved) or one of these

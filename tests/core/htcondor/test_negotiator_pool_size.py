@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,32 @@ def test_pool_size_by_hand(knobs: NegotiatorKnobs, size: float) -> None:
     assert pool_size(MACHINES, CLAIMS, knobs, NOW) == size
 
 
+def _kept(constraint: str, weights: bool = True) -> NegotiatorKnobs:
+    return NegotiatorKnobs(use_slot_weights=weights, slot_poolsize_constraint=constraint)
+
+
+@pytest.mark.parametrize(
+    ("knobs", "size"),
+    [
+        # NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT: only the slot ads it is true on count
+        # the 4 slots of 4 CPUs: weighed 4 × 4, counted 4
+        pytest.param(_kept("Cpus >= 4"), 16.0, id="big-weighed"),
+        pytest.param(_kept("Cpus >= 4", weights=False), 4.0, id="big-counted"),
+        # the first slot of each machine: 3 × 1 + 2 × 4
+        pytest.param(_kept("SlotID == 1"), 11.0, id="first-slots"),
+        # the claimed slot's ad says so: 1
+        pytest.param(_kept('State == "Claimed"', weights=False), 1.0, id="claimed"),
+        # a non-zero number is true (every Cpus), undefined is not, nor a string
+        pytest.param(_kept("Cpus"), 28.0, id="number"),
+        pytest.param(_kept("NoSuchAttribute"), 0.0, id="undefined"),
+        pytest.param(_kept("Name", weights=False), 0.0, id="string"),
+        pytest.param(_kept("false"), 0.0, id="none"),
+    ],
+)
+def test_pool_size_with_a_constraint_by_hand(knobs: NegotiatorKnobs, size: float) -> None:
+    assert pool_size(MACHINES, CLAIMS, knobs, NOW) == size
+
+
 @pytest.mark.parametrize(
     "expr",
     [
@@ -74,9 +101,10 @@ def test_pool_size_by_hand(knobs: NegotiatorKnobs, size: float) -> None:
         "",
     ],
 )
-def test_pool_size_is_the_cycles(expr: str) -> None:
+@pytest.mark.parametrize("constraint", [None, "SlotID <= 2", 'State =!= "Claimed"'])
+def test_pool_size_is_the_cycles(expr: str, constraint: str | None) -> None:
     """The same float, to the last bit, as a cycle over the same pool finds."""
-    knobs = _weights(expr)
+    knobs = replace(_weights(expr), slot_poolsize_constraint=constraint)
     cycle = negotiate_cycle(
         MACHINES,
         CLAIMS,

@@ -5,7 +5,9 @@ Mirrors ``Matchmaker::negotiationTime``, ``negotiateWithGroup``, ``negotiate`` a
 (reference §5, seed §3.4.5-3.4.6). The parts, in the order a cycle uses them:
 
 * :mod:`.results` — claims, priorities and knobs going in; matches and summaries out;
-* :mod:`.slots` — slots, slot classes, slot weights, and :func:`pool_size` without a cycle;
+* :mod:`.slots` — slots, slot classes, slot weights;
+* :mod:`.pool_size` — the pool's size (the pie's and the group quotas'), with a cycle or
+  without;
 * :mod:`.queue` — job ads, autoclusters, job order and runs;
 * :mod:`.snapshot` — the cycle's frozen inputs, built once;
 * :mod:`.preemption` — what ``PREEMPTION_REQUIREMENTS`` and machine ranks allow;
@@ -21,7 +23,7 @@ from __future__ import annotations
 from fairshare_cli.core.float32 import FLT_MAX
 from fairshare_cli.core.htcondor.negotiator.common import INT_MAX
 from fairshare_cli.core.htcondor.negotiator.cycle import negotiate_cycle
-from fairshare_cli.core.htcondor.negotiator.partitionable import pool_size
+from fairshare_cli.core.htcondor.negotiator.pool_size import pool_size
 from fairshare_cli.core.htcondor.negotiator.results import (
     Claim,
     CycleResult,

@@ -16,14 +16,10 @@ from operator import attrgetter
 
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Compiled
+from fairshare_cli.core.htcondor.negotiator.pool_size import pool_size
 from fairshare_cli.core.htcondor.negotiator.queue import KeptAds
 from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs
-from fairshare_cli.core.htcondor.negotiator.slots import (
-    Slot,
-    SlotClass,
-    expand_slots,
-    pool_size,
-)
+from fairshare_cli.core.htcondor.negotiator.slots import Slot, SlotClass, expand_slots
 from fairshare_cli.core.jobs import Job
 
 #: A slot class key: stanza, claim (None: unclaimed), resources, and the per-slot values read.
@@ -83,7 +79,7 @@ class FrozenPool:
     def claimed_slots(self, claims: list[Claim], running: Mapping[str, Job] | None = None) -> None:
         """Give the slots this cycle's claims (:meth:`held_slots` lists the claimed ones).
 
-        As a fresh pool takes them (:func:`~.partitionable.add_dynamic_slots`): by slot
+        As a fresh pool takes them (:func:`~.pool_size.add_dynamic_slots`): by slot
         name, the last of two claims on one slot holding it, a claim on a slot not
         configured ignored. A pool told of its claims as they start and end (:meth:`tell`)
         applies only those, else it compares every claim with the last cycle's; either way
@@ -261,7 +257,7 @@ class FrozenPool:
 
     def pool_size(self, claims: list[Claim], knobs: NegotiatorKnobs, now: float) -> float:
         """The pool size group quotas share with ``claims`` held
-        (:func:`~.partitionable.pool_size`)."""
+        (:func:`~.pool_size.pool_size`)."""
         return pool_size(self.machines, claims, knobs, now)
 
     def claims_on(self, claims: list[Claim], dslots: Iterable[str]) -> dict[str, Claim]:
@@ -275,7 +271,7 @@ class FrozenPool:
         return []
 
     def counts(self) -> tuple[int, float]:
-        """What :func:`~.partitionable.slot_counts` gives for the pool: no partitionable
+        """What :func:`~.pool_size.slot_counts` gives for the pool: no partitionable
         slot, every slot counting 1."""
         return 0, float(len(self.slots))
 

@@ -1,9 +1,9 @@
 """A pool with partitionable slots, built once for the many cycles of a simulation.
 
-A fresh pool (:func:`~.partitionable.fresh_slots`) expands the ``[[machines]]`` stanzas,
+A fresh pool (:func:`~.pool_size.fresh_slots`) expands the ``[[machines]]`` stanzas,
 then appends a dynamic slot for each claim on one (``slot1_3@host``), in the order of the
 claims' lower-case slot names, each carving its resources out of its partitionable slot
-(:func:`~.partitionable.add_dynamic_slots`). :class:`FrozenPslots` keeps that pool from
+(:func:`~.pool_size.add_dynamic_slots`). :class:`FrozenPslots` keeps that pool from
 cycle to cycle and applies only the claims that ended and started since the last one:
 
 * a claim that ended takes its dynamic slot out of the pool (its number free again), a claim
@@ -11,7 +11,7 @@ cycle to cycle and applies only the claims that ended and started since the last
   up or down one place (their index is their place, as in a fresh pool);
 * a partitionable slot whose claims changed has its leftover and its dynamic slot numbers
   rebuilt from the claims it holds, in name order, by the fresh pool's own rules
-  (:func:`~.partitionable.held_resources`, :func:`~.partitionable.minus`), and moves to
+  (:func:`~.pool_size.held_resources`, :func:`~.pool_size.minus`), and moves to
   the group of free slots its new leftover keys;
 * what a cycle's carving does (:mod:`.carving`: dynamic slots appended, leftovers and
   slot numbers taken) is undone as the next cycle starts: the pool then holds only what
@@ -38,16 +38,18 @@ from fairshare_cli.core.htcondor.negotiator.partitionable import (
     Resources,
     add_dynamic_slots,
     dynamic_slot,
-    effective_slots,
     exhausted,
     held_resources,
     minus,
     parent_name,
     partitionable_slots,
-    pool_size,
     request_from,
-    shape_key,
     totals,
+)
+from fairshare_cli.core.htcondor.negotiator.pool_size import (
+    effective_slots,
+    pool_size,
+    shape_key,
     weigh_pool,
     weigh_shapes,
 )
@@ -106,29 +108,29 @@ class FrozenPslots(FrozenPool):
         self._open = 0
         self._pcpus = 0
         self._count_parents()
-        #: how many slots of each shape (:func:`~.partitionable.shape_key`) the pool has
+        #: how many slots of each shape (:func:`~.pool_size.shape_key`) the pool has
         self._shapes = Counter(map(shape_key, self.slots))
 
     def counts(self) -> tuple[int, float]:
-        """What :func:`~.partitionable.slot_counts` gives for the pool as the cycle starts."""
+        """What :func:`~.pool_size.slot_counts` gives for the pool as the cycle starts."""
         others = self._length - len(self._parents)
         return self._open, float(others + self._pcpus)
 
     def pool_size(self, claims: list[Claim], knobs: NegotiatorKnobs, now: float) -> float:
         """The pool size group quotas share with ``claims`` held (the claims the pool was
-        told of: :func:`~.partitionable.pool_size`), from the pool's slots. A claim that
-        records no resources (:func:`~.partitionable.pool_size` carves it as a request
+        told of: :func:`~.pool_size.pool_size`), from the pool's slots. A claim that
+        records no resources (:func:`~.pool_size.pool_size` carves it as a request
         of nothing) or one on a partitionable slot itself: the fresh count."""
         self.claimed_slots(claims)
         parents = self._parents.values()
         if self._volatile or any(p.claim is not None for p in parents):
             return pool_size(self.machines, claims, knobs, now)
-        if not knobs.use_slot_weights:
+        if knobs.slot_poolsize_constraint is None and not knobs.use_slot_weights:
             return self.counts()[1]
         found = weigh_shapes(self.machines, self._shapes, knobs, now, self.compiled)
         if found is not None:
             return found
-        return weigh_pool(self.machines, self.slots, knobs, now, self.compiled)
+        return weigh_pool(self.machines, self.slots, knobs, now, self.compiled).quota
 
     def claims_on(self, claims: list[Claim], dslots: Iterable[str]) -> dict[str, Claim]:
         """The claims on the partitionable slots of the dynamic slots ``dslots``, by slot
@@ -323,7 +325,7 @@ class FrozenPslots(FrozenPool):
 
     def _rebuild(self, claims: list[Claim], request: Request) -> None:
         """Build the pool again from ``claims``, as a fresh pool is built
-        (:func:`~.partitionable.add_dynamic_slots`); the groups are made again on the
+        (:func:`~.pool_size.add_dynamic_slots`); the groups are made again on the
         next ask."""
         slots = self.slots
         del slots[self.configured :]

@@ -17,10 +17,8 @@ with one (``src/condor_startd.V6/Resource.cpp`` ``create_dslot``,
   with a consumption policy, or on the claiming schedd's leftover (:mod:`.carving`);
 * a dynamic slot is an ordinary claimed slot: ``SLOT_WEIGHT`` is evaluated on its own
   attributes (``Cpus`` = the carved CPUs), what its holder counts for from the next cycle;
-* the pool size group quotas share is ``Σ SLOT_WEIGHT`` over every slot ad with slot
-  weights (the partitionable slot with its leftover, each dynamic slot), else
-  ``count_effective_slots``: a partitionable slot counts its leftover ``Cpus``, every other
-  slot ad 1.
+* the pool size counts every slot ad: the partitionable slot with its leftover, each
+  dynamic slot (:mod:`.pool_size`).
 
 The carved resources travel with the claim (:attr:`Claim.resources`); a claim that ends
 gives them back because the leftover is rebuilt from the claims a cycle is given (all of
@@ -35,24 +33,15 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from fairshare_cli.core.config import Config, MachineSpec
-from fairshare_cli.core.htcondor.classads import Ad, Compiled, Evaluator
 from fairshare_cli.core.htcondor.job_weight import running_weigher
 from fairshare_cli.core.htcondor.negotiator.queue import DEFAULT_REQUEST_DISK
-from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs
+from fairshare_cli.core.htcondor.negotiator.results import Claim
 from fairshare_cli.core.htcondor.negotiator.slots import (
-    CLAIM_ATTRS,
-    PARTITION_NAMES,
     RESOURCES,
     Slot,
-    compile_knob,
     expand_slots,
-    pool_size_values,
-    slot_ad,
     slot_values,
-    slot_weight,
-    stanza_slot_names,
 )
-from fairshare_cli.core.htcondor.negotiator.slots import pool_size as static_pool_size
 from fairshare_cli.core.jobs import Job
 
 Resources = tuple[tuple[str, float], ...]
@@ -202,151 +191,6 @@ def next_number(parent: Slot) -> int:
     while n in parent.children:
         n += 1
     return n
-
-
-def effective_slots(slot: Slot) -> int:
-    """``count_effective_slots``: a partitionable slot counts its ``Cpus``, any other 1."""
-    if not slot.partitionable:
-        return 1
-    return int(dict(slot.resources).get("Cpus", 0))
-
-
-def slot_counts(slots: Iterable[Slot]) -> tuple[int, float]:
-    """How many partitionable slots have something left to carve (each stays matchable),
-    and the pool's ``count_effective_slots`` (:func:`effective_slots` summed)."""
-    open_slots = 0
-    effective = 0
-    for slot in slots:
-        effective += effective_slots(slot)
-        open_slots += slot.partitionable and not exhausted(slot.resources)
-    return open_slots, float(effective)
-
-
-def pool_size(
-    machines: Sequence[MachineSpec], claims: Iterable[Claim], knobs: NegotiatorKnobs, now: float
-) -> float:
-    """The pool size group quotas share (:func:`.slots.pool_size`), partitionable slots
-    included: ``Σ SLOT_WEIGHT`` over every slot ad (a partitionable slot with what is left,
-    each dynamic slot with its own resources), else ``count_effective_slots``.
-
-    Raises:
-        ConfigError: with slot weights on, ``slot_weight`` or a machine's ``start`` or
-            ``rank`` does not parse.
-    """
-    if not any(spec.partitionable for spec in machines):
-        return static_pool_size(machines, claims, knobs, now)
-    claims = list(claims)
-    slots = [Slot(i, *where) for i, where in enumerate(expand_slots(machines))]
-    held = {c.slot.lower(): c for c in add_dynamic_slots(slots, machines, claims, lambda c: {})}
-    for slot in slots:
-        if slot.parent is None and not slot.partitionable:
-            slot.claim = held.get(slot.name.lower())
-    return weigh_pool(machines, slots, knobs, now)
-
-
-def weigh_pool(
-    machines: Sequence[MachineSpec],
-    slots: Iterable[Slot],
-    knobs: NegotiatorKnobs,
-    now: float,
-    compiled: dict[tuple[str, frozenset[str]], Compiled] | None = None,
-) -> float:
-    """:func:`pool_size` of ``slots`` (their claims and resources given): ``Σ SLOT_WEIGHT``
-    over their ads in pool order, else ``count_effective_slots``.
-
-    ``SLOT_WEIGHT`` is evaluated once per (stanza, claimed, kind, resources) when it reads
-    only what those fix (the stanza's attributes, ``Cpus``, ``Memory``, ``Disk``,
-    ``SlotType`` ...), else on every slot's ad. ``compiled``: a compile cache to reuse.
-
-    Raises:
-        ConfigError: with slot weights on, ``slot_weight`` or a machine's ``start`` or
-            ``rank`` does not parse.
-    """
-    if not knobs.use_slot_weights:
-        return float(sum(effective_slots(slot) for slot in slots))
-    ev = Evaluator(compiled)
-    empty = Ad({}, {}, ev, "empty")
-    exprs: dict[tuple[int, bool], tuple[Compiled | None, bool]] = {}
-    weights: dict[tuple[object, ...], float] = {}
-    total = 0.0
-    for slot in slots:
-        spec = machines[slot.stanza]
-        shape = (slot.stanza, slot.claim is not None)
-        found = exprs.get(shape)
-        if found is None:
-            names = stanza_slot_names(spec, shape[1])
-            expr = compile_knob(ev, knobs.slot_weight, names, "slot_weight")
-            fixed = expr is None or set(expr.my_refs) <= _fixed_names(spec)
-            found = exprs[shape] = (expr, fixed)
-        key = shape_key(slot) if found[1] else None
-        weight = weights.get(key) if key is not None else None
-        if weight is None:
-            ad = slot_ad(spec, pool_size_values(spec, slot, now), ev)
-            weight = slot_weight(ev, found[0], ad, empty)
-            if key is not None:
-                weights[key] = weight
-        total += weight
-    return total
-
-
-def weigh_shapes(
-    machines: Sequence[MachineSpec],
-    shapes: Mapping[ShapeKey, int],
-    knobs: NegotiatorKnobs,
-    now: float,
-    compiled: dict[tuple[str, frozenset[str]], Compiled] | None = None,
-) -> float | None:
-    """:func:`weigh_pool` of a pool with ``shapes[k]`` slots of each :func:`shape_key`
-    ``k``, when ``SLOT_WEIGHT`` reads only what a shape fixes and is a whole number on every
-    one (then the sum is exact in any order, so the same); else None."""
-    if not knobs.use_slot_weights:
-        return None
-    ev = Evaluator(compiled)
-    empty = Ad({}, {}, ev, "empty")
-    total = 0.0
-    for (stanza, claimed, whole, resources), count in shapes.items():
-        spec = machines[stanza]
-        names = stanza_slot_names(spec, claimed)
-        expr = compile_knob(ev, knobs.slot_weight, names, "slot_weight")
-        if expr is not None and not set(expr.my_refs) <= _fixed_names(spec):
-            return None
-        probe = Slot(-1, stanza, "", 0)  # the values a shape does not fix are never read
-        probe.resources = resources
-        if not whole:
-            probe.parent = Slot(-1, stanza, "", 0)
-        if claimed:
-            probe.claim = Claim("", "", "", now)
-        ad = slot_ad(spec, pool_size_values(spec, probe, now), ev)
-        weight = slot_weight(ev, expr, ad, empty)
-        if not weight.is_integer():
-            return None
-        total += weight * count
-    return total if total < 2.0**53 else None
-
-
-#: What fixes a slot ad's values but its name, its claim's and the time: its stanza,
-#: whether it is claimed, whether it is a dynamic slot (else whole), its resources.
-ShapeKey = tuple[int, bool, bool, Resources]
-
-
-def shape_key(slot: Slot) -> ShapeKey:
-    """The slot's :data:`ShapeKey`."""
-    return (slot.stanza, slot.claim is not None, slot.parent is None, slot.resources)
-
-
-def _fixed_names(spec: MachineSpec) -> set[str]:
-    """The attributes of a slot ad of ``spec`` whose values its stanza, claim state, kind
-    (partitionable or dynamic) and resources fix."""
-    own = {k.lower() for k in spec.attributes} | {r.lower() for r in RESOURCES}
-    return (own | PARTITION_NAMES | {"state", "activity"}) - _VARYING
-
-
-#: Slot ad attributes that differ between slots of one stanza, claim state and resources.
-_VARYING = frozenset(
-    {"name", "machine", "slotid", "currenttime", "mycurrenttime", "enteredcurrentstate"}
-    | set(CLAIM_ATTRS)
-    | {"requirements", "rank"}
-)
 
 
 def request_from(running: Mapping[str, Job]) -> Callable[[Claim], dict[str, object]]:

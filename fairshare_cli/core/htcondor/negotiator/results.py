@@ -67,6 +67,9 @@ class NegotiatorKnobs:
     depth_first: bool = False
     #: ``NEGOTIATOR_IGNORE_USER_PRIORITIES``: every submitter's limit is ``DBL_MAX``.
     ignore_user_priorities: bool = False
+    #: ``NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT``: only the slot ads it is true on count in the
+    #: pool size (:mod:`.pool_size`); None: every one.
+    slot_poolsize_constraint: str | None = None
     concurrency_limits: Mapping[str, float] = field(default_factory=dict)
     concurrency_limit_default: float = 2308032.0
     concurrency_limit_scope_defaults: Mapping[str, float] = field(default_factory=dict)

@@ -1,4 +1,4 @@
-"""Slots, slot classes, the negotiator's slot-side expressions, slot weights and pool size.
+"""Slots, slot classes, the negotiator's slot-side expressions and slot weights.
 
 A slot's ad is what its startd would publish (``[[machines]]`` attributes, ``Name``,
 ``SlotID``, ``State``, …, and the claim's ``Remote*`` attributes on a claimed slot); slots
@@ -7,7 +7,7 @@ that agree on every value the cycle's expressions read form one :class:`SlotClas
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fairshare_cli.core.config import MachineSpec
@@ -288,76 +288,3 @@ def slot_weight(ev: Evaluator, expr: Compiled | None, ad: Ad, empty: Ad) -> floa
     if expr is None:
         return 1.0
     return weight_of_value(ev.evaluate(expr, ad, empty))
-
-
-def pool_size(
-    machines: Sequence[MachineSpec], claims: Iterable[Claim], knobs: NegotiatorKnobs, now: float
-) -> float:
-    """The pool size group quotas share: Σ slot weights with weights on, else slot count.
-
-    The number a cycle finds (``CycleResult.pool_size``), without building one:
-    ``SLOT_WEIGHT`` is evaluated once per stanza when it reads only the stanza's own
-    attributes (``Cpus``, ``Memory``, …), else once per slot over the ad a cycle gives
-    that slot (a claimed slot's holder taken at priority 0.5, running no known job). A
-    size that reads no slot's own values is kept for the next call on the same machines.
-
-    Raises:
-        ConfigError: with slot weights on, ``slot_weight`` or a machine's ``start`` or
-            ``rank`` does not parse.
-    """
-    if not knobs.use_slot_weights:
-        return float(sum(_slot_count(spec) for spec in machines))
-    found = _fixed_sizes.get(id(machines))
-    if found is not None and found[0] is machines and found[1] == knobs:
-        return found[2]
-    ev = Evaluator()
-    empty = Ad({}, {}, ev, "empty")
-    held: dict[str, Claim] | None = None  # made when a weight reads a slot's own values
-    weights: list[float] = []
-    for i, spec in enumerate(machines):
-        compiled = {
-            claimed: compile_knob(
-                ev, knobs.slot_weight, stanza_slot_names(spec, claimed), "slot_weight"
-            )
-            for claimed in (False, True)
-        }
-        own = {k.lower() for k in spec.attributes} - BASE_SLOT_NAMES - set(CLAIM_ATTRS)
-        probe = compiled[True]
-        if probe is None or set(probe.my_refs) <= own:  # the same on every slot
-            ad = slot_ad(spec, dict(spec.attributes), ev)
-            weights.extend([slot_weight(ev, probe, ad, empty)] * _slot_count(spec))
-            continue
-        if held is None:
-            held = {c.slot.lower(): c for c in claims}
-        for machine in machine_names(spec):
-            for k in range(1, spec.slots + 1):
-                slot = Slot(0, i, machine, k)
-                slot.claim = held.get(slot.name.lower())
-                ad = slot_ad(spec, pool_size_values(spec, slot, now), ev)
-                weights.append(slot_weight(ev, compiled[slot.claim is not None], ad, empty))
-    size = sum(weights)
-    if held is None and type(machines) is tuple:  # no weight read a claim or the time
-        _fixed_sizes.clear()
-        _fixed_sizes[id(machines)] = (machines, knobs, size)
-    return size
-
-
-#: The last pool whose size reads no claim and no time: ``id(machines)`` -> (the machines
-#: tuple itself, kept so that its id is not reused, the knobs, the size); ``fs simulate``
-#: asks it for the same pool every cycle.
-_fixed_sizes: dict[int, tuple[tuple[MachineSpec, ...], NegotiatorKnobs, float]] = {}
-
-
-def _slot_count(spec: MachineSpec) -> int:
-    """How many slots :func:`expand_slots` gives a stanza."""
-    return max(0, spec.count) * max(0, spec.slots)
-
-
-def pool_size_values(spec: MachineSpec, slot: Slot, now: float) -> dict[str, object]:
-    """A slot's literal attributes as :func:`pool_size` sees them."""
-    if slot.claim is None:
-        return slot_values(spec, slot, now)
-    owner = slot.claim.submitter.split("@")[0]
-    values = claimed_values(spec, slot, slot.claim, SubmitterPrio(0.5), owner, now)
-    values["CurrentRank"] = 0.0
-    return values

@@ -34,11 +34,8 @@ from fairshare_cli.core.htcondor.negotiator.frozen_pool import (
     SlotKey,
     unclaimed_key,
 )
-from fairshare_cli.core.htcondor.negotiator.partitionable import (
-    claims_weigher,
-    fresh_slots,
-    slot_counts,
-)
+from fairshare_cli.core.htcondor.negotiator.partitionable import claims_weigher, fresh_slots
+from fairshare_cli.core.htcondor.negotiator.pool_size import class_sizes, slot_counts, weigh_pool
 from fairshare_cli.core.htcondor.negotiator.queue import (
     SUBMITTER_ATTRS,
     arrival_order,
@@ -67,8 +64,6 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import ConfigError, InputError
 
-#: Below this, a sum of whole numbers is exact at every step (a double's 53-bit mantissa).
-_EXACT_SUM = 2.0**53
 _CLAIM_LIMITS = attrgetter("concurrency_limits")
 _SUBMITTER = attrgetter("submitter")
 
@@ -110,7 +105,8 @@ class Snapshot:
         refs: attribute names read by matching and ranking (not by the preemption knobs).
         held: the claimed slots, in pool order.
         slot_class: pool index of a slot -> its class.
-        pool_weight: Σ slot weights (slot count without slot weights), before any match.
+        pool_weight: the pie's slot total (:attr:`.PoolSize.pie`), before any match.
+        quota_pool: what group quotas share (:attr:`.PoolSize.quota`).
         min_weight: the smallest slot weight (``minSlotWeight``).
         limit_counts: the concurrency limits the claims hold as the cycle starts.
         matchable: how many slots a job may be matched to (every slot, or only the
@@ -415,42 +411,37 @@ class Snapshot:
         return counts
 
     def _weigh_pool(self) -> None:
-        """The pool's weight and its smallest slot weight, the matchable slots."""
-        use_weights = self.knobs.use_slot_weights
+        """The pool's sizes (:mod:`.pool_size`) and its smallest slot weight, the matchable
+        slots."""
+        knobs = self.knobs
+        use_weights = knobs.use_slot_weights
         weights = [c.weight for c in self.classes]
-        self.pool_weight = self._pool_weight() if use_weights else float(len(self.slots))
+        frozen = self.frozen
+        open_pslots, effective = slot_counts(self.slots) if frozen is None else frozen.counts()
+        if knobs.slot_poolsize_constraint is None:
+            sizes = class_sizes(self.classes, self.slots, self.slot_class, effective, use_weights)
+        else:
+            compiled = frozen.compiled if frozen is not None else None
+            sizes = weigh_pool(self.machines, self.slots, knobs, self.now, compiled)
+        self.pool_weight, self.quota_pool = sizes
         self.min_weight = min(weights) if (weights and use_weights) else 1.0
         self.unclaimed_classes = [c for c in self.classes if not c.claimed]
         self.claimed_classes = [c for c in self.classes if c.claimed]
-        if not self.knobs.consider_preemption:
+        if not knobs.consider_preemption:
             # trimStartdAds_PreemptionLogic: claimed slots leave the cycle's candidates
             # (after the pool's weight and smallest weight were taken, untrimmed)
             self.claimed_classes = []
         self.matchable = sum(
             len(c.slots) for c in self.unclaimed_classes if not c.partitionable
         ) + sum(len(c.slots) for c in self.claimed_classes)
-        # a partitionable slot stays matchable until nothing is left of it; the pool group
-        # quotas share: weighted, or count_effective_slots (1 a static slot)
-        frozen = self.frozen
-        open_pslots, effective = slot_counts(self.slots) if frozen is None else frozen.counts()
+        # a partitionable slot stays matchable until nothing is left of it
         self.matchable += open_pslots
-        self.quota_pool = self.pool_weight if use_weights else effective
         #: whether the pool has partitionable slots (a match on one carves a dynamic slot)
         self.partitionable = (
             any(s.partitionable for s in self.slots) if frozen is None else frozen.partitionable
         )
         #: bumped whenever a match changes a partitionable slot (candidate lists go stale)
         self.generation = 0
-
-    def _pool_weight(self) -> float:
-        """Σ slot weights over the pool, added slot by slot in pool order; by class when
-        every weight is a whole number (then each partial sum is exact, and so the same)."""
-        classes = self.classes
-        if classes and all(c.weight.is_integer() for c in classes):
-            total = sum(c.weight * len(c.slots) for c in classes)
-            if total < _EXACT_SUM:
-                return total
-        return sum(self.slot_class[s.index].weight for s in self.slots)
 
     def _usage(self, claims: list[Claim]) -> tuple[dict[str, float], dict[str, float]]:
         """Weighted usage at the start of the cycle, by submitter and by group: the
