@@ -481,8 +481,8 @@ def release(opts: GlobalOptions, job_ids: tuple[str, ...], dry_run: bool) -> Non
     keeps unless priority.enforce_limits (AccountingStorageEnforce=limits) is set: then it
     ages from --now. A job not held is left as it is, and a note names it.
     """
-    from fairshare_cli.core.operations.queue import not_released
-    from fairshare_cli.core.operations.queue import release as release_jobs
+    from fairshare_cli.core.operations.queue_release import not_released
+    from fairshare_cli.core.operations.queue_release import release as release_jobs
 
     with mutate_state(opts, dry_run, queue_only=True) as env:
         env.state, freed = release_jobs(
