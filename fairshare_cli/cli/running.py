@@ -26,7 +26,6 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
     """
     from fairshare_cli.core.htcondor import accountant as acct
     from fairshare_cli.core.htcondor.claims import (
-        NegotiatorState,
         dynamic_slot_weigher,
         negotiator_from_json,
         negotiator_to_json,
@@ -64,14 +63,7 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
     accountant = uncharge_unplaced(accountant, config, placement.unplaced, env.now)
     accountant = uncharge_displaced(accountant, config, placement.displaced, weight_of, env.now)
     accountant = charge_claims(accountant, config, placement.claims.values(), weight_of, env.now)
-    negotiator = NegotiatorState(
-        placement.claims,
-        negotiator.rr_times,
-        negotiator.last_cycle,
-        negotiator.group_quotas,
-        negotiator.limits_seen,
-        negotiator.jobless,
-    )
+    negotiator = negotiator.with_claims(placement.claims)
     state = env.state.with_section("negotiator", negotiator_to_json(negotiator))
     env.state = state.with_section("accountant", acct.accountant_to_json(accountant))
     _warn(placement)
@@ -152,7 +144,6 @@ def release_slots(env: Env, slots: Sequence[str], config: Config | None = None) 
     """
     from fairshare_cli.core.htcondor import accountant as acct
     from fairshare_cli.core.htcondor.claims import (
-        NegotiatorState,
         claim_weight,
         negotiator_from_json,
         negotiator_to_json,
@@ -172,14 +163,7 @@ def release_slots(env: Env, slots: Sequence[str], config: Config | None = None) 
             accountant, config, claim.submitter, claim_weight(claim, weigh), env.now
         )
     kept = {s: c for s, c in negotiator.claims.items() if s not in set(slots)}
-    negotiator = NegotiatorState(
-        kept,
-        negotiator.rr_times,
-        negotiator.last_cycle,
-        negotiator.group_quotas,
-        negotiator.limits_seen,
-        negotiator.jobless,
-    )
+    negotiator = negotiator.with_claims(kept)
     state = env.state.with_section("negotiator", negotiator_to_json(negotiator))
     env.state = state.with_section("accountant", acct.accountant_to_json(accountant))
     return len(gone)
@@ -195,7 +179,6 @@ def hold_history_running(
     """
     from fairshare_cli.core.htcondor.accountant import submitter_name
     from fairshare_cli.core.htcondor.claims import (
-        NegotiatorState,
         negotiator_from_json,
         negotiator_to_json,
     )
@@ -205,9 +188,7 @@ def hold_history_running(
         neg = env.decode("negotiator", negotiator_from_json)
         kept = {s: c for s, c in neg.claims.items() if not c.job_id.startswith(HISTORY_PREFIX)}
         if len(kept) != len(neg.claims):
-            neg = NegotiatorState(
-                kept, neg.rr_times, neg.last_cycle, neg.group_quotas, neg.limits_seen, neg.jobless
-            )
+            neg = neg.with_claims(kept)
             env.state = env.state.with_section("negotiator", negotiator_to_json(neg))
     from fairshare_cli.core.htcondor.replay import record_weigher
 

@@ -356,11 +356,7 @@ def release_jobs(
             submitter = name_of(job)
             weight = weigh(job.slot, began) if job.slot else 1.0
         accountant = acct.remove_match(accountant, config, submitter, weight, now)
-    neg = negotiator
-    kept = NegotiatorState(
-        claims, neg.rr_times, neg.last_cycle, neg.group_quotas, neg.limits_seen, neg.jobless
-    )
-    return accountant, kept
+    return accountant, negotiator.with_claims(claims)
 
 
 def _release(config: Config, state: State, gone: Sequence[Job], now: float) -> State:
