@@ -268,11 +268,11 @@ def test_documented_expression_limits(
 ) -> None:
     """docs/config.md's limits are the ones enforced: 20,000 characters; 150 operator
     characters and opening brackets (``&&`` two, commas and string contents none)."""
-    from fairshare_cli.core.htcondor import classads
+    from fairshare_cli.core.htcondor import classad_text
 
     text = (DOCS / "config.md").read_text()
-    assert f"{classads.MAX_EXPRESSION_LENGTH:,} characters" in text
-    assert f"at most {classads.MAX_EXPRESSION_OPERATORS}\noperator characters" in text
+    assert f"{classad_text.MAX_EXPRESSION_LENGTH:,} characters" in text
+    assert f"at most {classad_text.MAX_EXPRESSION_OPERATORS}\noperator characters" in text
     assert "20,000 characters and 150 operator" in (DOCS / "jobs.md").read_text()
     cfg = write_config(f"[negotiator]\nslot_weight = '{expression}'\n")
     res = run("config", "check", "--config", str(cfg))

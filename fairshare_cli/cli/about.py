@@ -39,7 +39,7 @@ def _classad_version() -> str:
 
 def version_lines() -> list[str]:
     """fs, Python, htcondor/classad versions, then the config ``fs`` would use and its profile."""
-    from fairshare_cli.cli.context import resolve_config_path
+    from fairshare_cli.cli.resolve import resolve_config_path
     from fairshare_cli.errors import FairshareError
 
     lines = [

@@ -25,7 +25,8 @@ _UNREADABLE = (FairshareError, OSError, ValueError, LookupError, TypeError, Attr
 
 def _state(ctx: click.Context) -> Any:
     """The state the command line names (``fs.core.state.State``)."""
-    from fairshare_cli.cli.context import GlobalOptions, resolve_config_path, resolve_state_path
+    from fairshare_cli.cli.context import GlobalOptions
+    from fairshare_cli.cli.resolve import resolve_config_path, resolve_state_path
     from fairshare_cli.io.config import load_config
     from fairshare_cli.io.state import load_state
 

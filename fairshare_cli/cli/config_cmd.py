@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from fairshare_cli.cli.context import resolve_config_path
 from fairshare_cli.cli.main import ListedGroup
 from fairshare_cli.cli.options import (
     GlobalOptions,
@@ -19,6 +18,7 @@ from fairshare_cli.cli.options import (
     output_options,
     pass_options,
 )
+from fairshare_cli.cli.resolve import resolve_config_path
 from fairshare_cli.errors import InputError
 
 if TYPE_CHECKING:  # the config model loads when a command runs (`--help` stays light)

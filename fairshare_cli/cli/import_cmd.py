@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from fairshare_cli.cli.context import Env, mutate_state
+from fairshare_cli.cli.context import mutate_state
 from fairshare_cli.cli.imports._slurm_state import last_decay_option, resolve_last_decay
 from fairshare_cli.cli.main import ListedGroup, command_words, examples_noted
 from fairshare_cli.cli.options import (
@@ -310,7 +310,9 @@ def _import(
                 # the second reading, in start order through the external sort (flat memory)
                 resort=lambda _unsorted: watched(sorted_by_start(feed())),
             )
-        _hold_running(env, running, label, rebuild)
+        from fairshare_cli.cli.running import hold_history_running
+
+        hold_history_running(env, running, label, rebuild)
         if log is not None:  # the usage history store (fs whatif replays from it)
             marks = log.finish(env.now, env.config.pool.usage_history_window)
             env.state = env.state.with_section(SECTION, marks.to_json())
@@ -349,73 +351,6 @@ def _warn_slurm(done: ImportSummary, has_accounts: bool) -> None:
             "(fs import sacctmgr)",
             err=True,
         )
-
-
-def _hold_running(
-    env: Env, running: list[tuple[int, UsageRecord]], label: str, rebuild: bool
-) -> None:
-    """Records still running hold slots (the first free ones that fit): claims.
-
-    Their use is already charged from their start by the replay; ``--rebuild`` first
-    drops the claims earlier history imports made.
-    """
-    from fairshare_cli.cli.running import hold_slots
-    from fairshare_cli.core.htcondor.accountant import submitter_name
-    from fairshare_cli.core.htcondor.claims import (
-        NegotiatorState,
-        negotiator_from_json,
-        negotiator_to_json,
-    )
-    from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX, Running, pool_room
-
-    if rebuild:
-        neg = env.decode("negotiator", negotiator_from_json)
-        kept = {s: c for s, c in neg.claims.items() if not c.job_id.startswith(HISTORY_PREFIX)}
-        if len(kept) != len(neg.claims):
-            neg = NegotiatorState(
-                kept, neg.rr_times, neg.last_cycle, neg.group_quotas, neg.limits_seen, neg.jobless
-            )
-            env.state = env.state.with_section("negotiator", negotiator_to_json(neg))
-    from fairshare_cli.core.htcondor.replay import record_weigher
-
-    domain = env.config.pool.uid_domain
-    weigh = record_weigher(env.config)
-    if not env.config.machines:  # no pool to hold slots in
-        return
-    room = pool_room(env.config.machines)
-    work = []
-    for number, rec in running:
-        name = submitter_name(rec.owner, rec.accounting_group, rec.nice_user, domain)
-        partition = record_partition(env.config, rec)
-        held = min(rec.slots, room)  # a piece per slot, at most what the pool can hold
-        for k in range(held + (rec.slots > held)):
-            work.append(
-                Running(
-                    submitter=name,
-                    job_id=f"{HISTORY_PREFIX}{name}:{rec.start:.0f}:{number}.{k}",
-                    start_time=rec.start,
-                    cpus=rec.cpus,
-                    label=f"{label}: record {number} ({name}, running since {rec.start:.0f})",
-                    charged=weigh(rec.cpus),
-                    slots=1 if k < held else rec.slots - held,
-                    partition=partition,
-                )
-            )
-    if work:
-        hold_slots(env, work)
-
-
-def record_partition(config: Config, rec: UsageRecord) -> str | None:
-    """The partition a running record of Slurm work (one naming an account or a
-    partition) runs in: the first it names (sacct prints the one a started job runs in),
-    else the default one (``""``: any node); None for other work (HTCondor's)."""
-    from fairshare_cli.core.slurm.partition import default_partition
-
-    if rec.partition:
-        return rec.partition.split(",", 1)[0]
-    if rec.account is None:
-        return None
-    return default_partition(config.partitions) or ""
 
 
 @import_group.command("sacct")

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections import Counter
-from collections.abc import Mapping
 from typing import Any
 
 import click
@@ -28,12 +26,12 @@ from fairshare_cli.cli.submit_objects import (
     refuse_set_beside_option,
     sbatch_time,
 )
-from fairshare_cli.core.config import Config
+from fairshare_cli.cli.submit_warnings import warn_queued
 from fairshare_cli.core.job_fields import check_job_option
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, SLURM_PRIORITY_MAX
 from fairshare_cli.core.operations.validate import check_jobs_against_config
-from fairshare_cli.errors import InputError, did_you_mean
+from fairshare_cli.errors import InputError
 
 
 def _default_owner() -> str:
@@ -179,7 +177,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         _hold(env, [j for j in new if j.status == "running"], jobs_file or "fs submit")
     # (once the state is written: a write that fails has submitted nothing)
     click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
-    _warn_queued(new, held, env.config)
+    warn_queued(new, held, env.config)
 
 
 def _option_object(
@@ -232,95 +230,6 @@ def _refuse_later_starts(env: Env, jobs: list[Job], source: str) -> None:
     if found is not None:
         refuse_later_dump(found[1], found[0], env.now, "the job started at a later time")
     refuse_going_back(env.state, env.now, env.state_path)
-
-
-def _warn_queued(jobs: list[Job], held: Mapping[str, str], config: Config) -> None:
-    """On stderr, what the scheduler makes of the jobs just queued: those that will pend
-    for ever (``held``), Slurm jobs that name no partition where none is the default, and
-    DIRAC groups ``[dirac.groups]`` does not list."""
-    _warn_held(held)
-    _warn_no_partition(jobs, config)
-    _warn_unlisted_groups(jobs, config.dirac.groups)
-    _warn_group_without_user(jobs, config)
-
-
-def _warn_held(reasons: Mapping[str, str]) -> None:
-    """On stderr, the jobs queued that their partitions' limits hold back (as sbatch queues
-    them, with ``EnforcePartLimits=NO``) and the reason squeue gives, one line a reason
-    (``reasons``: by job id, as :func:`~fairshare_cli.core.operations.queue.new_jobs` found
-    them)."""
-    held: dict[str, list[str]] = {}
-    for job_id, reason in reasons.items():
-        held.setdefault(reason, []).append(job_id)
-    for reason, ids in held.items():
-        which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
-        click.echo(f"fs: warning: {which} will pend, never started: {reason}", err=True)
-
-
-def _warn_no_partition(jobs: list[Job], config: Config) -> None:
-    """On stderr, the Slurm jobs queued that name no partition where none is the default
-    (:meth:`~fairshare_cli.core.operations.node_fit.NodeFit.refused_for_no_partition`):
-    sbatch would have refused them, and ``fs sprio`` refuses the queue while it holds
-    them; they are queued, as an HTCondor or DIRAC job naming none is."""
-    from fairshare_cli.core.operations.node_fit import NodeFit
-
-    fit = NodeFit(config)
-    ids = [job.id for job in jobs if fit.refused_for_no_partition(job)]
-    if not ids:
-        return
-    one = len(ids) == 1
-    which = f"job {ids[0]} names" if one else f"{len(ids)} jobs ({ids[0]} ...) name"
-    names = ", ".join(config.partitions)
-    click.echo(
-        f"fs: warning: {which} no partition, and no partition ({names}) is the default:"
-        " Slurm refuses such a job, and fs sprio refuses the queue while it holds it; give"
-        f" {'it' if one else 'them'} a partition (--partition), or set default = true on"
-        " one (an HTCondor or DIRAC job may stay as it is)",
-        err=True,
-    )
-
-
-def _warn_unlisted_groups(jobs: list[Job], groups: Mapping[str, Any]) -> None:
-    """The DIRAC groups of ``jobs`` that ``[dirac.groups]`` does not list, warned of as
-    ``fs taskqueues`` warns (a misspelt group gets the default share, not an error)."""
-    from fairshare_cli.cli.taskqueues import warn_unlisted_group
-
-    counts = Counter(
-        j.dirac_group for j in jobs if j.dirac_group is not None and j.dirac_group not in groups
-    )
-    for group, n in sorted(counts.items()):
-        extra = did_you_mean(group, sorted(groups))
-        warn_unlisted_group(group, f"{n} job{'s' * (n != 1)} submitted", extra)
-
-
-def _warn_group_without_user(jobs: list[Job], config: Config) -> None:
-    """On stderr, the jobs whose ``accounting_group`` is a configured group with no user
-    after it (``--accounting-group group_chemistry``, as a submit file's ``accounting_group``
-    is written): the job's ``AccountingGroup`` is ``GROUP.USER``, and the negotiator
-    (``GroupEntry::GetAssignedGroup``) takes the text before its last dot as the group, so
-    such a job is charged in the parent group (``<none>`` for a top-level one) as a user
-    named after the group."""
-    from fairshare_cli.core.htcondor.accountant import GroupTree
-    from fairshare_cli.core.htcondor.pool import submitter_of
-
-    known = {name.lower() for name in config.groups}
-    tree, name = GroupTree(config.groups), submitter_of(config)
-    found: dict[str, list[Job]] = {}
-    for job in jobs:
-        if job.accounting_group and job.accounting_group.lower() in known:
-            found.setdefault(job.accounting_group, []).append(job)
-    for group, each in found.items():
-        ids = [job.id for job in each]
-        which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
-        submitter = name(each[0])
-        fix = f"{group}.{each[0].owner.partition('@')[0]}"
-        click.echo(
-            f"fs: warning: {which}: accounting group {group} is a group with no user, so"
-            f" HTCondor charges submitter {submitter} in {tree.group_of(submitter)}; an"
-            f" AccountingGroup is GROUP.USER (a submit file's accounting_group = {group}"
-            f" makes {fix}): make it {fix}",
-            err=True,
-        )
 
 
 def submit_summary(ids: list[str], verbose: bool) -> str:
@@ -483,8 +392,8 @@ def release(opts: GlobalOptions, job_ids: tuple[str, ...], dry_run: bool) -> Non
     keeps unless priority.enforce_limits (AccountingStorageEnforce=limits) is set: then it
     ages from --now. A job not held is left as it is, and a note names it.
     """
-    from fairshare_cli.core.operations.queue import not_released
-    from fairshare_cli.core.operations.queue import release as release_jobs
+    from fairshare_cli.core.operations.queue_release import not_released
+    from fairshare_cli.core.operations.queue_release import release as release_jobs
 
     with mutate_state(opts, dry_run, queue_only=True) as env:
         env.state, freed = release_jobs(

@@ -10,6 +10,7 @@ from fairshare_cli.cli.context import Env
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor.placement import Placement, Running
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.usage import UsageRecord
 
 
 def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) -> Placement:
@@ -25,7 +26,6 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
     """
     from fairshare_cli.core.htcondor import accountant as acct
     from fairshare_cli.core.htcondor.claims import (
-        NegotiatorState,
         dynamic_slot_weigher,
         negotiator_from_json,
         negotiator_to_json,
@@ -63,14 +63,7 @@ def hold_slots(env: Env, work: Sequence[Running], config: Config | None = None) 
     accountant = uncharge_unplaced(accountant, config, placement.unplaced, env.now)
     accountant = uncharge_displaced(accountant, config, placement.displaced, weight_of, env.now)
     accountant = charge_claims(accountant, config, placement.claims.values(), weight_of, env.now)
-    negotiator = NegotiatorState(
-        placement.claims,
-        negotiator.rr_times,
-        negotiator.last_cycle,
-        negotiator.group_quotas,
-        negotiator.limits_seen,
-        negotiator.jobless,
-    )
+    negotiator = negotiator.with_claims(placement.claims)
     state = env.state.with_section("negotiator", negotiator_to_json(negotiator))
     env.state = state.with_section("accountant", acct.accountant_to_json(accountant))
     _warn(placement)
@@ -151,7 +144,6 @@ def release_slots(env: Env, slots: Sequence[str], config: Config | None = None) 
     """
     from fairshare_cli.core.htcondor import accountant as acct
     from fairshare_cli.core.htcondor.claims import (
-        NegotiatorState,
         claim_weight,
         negotiator_from_json,
         negotiator_to_json,
@@ -171,14 +163,70 @@ def release_slots(env: Env, slots: Sequence[str], config: Config | None = None) 
             accountant, config, claim.submitter, claim_weight(claim, weigh), env.now
         )
     kept = {s: c for s, c in negotiator.claims.items() if s not in set(slots)}
-    negotiator = NegotiatorState(
-        kept,
-        negotiator.rr_times,
-        negotiator.last_cycle,
-        negotiator.group_quotas,
-        negotiator.limits_seen,
-        negotiator.jobless,
-    )
+    negotiator = negotiator.with_claims(kept)
     state = env.state.with_section("negotiator", negotiator_to_json(negotiator))
     env.state = state.with_section("accountant", acct.accountant_to_json(accountant))
     return len(gone)
+
+
+def hold_history_running(
+    env: Env, running: list[tuple[int, UsageRecord]], label: str, rebuild: bool
+) -> None:
+    """Records still running hold slots (the first free ones that fit): claims.
+
+    Their use is already charged from their start by the replay; ``--rebuild`` first
+    drops the claims earlier history imports made.
+    """
+    from fairshare_cli.core.htcondor.accountant import submitter_name
+    from fairshare_cli.core.htcondor.claims import (
+        negotiator_from_json,
+        negotiator_to_json,
+    )
+    from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX, Running, pool_room
+
+    if rebuild:
+        neg = env.decode("negotiator", negotiator_from_json)
+        kept = {s: c for s, c in neg.claims.items() if not c.job_id.startswith(HISTORY_PREFIX)}
+        if len(kept) != len(neg.claims):
+            neg = neg.with_claims(kept)
+            env.state = env.state.with_section("negotiator", negotiator_to_json(neg))
+    from fairshare_cli.core.htcondor.replay import record_weigher
+
+    domain = env.config.pool.uid_domain
+    weigh = record_weigher(env.config)
+    if not env.config.machines:  # no pool to hold slots in
+        return
+    room = pool_room(env.config.machines)
+    work = []
+    for number, rec in running:
+        name = submitter_name(rec.owner, rec.accounting_group, rec.nice_user, domain)
+        partition = record_partition(env.config, rec)
+        held = min(rec.slots, room)  # a piece per slot, at most what the pool can hold
+        for k in range(held + (rec.slots > held)):
+            work.append(
+                Running(
+                    submitter=name,
+                    job_id=f"{HISTORY_PREFIX}{name}:{rec.start:.0f}:{number}.{k}",
+                    start_time=rec.start,
+                    cpus=rec.cpus,
+                    label=f"{label}: record {number} ({name}, running since {rec.start:.0f})",
+                    charged=weigh(rec.cpus),
+                    slots=1 if k < held else rec.slots - held,
+                    partition=partition,
+                )
+            )
+    if work:
+        hold_slots(env, work)
+
+
+def record_partition(config: Config, rec: UsageRecord) -> str | None:
+    """The partition a running record of Slurm work (one naming an account or a
+    partition) runs in: the first it names (sacct prints the one a started job runs in),
+    else the default one (``""``: any node); None for other work (HTCondor's)."""
+    from fairshare_cli.core.slurm.partition import default_partition
+
+    if rec.partition:
+        return rec.partition.split(",", 1)[0]
+    if rec.account is None:
+        return None
+    return default_partition(config.partitions) or ""

@@ -38,7 +38,7 @@ def sprio_help_format() -> str:
 def sshare_help_format() -> str:
     """What ``sshare -e`` prints: the field names, each in a 17-wide cell, four to a line
     (sshare.c's ``_help_format_msg``)."""
-    from fairshare_cli.render.sshare import FIELDS
+    from fairshare_cli.render.sshare_fields import FIELDS
 
     out: list[str] = []
     for i, (name, _, _) in enumerate(FIELDS):

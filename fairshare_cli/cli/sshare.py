@@ -219,7 +219,7 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
         # (sshare appends each -o and a comma: xstrfmtcat(opt_field_list, "%s,", optarg))
         spec = "".join(f"{item}," for item in formats) if formats else None
         if spec is None:
-            from fairshare_cli.render.sshare import default_format
+            from fairshare_cli.render.sshare_fields import default_format
 
             spec = default_format(long_, algo == "fair_tree", partitions=partitions)
         mode = "parsable2" if parsable2 else "parsable" if parsable else "table"
@@ -236,7 +236,8 @@ def _print(
     trim: bool,
 ) -> None:
     """Write the rows in ``columns`` as ``--output`` asks (the table: as sshare prints it)."""
-    from fairshare_cli.render import sshare as render
+    from fairshare_cli.render.sshare import render_columns
+    from fairshare_cli.render.sshare_fields import parse_format
 
     if fmt != "table":
         from fairshare_cli.render.formats import emit_rows
@@ -248,9 +249,9 @@ def _print(
         ]
         emit_rows(rows, JSON_FIELDS, fmt)
         return
-    fields = render.parse_format(spec, trim=trim)
+    fields = parse_format(spec, trim=trim)
     count = len(columns["account"])
-    table = render.render_columns(fields, columns, count, mode=mode, header=not noheader)
+    table = render_columns(fields, columns, count, mode=mode, header=not noheader)
     click.echo(table, nl=False)
 
 
@@ -271,7 +272,7 @@ def _share_columns(
     from fairshare_cli.cli.slurm_usage import view_usage
     from fairshare_cli.core.slurm import tree_usage as slurm
     from fairshare_cli.core.slurm.fairshare import share_columns
-    from fairshare_cli.render.sshare import account_fairshare_printed, format_names
+    from fairshare_cli.render.sshare_fields import account_fairshare_printed, format_names
 
     env = load_env(opts)
     state, jobs = view_usage(env)

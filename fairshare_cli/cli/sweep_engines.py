@@ -39,7 +39,7 @@ def prepare(spec_path: Path, out: Path, restart: bool = False) -> SweepDir:
     Raises:
         FairshareError: a bad spec, or ``out`` holds another sweep (without ``restart``).
     """
-    from fairshare_cli.cli.context import resolve_now
+    from fairshare_cli.cli.resolve import resolve_now
     from fairshare_cli.cli.sweep_point import make_manifest
     from fairshare_cli.core.sweep.spec import spec_from_toml
     from fairshare_cli.errors import ConfigError

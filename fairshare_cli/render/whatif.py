@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from fairshare_cli.core.operations.whatif import Compared, WhatifDiff, figure_of
 from fairshare_cli.render.fit import FitTable, fit_console
-from fairshare_cli.render.sshare import FIELDS, Field, format_value
+from fairshare_cli.render.sshare_fields import FIELDS, Field, format_value
 from fairshare_cli.render.taskqueues import percent_text, priority_text
 
 #: Short column headings, so that the table fits a terminal.
@@ -78,7 +78,7 @@ SSHARE_FIELDS = {
 
 def sshare_text(field: str) -> Callable[[Any], str]:
     """How ``fs sshare -P`` prints the field ``field`` (sshare's name): the sshare
-    renderer's one cell rule (:func:`~fairshare_cli.render.sshare.format_value`): a double
+    renderer's one cell rule (:func:`~fairshare_cli.render.sshare_fields.format_value`): a double
     in ``%f`` (``0.027321``), a count its whole part (``print_fields_uint64``)."""
     spec = next(Field(name, width, kind) for name, width, kind in FIELDS if name == field)
     return lambda value: format_value(spec, value, parsable=True)

@@ -117,7 +117,7 @@ def test_an_interrupt_after_the_records_keeps_the_store(
     """A Ctrl-C once every record is charged and stored, before the commit (appending, or
     writing the store anew): the rows are rolled back; the store, the folder and the state
     are as they were."""
-    from fairshare_cli.cli import import_cmd
+    from fairshare_cli.cli import running
 
     folder, args = _folder(tmp_path)
     (folder / "good.csv").write_text(_SORTED, encoding="utf-8")
@@ -128,7 +128,7 @@ def test_an_interrupt_after_the_records_keeps_the_store(
     def interrupted(*_: Any) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(import_cmd, "_hold_running", interrupted)
+    monkeypatch.setattr(running, "hold_history_running", interrupted)
     flags = ["--rebuild"] if rebuild else []
     aborted = run("import", "history", str(folder / "more.csv"), *flags, *args, "--now", LATER)
     assert (aborted.exit_code, aborted.stderr) == (130, "fs: error: interrupted (Ctrl-C)\n")

@@ -9,7 +9,7 @@ import pytest
 from fairshare_cli.core.slurm.priority import Weights
 from fairshare_cli.core.slurm.priority_table import AssocShare, PartShare, PriorityTable
 from fairshare_cli.errors import InputError
-from fairshare_cli.render import sprio, sprio_table, sshare
+from fairshare_cli.render import sprio, sprio_table, sshare, sshare_fields
 from fairshare_cli.render.sprio_table import listing_chunks
 
 W = Weights(age=1000, fairshare=10000, jobsize=1000, partition=1000, qos=1000)
@@ -93,12 +93,12 @@ def test_sprio_default_format_lists_only_weighted_factors() -> None:
     ],
 )
 def test_sshare_cells(kind: str, width: int, value: object, expected: str) -> None:
-    field = sshare.Field("X", width, kind)
-    assert sshare.format_value(field, value, parsable=False) == expected
+    field = sshare_fields.Field("X", width, kind)
+    assert sshare_fields.format_value(field, value, parsable=False) == expected
 
 
 def test_sshare_format_prefixes_and_widths() -> None:
-    fields = sshare.parse_format("acc,U%4,rawu,Eff,fairs,lev")
+    fields = sshare_fields.parse_format("acc,U%4,rawu,Eff,fairs,lev")
     assert [(f.name, f.width) for f in fields] == [
         ("Account", -20),
         ("User", 4),
@@ -108,11 +108,11 @@ def test_sshare_format_prefixes_and_widths() -> None:
         ("LevelFS", 10),
     ]
     with pytest.raises(InputError, match='Invalid field requested: "nope"'):
-        sshare.parse_format("Account,Nope")
+        sshare_fields.parse_format("Account,Nope")
 
 
 def test_sshare_parsable_modes() -> None:
-    fields = sshare.parse_format("Account,User,FairShare")
+    fields = sshare_fields.parse_format("Account,User,FairShare")
     rows = [{"account_display": " a", "user": None, "fairshare": 0.5}]
     assert sshare.render(fields, rows, mode="parsable") == (
         "Account|User|FairShare|\n a||0.500000|\n"

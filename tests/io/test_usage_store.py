@@ -346,7 +346,7 @@ def test_an_interrupt_while_the_indexes_build_rolls_back_and_leaves_no_thread(
 ) -> None:
     """A Ctrl-C after the last record (the index thread under way): the thread is waited
     for, the transaction rolled back, the state not written."""
-    from fairshare_cli.cli import import_cmd
+    from fairshare_cli.cli import running
 
     state, args, before = _imported_once(tmp_path, run)
     (tmp_path / "more.csv").write_text(_UNSORTED)
@@ -354,7 +354,7 @@ def test_an_interrupt_while_the_indexes_build_rolls_back_and_leaves_no_thread(
     def interrupted(*_: Any) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(import_cmd, "_hold_running", interrupted)
+    monkeypatch.setattr(running, "hold_history_running", interrupted)
     started = _spy_index_builds(monkeypatch)
     threads = _threads()
     aborted = run("import", "history", str(tmp_path / "more.csv"), "--rebuild", *args)

@@ -14,8 +14,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.render import sshare
-from fairshare_cli.render.sshare import FIELDS, Field, format_value, render
+from fairshare_cli.render import sshare, sshare_fields
+from fairshare_cli.render.sshare import render
+from fairshare_cli.render.sshare_fields import FIELDS, Field, format_value
 
 
 def cell_by_cell(
@@ -92,7 +93,7 @@ FIELD_LISTS = st.lists(
 
 
 def rows_for(values: list[Any]) -> list[dict[str, Any]]:
-    keys = sorted(set(sshare.FIELD_KEYS.values()))
+    keys = sorted(set(sshare_fields.FIELD_KEYS.values()))
     return [
         {key: values[(i * len(keys) + k) % len(values)] for k, key in enumerate(keys)}
         for i in range(len(values))
@@ -125,7 +126,7 @@ def test_render_is_format_value_cell_by_cell(
 def test_blocks_of_rows_join_in_order() -> None:
     """More rows than one block (and not a multiple of it), repeated cut TRES text and
     blanks remembered across blocks: still the cell-by-cell text."""
-    fields = sshare.parse_format(sshare.LONG_FAIR_TREE)
+    fields = sshare_fields.parse_format(sshare_fields.LONG_FAIR_TREE)
     tres = "cpu=0,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0"
     rows = [
         {
@@ -184,7 +185,7 @@ def test_table_row_format_is_cell_by_cell(
     what ``format_value`` prints cell by cell, or refuses what it refuses."""
     rows = [typical_row(i) for i in range(n)]
     for i, (name, _, _), value in odd:
-        rows[i % n][sshare.FIELD_KEYS[name]] = value
+        rows[i % n][sshare_fields.FIELD_KEYS[name]] = value
     try:
         expected: Any = cell_by_cell(fields, rows, "table", True)
     except (OverflowError, ValueError, TypeError):
@@ -199,7 +200,7 @@ def test_table_row_format_is_cell_by_cell(
 def test_table_of_long_sshare_rows_spans_blocks() -> None:
     """The default long fair-tree listing over more rows than a table block, a blank every
     fifth row and one in a number column: the cell-by-cell text."""
-    fields = sshare.parse_format(sshare.LONG_FAIR_TREE + ",Cluster,ID,Partition")
+    fields = sshare_fields.parse_format(sshare_fields.LONG_FAIR_TREE + ",Cluster,ID,Partition")
     rows = [typical_row(i) for i in range(sshare._TABLE_BLOCK + 301)]
     rows[0]["raw_shares"] = None
     rows[7]["raw_shares"] = "parent"

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from fairshare_cli.cli.context import now_source
+from fairshare_cli.cli.resolve import now_source
 
 
 def refuse_later_dump(

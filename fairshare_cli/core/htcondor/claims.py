@@ -50,6 +50,10 @@ class NegotiatorState:
     limits_seen: tuple[str, ...] = ()
     jobless: tuple[Claim, ...] = ()
 
+    def with_claims(self, claims: Mapping[str, Claim]) -> NegotiatorState:
+        """This section with ``claims`` in place of its own, the rest as it is."""
+        return dc_replace(self, claims=claims)
+
 
 def _is_time(value: Any) -> bool:
     """Epoch seconds within the years 1 to 9999 (what ``parse_time`` accepts)."""

@@ -29,7 +29,7 @@ import math
 import re
 from enum import Enum
 
-from fairshare_cli.core.htcondor.classads import check_expression_size
+from fairshare_cli.core.htcondor.classad_text import check_expression_size
 from fairshare_cli.core.limits import INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN
 from fairshare_cli.core.names import c_number_text, shown
 from fairshare_cli.errors import InputError
@@ -163,7 +163,7 @@ def _evaluate(text: str, knob: str, where: str, wanted: str) -> int | float | bo
     Raises:
         InputError: the text does not parse, calls ``time()``/``random()``, is longer or
             holds more operators than any expression fs reads
-            (:func:`~.classads.check_expression_size`), or evaluates to something that is
+            (:func:`~.classad_text.check_expression_size`), or evaluates to something that is
             not a number or a boolean.
     """
     if _IMPURE.search(text):

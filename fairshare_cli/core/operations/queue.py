@@ -1,5 +1,6 @@
-"""Job-queue changes: submit, prio, release and rm (``fs submit``, ``fs prio``, ``fs release``,
-``fs rm``).
+"""Job-queue changes: submit, prio and rm (``fs submit``, ``fs prio``, ``fs rm``); the
+queue's reading and storing and the naming of jobs that ``fs release``
+(:mod:`~fairshare_cli.core.operations.queue_release`) shares.
 
 Each takes the state and returns the new state and what changed. Removing a running job
 is more than a queue edit: its claim is released, the accountant stops charging it
@@ -43,7 +44,7 @@ def read_queue(state: State, where: str) -> list[Job]:
     return jobs_from_objects([] if raw is None else raw, f"{where}: jobs")
 
 
-def _store(state: State, jobs: Iterable[Job]) -> State:
+def store_queue(state: State, jobs: Iterable[Job]) -> State:
     return state.with_section("jobs", [job_to_json(j) for j in jobs])
 
 
@@ -218,7 +219,7 @@ def add_jobs(
     Raises:
         SectionError: a malformed ``slurm`` section.
     """
-    state = _store(state, [*queue, *new])
+    state = store_queue(state, [*queue, *new])
     return slurm_charges(config, state, new, now, stop=False, queue=queue)
 
 
@@ -264,7 +265,7 @@ def set_priority(
     hit = [j for j in queue if matches(j, job_id)]
     if not hit:
         raise InputError(f'no job "{shown(job_id)}" in the queue')
-    ended = [j.id for j in hit if j.status in _ENDED]
+    ended = [j.id for j in hit if j.status in ENDED]
     if slurm and ended:  # (_update_job: IS_JOB_FINISHED, ESLURM_JOB_FINISHED)
         raise RuntimeFailure(
             f"job {ended[0]}: Job has already finished (scontrol update sets no priority on "
@@ -286,7 +287,7 @@ def set_priority(
             else:
                 job = replace(job, job_prio=number)
         out.append(job)
-    return _store(state, out), hit
+    return store_queue(state, out), hit
 
 
 def release_jobs(
@@ -324,11 +325,7 @@ def release_jobs(
             submitter = name_of(job)
             weight = weigh(job.slot, began) if job.slot else 1.0
         accountant = acct.remove_match(accountant, config, submitter, weight, now)
-    neg = negotiator
-    kept = NegotiatorState(
-        claims, neg.rr_times, neg.last_cycle, neg.group_quotas, neg.limits_seen, neg.jobless
-    )
-    return accountant, kept
+    return accountant, negotiator.with_claims(claims)
 
 
 def _release(config: Config, state: State, gone: Sequence[Job], now: float) -> State:
@@ -351,7 +348,8 @@ def _release(config: Config, state: State, gone: Sequence[Job], now: float) -> S
     return state
 
 
-_ENDED = frozenset(("completed", "removed"))
+#: A job that is over: no hold, release or new priority changes it.
+ENDED = frozenset(("completed", "removed"))
 
 
 def is_held(job: Job) -> bool:
@@ -359,48 +357,7 @@ def is_held(job: Job) -> bool:
     return job.status == "held" or job.admin_priority == 0
 
 
-def release(
-    config: Config, state: State, now: float, job_ids: Sequence[str], *, where: str
-) -> tuple[State, list[Job]]:
-    """Release the held jobs named (``scontrol release``, ``condor_release``): pending again,
-    their admin priority cleared (``_release_job_rec``); a job not held is left as it is,
-    and so is a completed or removed one (``_update_job``: ``ESLURM_JOB_FINISHED``). A
-    running job of admin priority 0 (a hold leaves it running) runs on, its priority cleared.
-
-    A Slurm job is eligible from ``now`` (its begin time cleared, then set by the scheduler
-    when it finds it runnable: ``job_independent``) and ages from the accrue time its hold
-    kept: the same (no ``AccountingStorageEnforce=limits``, and with ``ACCRUE_ALWAYS`` its
-    submit time), else ``now`` (the hold removed it: ``acct_policy_remove_accrue_time``).
-
-    Returns:
-        The new state and the jobs released.
-
-    Raises:
-        InputError: an id that names no job.
-        SectionError: a malformed state section.
-    """
-    queue, named = _naming(state, where, job_ids)
-    fit = NodeFit(config)
-    out, freed = [], []
-    for job in queue:
-        if is_held(job) and job.status not in _ENDED and named(job):
-            freed.append(job)
-            status = "running" if job.status == "running" else "idle"  # (a hold runs on)
-            job = replace(job, status=status, admin_priority=None)
-            if status == "idle" and fit.is_slurm_job(job):
-                job = _released_times(job, now, config)
-        out.append(job)
-    return _store(state, out), freed
-
-
-def not_released(job_ids: Sequence[str], freed: Sequence[Job]) -> list[str]:
-    """The ids on the line (each once, in their order) that named no job :func:`release`
-    released: a job not held, as condor_release reports one ("Job 12.0 not held to be
-    released", ``AR_BAD_STATUS`` in ``DCSchedd::getResultString``)."""
-    return [w for w in dict.fromkeys(job_ids) if not any(matches(j, w) for j in freed)]
-
-
-def _naming(
+def named_in_queue(
     state: State, where: str, job_ids: Sequence[str]
 ) -> tuple[list[Job], Callable[[Job], bool]]:
     """The queue, once every id (``12.3``, or ``12`` for a cluster) names a job in it, and
@@ -426,23 +383,6 @@ def _naming(
     return queue, named
 
 
-def _released_times(job: Job, now: float, config: Config) -> Job:
-    """A released Slurm job's begin and accrue times: a begin time still to come is kept,
-    a past one becomes ``now``; the accrue time is kept (``ACCRUE_ALWAYS``: the submit
-    time; without limits: the begin time it accrued from), or with limits the hold removed
-    it: ``now``, or none while the begin time is to come (it then accrues from that)."""
-    begin = job.eligible_time if job.eligible_time is not None else job.submit_time
-    later = begin is not None and begin >= now  # (_release_job_rec: "begin_time < now")
-    accrue = job.accrue_time
-    if "ACCRUE_ALWAYS" in config.priority.flags:
-        pass
-    elif config.priority.enforce_limits:
-        accrue = None if later else now
-    elif accrue is None:
-        accrue = begin
-    return replace(job, eligible_time=begin if later else now, accrue_time=accrue)
-
-
 def remove(
     config: Config, state: State, now: float, job_ids: Sequence[str], *, where: str
 ) -> tuple[State, list[Job]]:
@@ -455,12 +395,12 @@ def remove(
         InputError: an id that names no job.
         SectionError: a malformed state section.
     """
-    queue, named = _naming(state, where, job_ids)
+    queue, named = named_in_queue(state, where, job_ids)
     gone: list[Job] = []
     kept: list[Job] = []
     for job in queue:
         (gone if named(job) else kept).append(job)
-    state = _store(state, kept)
+    state = store_queue(state, kept)
     if any(j.status == "running" for j in gone):
         state = _release(config, state, gone, now)
     return state, gone

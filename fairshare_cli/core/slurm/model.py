@@ -47,6 +47,18 @@ from fairshare_cli.errors import InputError
 if TYPE_CHECKING:
     from fractions import Fraction
 
+    from fairshare_cli.core.slurm.pass_grid import PassGrid
+
+
+def _batch_passes(grid: PassGrid) -> tuple[float, float, float, float, int | None, int]:
+    """What every record of a batch charges over: the grid's anchor, period, decay factor
+    and end (``upto``), the first pass counted after a usage reset (None without one), and
+    the pass of ``upto``."""
+    assert grid.after is None  # (record_grid: every pass up to upto counts)
+    anchor, period, upto = grid.anchor, grid.period, grid.upto
+    k_cut = None if grid.cutoff is None else math.ceil((grid.cutoff - anchor) / period)
+    return anchor, period, grid.factor, upto, k_cut, math.floor((upto - anchor) / period)
+
 
 def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
     """Weights, flags, partitions, QOS and cluster size for sprio's factors
@@ -241,12 +253,8 @@ class SlurmHistorySink:
         # record worked out once (the passes of the cutoff and of upto, each rate's exact
         # form): 1M records 2.2 -> 1.3 s CPU in the Slurm sink.
         keys, running, now, presorted = self._keys, self.running, self.now, self.presorted
-        grid = self.grid
-        anchor, period, factor, upto = grid.anchor, grid.period, grid.factor, grid.upto
-        assert grid.after is None  # (record_grid: every pass up to upto counts)
-        floor = math.floor
-        k_cut = None if grid.cutoff is None else math.ceil((grid.cutoff - anchor) / period)
-        k_upto = floor((upto - anchor) / period)
+        grid, floor = self.grid, math.floor
+        anchor, period, factor, upto, k_cut, k_upto = _batch_passes(grid)
         end_charge = grid.charge_job_end
         below, latest, count, exacts = self._folded_below, self._latest, self.count, self._exacts
         # a record bills its CPUs unless it has a TRES or weights may bill it (then none is plain)

@@ -1,4 +1,4 @@
-"""The ClassAd layer: scope rewriting, cached evaluation, conjunct splitting."""
+"""The ClassAd layer: scope rewriting, cached evaluation, and the check of an expression."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from fairshare_cli.core.htcondor.classads import (
     Evaluator,
     check_expression,
     rewrite_scopes,
-    split_comparison,
-    split_conjuncts,
 )
 from fairshare_cli.errors import ConfigError
 
@@ -56,45 +54,6 @@ def test_an_integer_a_real_and_a_boolean_do_not_share_a_result() -> None:
     flag_req = flag.exprs["requirements"][1]
     assert ev.is_true(flag_req, flag, Ad({"IsFast": 1}, {}, ev, "slot")) is False
     assert ev.is_true(flag_req, flag, Ad({"IsFast": True}, {}, ev, "slot")) is True
-
-
-@pytest.mark.parametrize(
-    ("text", "parts"),
-    [
-        pytest.param("a > 1 && b < 2", ["a > 1", "b < 2"], id="two"),
-        pytest.param("a && (b || c) && d", ["a", "(b || c)", "d"], id="parenthesised-or"),
-        pytest.param("a && b || c", ["a && b || c"], id="top-level-or"),
-        pytest.param("a && b ? c : d", ["a && b ? c : d"], id="ternary"),
-        pytest.param('x == "a && b" && y', ['x == "a && b"', "y"], id="string"),
-        pytest.param("false", ["false"], id="single"),
-    ],
-)
-def test_split_conjuncts(text: str, parts: list[str]) -> None:
-    assert split_conjuncts(text) == parts
-
-
-@pytest.mark.parametrize(
-    ("text", "parts"),
-    [
-        pytest.param(
-            "RemoteUserPrio > SubmitterUserPrio * 1.2",
-            ("RemoteUserPrio", ">", "SubmitterUserPrio * 1.2"),
-            id="gt",
-        ),
-        pytest.param("a>=b", ("a", ">=", "b"), id="ge-no-spaces"),
-        pytest.param("a < -3", ("a", "<", "-3"), id="negative"),
-        pytest.param("f(a, b) <= (c > d)", ("f(a, b)", "<=", "(c > d)"), id="nested"),
-        pytest.param('x > "a < b"', ("x", ">", '"a < b"'), id="string"),
-        pytest.param("a == b", None, id="equality"),
-        pytest.param("a =?= b", None, id="meta-equality"),
-        pytest.param("a > b > c", None, id="two"),
-        pytest.param("a < b || c", None, id="or"),
-        pytest.param("a > b ? 1 : 2", None, id="ternary"),
-        pytest.param("x isnt undefined", None, id="isnt"),
-    ],
-)
-def test_split_comparison(text: str, parts: tuple[str, str, str] | None) -> None:
-    assert split_comparison(text) == parts
 
 
 def test_unparsable_expression_names_where() -> None:

@@ -28,7 +28,7 @@ from fairshare_cli.core.slurm.fairshare import (
     share_rows,
     user_fairshare_factors,
 )
-from fairshare_cli.render import sshare
+from fairshare_cli.render import sshare, sshare_fields
 from tests.core.slurm.test_assoc_tree import draw_accounts
 
 
@@ -93,8 +93,11 @@ def test_columns_are_the_rows_row_by_row(
     rows = share_rows(tree, algorithm, account_fairshare=account_fairshare, cluster="c1")
     assert rows == expected
     assert [list(r) for r in rows] == [list(ROW_KEYS)] * len(rows)
-    for spec in (sshare.LONG_FAIR_TREE, sshare.DEFAULT_FORMAT + ",Cluster,ID,Partition"):
-        fields = sshare.parse_format(spec)
+    for spec in (
+        sshare_fields.LONG_FAIR_TREE,
+        sshare_fields.DEFAULT_FORMAT + ",Cluster,ID,Partition",
+    ):
+        fields = sshare_fields.parse_format(spec)
         for mode in ("table", "parsable", "parsable2"):
             assert sshare.render_columns(fields, columns, len(rows), mode=mode) == sshare.render(
                 fields, expected, mode=mode
@@ -109,7 +112,7 @@ def test_columns_are_the_rows_row_by_row(
 
 def test_a_key_the_columns_lack_is_blank() -> None:
     """``render_columns`` prints a field whose key it was not given as blanks."""
-    fields = sshare.parse_format("Account,GrpTRESRaw,User")
+    fields = sshare_fields.parse_format("Account,GrpTRESRaw,User")
     columns = {"account_display": ["root", " a"], "user": [None, "x"]}
     rows = [{"account_display": "root", "user": None}, {"account_display": " a", "user": "x"}]
     for mode in ("table", "parsable"):

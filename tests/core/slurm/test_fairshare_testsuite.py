@@ -15,7 +15,7 @@ from fairshare_cli.core.slurm.assoc_tree import (
     set_usage,
 )
 from fairshare_cli.core.slurm.fairshare import compute_fairshare, share_rows
-from fairshare_cli.render import sshare
+from fairshare_cli.render import sshare, sshare_fields
 
 
 def _lines(
@@ -28,8 +28,8 @@ def _lines(
     set_usage(tree, usage)
     compute_fairshare(tree, algorithm)
     rows = share_rows(tree, algorithm, account_fairshare=account_fairshare)
-    spec = sshare.default_format(True, algorithm == "fair_tree")
-    out = sshare.render(sshare.parse_format(spec), rows, mode="parsable", header=False)
+    spec = sshare_fields.default_format(True, algorithm == "fair_tree")
+    out = sshare.render(sshare_fields.parse_format(spec), rows, mode="parsable", header=False)
     return out.splitlines()
 
 

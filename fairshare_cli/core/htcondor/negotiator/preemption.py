@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fairshare_cli.core.htcondor.classads import Ad, Compiled, split_comparison, split_conjuncts
+from fairshare_cli.core.htcondor.classad_text import split_comparison, split_conjuncts
+from fairshare_cli.core.htcondor.classads import Ad, Compiled
 from fairshare_cli.core.htcondor.negotiator.claimed import (
     Bound,
     ClaimedList,
