@@ -255,7 +255,22 @@ class LazyGroup(ListedGroup):
             if type(exc).__name__ == "NoArgsIsHelpError":  # bare 'fs' shows the help
                 raise
             message = " ".join(usage_text(exc).split())
+            if isinstance(exc, click.NoSuchOption):
+                message = self._option_of_command(ctx, exc.option_name, args) or message
             raise FsError(f"{message} (see '{ctx.command_path} --help')", exc.exit_code) from None
+
+    def _option_of_command(self, ctx: click.Context, option: str, args: list[str]) -> str:
+        """The refusal of ``option`` given before the command that takes it (``fs --config
+        pool.toml userprio``, as ``git -C``): told to follow the command; else ""."""
+        name = next((word for word in args if word in _COMMANDS), None)
+        command = self.get_command(ctx, name) if name is not None else None
+        if command is None or not any(option in param.opts for param in command.params):
+            return ""
+        fs = ctx.command_path
+        return (
+            f"{option} is an option of {fs} {name}, not of {fs}: give it after the command "
+            f"name ('{fs} {name} {option} ...')"
+        )
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, _SUMMARIES.get(name, "")) for name in self.list_commands(ctx)]
