@@ -136,7 +136,9 @@ def usage_text(exc: click.UsageError) -> str:
         if len(exc.possibilities or ()) > 1:
             return f"{text} (Did you mean one of: {close}?)"
         return f"{text} Did you mean {close}?" if close else text
-    return exc.format_message()
+    # (a bounded number's refusal of a word names click's type, "integer range", as if a
+    # range were asked for: fs submit --count abc is "'abc' is not a valid integer.")
+    return re.sub(r"( is not a valid (integer|float)) range\.$", r"\1.", exc.format_message())
 
 
 def command_words(ctx: click.Context) -> list[str]:

@@ -115,3 +115,29 @@ def test_a_commands_option_before_the_command_is_told_to_follow_it(
     refused(res)
     assert res.stdout == ""
     assert res.stderr == f"fs: error: {said} (see 'cli --help')\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        pytest.param(["submit", "--owner", "bob", "--count", "abc"],
+                     "Invalid value for '--count': 'abc' is not a valid integer. (see 'cli "
+                     "submit --help')", id="word"),
+        pytest.param(["submit", "--owner", "bob", "--cpus", "1.5", "--dry-run"],
+                     "Invalid value for '--cpus': '1.5' is not a valid integer. (see 'cli "
+                     "submit --help')", id="fraction"),
+        # the range itself is still named where the number is outside it
+        pytest.param(["submit", "--owner", "bob", "--count", "0"],
+                     "Invalid value for '--count': 0 is not in the range x>=1. (see 'cli "
+                     "submit --help')", id="outside"),
+    ],
+)  # fmt: skip
+def test_a_word_for_a_bounded_number_is_not_an_integer(
+    run: Callable[..., Any], line: list[str], said: str
+) -> None:
+    """``fs submit --count abc``: click names a bounded option's type "integer range", and
+    said "'abc' is not a valid integer range.", as if a range (``1-5``) were asked for;
+    --count takes one whole number, as --nice does ("'x' is not a valid integer.")."""
+    res = run(*line)
+    refused(res)
+    assert res.stderr == f"fs: error: {said}\n"
