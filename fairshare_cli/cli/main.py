@@ -266,6 +266,11 @@ class LazyGroup(ListedGroup):
         pool.toml userprio``, as ``git -C``): told to follow the command; else ""."""
         name = next((word for word in args if word in _COMMANDS), None)
         command = self.get_command(ctx, name) if name is not None else None
+        if isinstance(command, click.Group):  # (fs --config pool.toml import sacct ...)
+            rest = args[args.index(str(name)) + 1 :]
+            sub = next((word for word in rest if word in command.list_commands(ctx)), None)
+            command = command.get_command(ctx, sub) if sub is not None else None
+            name = f"{name} {sub}"
         if command is None or not any(option in param.opts for param in command.params):
             return ""
         fs = ctx.command_path

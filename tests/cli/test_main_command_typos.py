@@ -100,6 +100,9 @@ def test_a_spec_named_like_a_sweep_command_is_still_a_spec(
         pytest.param(["--json", "quota"],
                      "--json is an option of cli quota, not of cli: give it after the command "
                      "name ('cli quota --json ...')", id="flag-first"),
+        pytest.param(["--config", "pool.toml", "import", "sacct", "jobs.txt"],
+                     "--config is an option of cli import sacct, not of cli: give it after "
+                     "the command name ('cli import sacct --config ...')", id="subcommand"),
         # no command on the line, or one that has no such option: click's own refusal
         pytest.param(["--config", "pool.toml"], "No such option '--config'.", id="no-command"),
         pytest.param(["--bogus", "userprio"], "No such option '--bogus'.", id="not-the-commands"),
