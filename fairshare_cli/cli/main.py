@@ -136,7 +136,9 @@ def usage_text(exc: click.UsageError) -> str:
         if len(exc.possibilities or ()) > 1:
             return f"{text} (Did you mean one of: {close}?)"
         return f"{text} Did you mean {close}?" if close else text
-    return exc.format_message()
+    # (a bounded number's refusal of a word names click's type, "integer range", as if a
+    # range were asked for: fs submit --count abc is "'abc' is not a valid integer.")
+    return re.sub(r"( is not a valid (integer|float)) range\.$", r"\1.", exc.format_message())
 
 
 def command_words(ctx: click.Context) -> list[str]:
@@ -255,7 +257,27 @@ class LazyGroup(ListedGroup):
             if type(exc).__name__ == "NoArgsIsHelpError":  # bare 'fs' shows the help
                 raise
             message = " ".join(usage_text(exc).split())
+            if isinstance(exc, click.NoSuchOption):
+                message = self._option_of_command(ctx, exc.option_name, args) or message
             raise FsError(f"{message} (see '{ctx.command_path} --help')", exc.exit_code) from None
+
+    def _option_of_command(self, ctx: click.Context, option: str, args: list[str]) -> str:
+        """The refusal of ``option`` given before the command that takes it (``fs --config
+        pool.toml userprio``, as ``git -C``): told to follow the command; else ""."""
+        name = next((word for word in args if word in _COMMANDS), None)
+        command = self.get_command(ctx, name) if name is not None else None
+        if isinstance(command, click.Group):  # (fs --config pool.toml import sacct ...)
+            rest = args[args.index(str(name)) + 1 :]
+            sub = next((word for word in rest if word in command.list_commands(ctx)), None)
+            command = command.get_command(ctx, sub) if sub is not None else None
+            name = f"{name} {sub}"
+        if command is None or not any(option in param.opts for param in command.params):
+            return ""
+        fs = ctx.command_path
+        return (
+            f"{option} is an option of {fs} {name}, not of {fs}: give it after the command "
+            f"name ('{fs} {name} {option} ...')"
+        )
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, _SUMMARIES.get(name, "")) for name in self.list_commands(ctx)]

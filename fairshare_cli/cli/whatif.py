@@ -43,6 +43,7 @@ class ViewChoice(_StrChoice):
             from fairshare_cli.cli.main import no_such_command
 
             if value.startswith("-"):
+                _refuse_mistyped_option(value, ctx)
                 raise click.UsageError(
                     f"{value} is not an option of fs whatif: give it after the view, as the "
                     f"view's ('fs whatif --set KEY=VALUE sshare {value} ...')",
@@ -53,6 +54,31 @@ class ViewChoice(_StrChoice):
                 refusal += f" Choose from: {', '.join(VIEWS)}"
             raise click.UsageError(refusal, ctx)
         return str(super().convert(value, param, ctx))
+
+
+def _refuse_mistyped_option(token: str, ctx: click.Context | None) -> None:
+    """Refuse ``token``, an option before the view, as a typo of fs whatif's own option
+    when it is close to one and no view has it (``--sett``: 'Did you mean --set?'), where
+    it would be told to follow the view, whose refusal then names the view's options."""
+    import difflib
+
+    if ctx is None:
+        return
+    name = token.partition("=")[0]
+    root = ctx.find_root()
+    group = root.command
+    views = (
+        [group.get_command(root, view) for view in VIEWS] if isinstance(group, click.Group) else []
+    )
+    for command in [view for view in views if view is not None]:
+        if any(name in param.opts for param in command.params):
+            return
+    own = [opt for param in ctx.command.params for opt in param.opts if opt.startswith("--")]
+    close = difflib.get_close_matches(name, [*own, "--help"])
+    if close:
+        quoted = ", ".join(repr(option) for option in close)
+        hint = f"(Did you mean one of: {quoted}?)" if len(close) > 1 else f"Did you mean {quoted}?"
+        raise click.UsageError(f"No such option {name!r}. {hint}", ctx)
 
 
 def parse_assignment(text: str) -> tuple[str, Any]:

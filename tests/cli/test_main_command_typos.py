@@ -86,3 +86,61 @@ def test_a_spec_named_like_a_sweep_command_is_still_a_spec(
     res = run("sweep", "colect")
     refused(res)
     assert res.stderr.startswith("fs: error: sweep spec colect is empty")
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        pytest.param(["--config", "pool.toml", "userprio"],
+                     "--config is an option of cli userprio, not of cli: give it after the "
+                     "command name ('cli userprio --config ...')", id="config-first"),
+        pytest.param(["--now=2026-11-21T12:00:00Z", "sshare", "-a"],
+                     "--now is an option of cli sshare, not of cli: give it after the command "
+                     "name ('cli sshare --now ...')", id="now-with-equals"),
+        pytest.param(["--json", "quota"],
+                     "--json is an option of cli quota, not of cli: give it after the command "
+                     "name ('cli quota --json ...')", id="flag-first"),
+        pytest.param(["--config", "pool.toml", "import", "sacct", "jobs.txt"],
+                     "--config is an option of cli import sacct, not of cli: give it after "
+                     "the command name ('cli import sacct --config ...')", id="subcommand"),
+        # no command on the line, or one that has no such option: click's own refusal
+        pytest.param(["--config", "pool.toml"], "No such option '--config'.", id="no-command"),
+        pytest.param(["--bogus", "userprio"], "No such option '--bogus'.", id="not-the-commands"),
+    ],
+)  # fmt: skip
+def test_a_commands_option_before_the_command_is_told_to_follow_it(
+    run: Callable[..., Any], line: list[str], said: str
+) -> None:
+    """``fs --config pool.toml userprio``, as ``git -C DIR log`` puts a path first: the
+    option is the command's, so the refusal says where it goes. Before, it said only
+    "No such option '--config'." (CliRunner names the program cli)."""
+    res = run(*line)
+    refused(res)
+    assert res.stdout == ""
+    assert res.stderr == f"fs: error: {said} (see 'cli --help')\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        pytest.param(["submit", "--owner", "bob", "--count", "abc"],
+                     "Invalid value for '--count': 'abc' is not a valid integer. (see 'cli "
+                     "submit --help')", id="word"),
+        pytest.param(["submit", "--owner", "bob", "--cpus", "1.5", "--dry-run"],
+                     "Invalid value for '--cpus': '1.5' is not a valid integer. (see 'cli "
+                     "submit --help')", id="fraction"),
+        # the range itself is still named where the number is outside it
+        pytest.param(["submit", "--owner", "bob", "--count", "0"],
+                     "Invalid value for '--count': 0 is not in the range x>=1. (see 'cli "
+                     "submit --help')", id="outside"),
+    ],
+)  # fmt: skip
+def test_a_word_for_a_bounded_number_is_not_an_integer(
+    run: Callable[..., Any], line: list[str], said: str
+) -> None:
+    """``fs submit --count abc``: click names a bounded option's type "integer range", and
+    said "'abc' is not a valid integer range.", as if a range (``1-5``) were asked for;
+    --count takes one whole number, as --nice does ("'x' is not a valid integer.")."""
+    res = run(*line)
+    refused(res)
+    assert res.stderr == f"fs: error: {said}\n"

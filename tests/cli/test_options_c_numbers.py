@@ -19,11 +19,11 @@ from tests.cli.conftest import common, refused
 @pytest.mark.parametrize(
     ("option", "value", "kind"),
     [
-        ("--count", "٣", "integer range"),
-        ("--count", "1_000", "integer range"),
-        ("--cpus", "１", "integer range"),
-        ("--memory", "1_024", "integer range"),
-        ("--nodes", "٢", "integer range"),
+        ("--count", "٣", "integer"),
+        ("--count", "1_000", "integer"),
+        ("--cpus", "１", "integer"),
+        ("--memory", "1_024", "integer"),
+        ("--nodes", "٢", "integer"),
         ("--nice", "1_000", "integer"),
         ("--job-prio", "٣", "integer"),
     ],

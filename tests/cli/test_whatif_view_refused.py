@@ -38,6 +38,19 @@ VIEWS = "userprio, sprio, sshare, quota, negotiate, taskqueues, simulate"
                      "--now=2026-11-21T12:00:00Z is not an option of fs whatif: give it after "
                      "the view, as the view's ('fs whatif --set KEY=VALUE sshare "
                      "--now=2026-11-21T12:00:00Z ...')", id="view-option-with-equals"),
+        # an option of fs whatif's own, mistyped: not told to follow the view, which has
+        # no --sett either; before, "--sett is not an option of fs whatif: give it after
+        # the view, as the view's ('fs whatif --set KEY=VALUE sshare --sett ...')"
+        pytest.param(["whatif", "--sett", "accountant.priority_halflife=3600", "userprio"],
+                     "No such option '--sett'. Did you mean '--set'?", id="own-option-typo"),
+        pytest.param(["whatif", "--histroy=h.csv", "userprio"],
+                     "No such option '--histroy'. Did you mean '--history'?",
+                     id="own-option-typo-with-equals"),
+        # close to fs whatif's --set, yet a view's own option: told to follow the view
+        pytest.param(["whatif", "--state", "s.json", "userprio"],
+                     "--state is not an option of fs whatif: give it after the view, as the "
+                     "view's ('fs whatif --set KEY=VALUE sshare --state ...')",
+                     id="view-option-close-to-set"),
     ],
 )  # fmt: skip
 def test_a_view_fs_whatif_has_not_is_refused_helpfully(
