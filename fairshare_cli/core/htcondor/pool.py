@@ -29,7 +29,10 @@ from fairshare_cli.core.htcondor.negotiator import (
     SubmitterPrio,
     pool_size,
 )
-from fairshare_cli.core.htcondor.negotiator.partitionable import claims_weigher
+from fairshare_cli.core.htcondor.negotiator.partitionable import (
+    claims_weigher,
+    held_claim_weigher,
+)
 from fairshare_cli.core.htcondor.negotiator.queue import add_running_demand, scan_jobs
 from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
 from fairshare_cli.core.htcondor.quotas import QuotaRow, group_sort_value, quota_rows
@@ -184,14 +187,18 @@ def submitter_demand(
     what :func:`~fairshare_cli.core.htcondor.job_weight.idle_weigher` says, a running one
     the slot weight of the slot its claim holds (``claims_weigher``); running work is
     :func:`~fairshare_cli.core.htcondor.negotiator.queue.add_running_demand`'s, a claim
-    with no job in the queue included. A negotiation cycle counts the same at its start
-    (``CycleResult.demand``).
+    with no job in the queue included (at the slot weight of the slot it holds too). A
+    negotiation cycle counts the same at its start (``CycleResult.demand``).
     """
     name = submitter_of(config)
     per_submitter: dict[str, float] = {}
     claims = list(claims)
     slot_weight = config.negotiator.slot_weight
-    running = RunningJobs(name, claims_weigher(claims, config.machines, slot_weight, now))
+    running = RunningJobs(
+        name,
+        claims_weigher(claims, config.machines, slot_weight, now),
+        weigh_claim=held_claim_weigher(config.machines, slot_weight, now),
+    )
     idle, _ = scan_jobs(batches, running)
     weigh = idle_weigher(config.negotiator.slot_weight)
     for batch in idle:
