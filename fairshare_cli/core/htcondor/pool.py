@@ -248,8 +248,11 @@ def quota_view(
         tree = group_tree(config) or build_group_tree([])
     knobs = negotiator_knobs(config)
     claims = list(claims)
-    if size is None:
-        size = pool_size(config.machines, claims, knobs, now)
+    if size is None:  # (a running job's request is what its dynamic slot holds)
+        running = {
+            b.job_id(i): b.job for b in batches if b.job.status == "running" for i in range(b.count)
+        }
+        size = pool_size(config.machines, claims, knobs, now, running)
     if demand is None:
         demand = submitter_demand(batches, claims, config, knobs.use_weighted_demand, now)
     demand_of, members = group_demand(demand, tree)
