@@ -208,3 +208,81 @@ def test_a_running_job_on_a_big_slot_keeps_its_group_from_giving_up_surplus(
         "a.alice@example.org": (6.0, 2),
         "b.bob@example.org": (2.0, 2),
     }
+
+
+#: alice's record of imported usage history, still running at NOW on one slot
+RUNNING_RECORD = "owner,accounting_group,start,end,slots\nalice,a.alice,2026-11-19T23:00:00Z,,1\n"
+
+
+def _import_running_record(tmp_path: Path, run: Callable[..., Any], args: list[str]) -> None:
+    """``fs import history`` of RUNNING_RECORD: a claim on slot1@s001 (the pool's first
+    slot) whose job the queue does not hold, charged 1 (slot weights off)."""
+    (tmp_path / "history.csv").write_text(RUNNING_RECORD, encoding="utf-8")
+    result = run("import", "history", str(tmp_path / "history.csv"), *args)
+    assert result.exit_code == 0, result.stderr
+    claims = json.loads((tmp_path / "state.json").read_text(encoding="utf-8"))
+    assert {k: v["weight"] for k, v in claims["negotiator"]["claims"].items()} == {
+        "slot1@s001": 1.0
+    }
+
+
+def test_quota_demand_weighs_a_running_history_record_by_the_slot_it_holds(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The legacy profile (no ``defaults``: no slot weights): alice's running record holds
+    slot1@s001 (Cpus = 4) and the negotiator charged it 1. The schedd counts every claim
+    running a job at the SlotWeight of the slot ad it holds (``count_jobs`` adds
+    ``calcSlotWeight``), SLOT_WEIGHT = Cpus: 4, as for a queue job on that slot. Group a's
+    demand is 4 (fs said 1, the weight charged); b has none."""
+    text = RUNNING_POOL.format(weights="false", pslot="").replace('defaults = "current"\n', "")
+    (tmp_path / "pool.toml").write_text(text, encoding="utf-8")
+    args = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "state.json"),
+            "--now", NOW]  # fmt: skip
+    _import_running_record(tmp_path, run, args)
+    result = run("quota", "--json", *args)
+    assert result.exit_code == 0, result.stderr
+    assert {r["group"]: r["demand"] for r in json.loads(result.stdout)} == {
+        "<none>": 0.0,
+        "a": 4.0,
+        "b": 0.0,
+    }
+
+
+def test_a_running_history_record_on_a_big_slot_keeps_its_group_from_giving_up_surplus(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """RUNNING_POOL without slot weights: 5 slot ads. Alice's running record holds
+    slot1@s001 (charged 1); she has 4 idle 1-CPU jobs, bob 4. Group a's demand: the record
+    at slot1@s001's SlotWeight (Cpus = 4) + 4 = 8 >= its quota 6, so a keeps all of it and
+    has no surplus; b's demand 4 >= 2 is allocated 2. Bob (the lower priority: no usage)
+    matches his 2, and alice the 2 free slots left. fs counted the record at the 1 it was
+    charged: a's demand 5 < 6 left a surplus b took, limit 3: bob matched 3 and alice 1.
+    The same as when the running job is one of the queue (the schedd counts both alike)."""
+    args = _running_files(tmp_path, RUNNING_JOBS[1:], weights=False)
+    _import_running_record(tmp_path, run, args)
+    jobs = ["--jobs-file", str(tmp_path / "jobs.json")]
+    result = run("negotiate", "--dry-run", "--json", *args, *jobs)
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert sorted(m["job_id"] for m in doc["matches"]) == ["2.0", "2.1", "3.0", "3.1"]
+    subs = {s["name"]: s for s in doc["submitters"]}
+    assert (subs["b.bob@example.org"]["limit"], subs["b.bob@example.org"]["matched"]) == (2.0, 2)
+    assert subs["a.alice@example.org"]["matched"] == 2
+
+
+def test_a_blank_slot_weight_weighs_a_running_claim_by_the_slots_cpus(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``slot_weight = ""`` is SLOT_WEIGHT unset: the startd publishes SlotWeight = Cpus
+    (``ResMgr``), and the schedd counts that. Alice's running record on slot1@s001
+    (Cpus = 4) weighs 4 in group a's demand, as with ``slot_weight = "Cpus"``; fs refused
+    the blank text as an expression that does not parse."""
+    text = RUNNING_POOL.format(weights="false", pslot="")
+    text = text.replace("[negotiator]\n", '[negotiator]\nslot_weight = ""\n')
+    (tmp_path / "pool.toml").write_text(text, encoding="utf-8")
+    args = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "state.json"),
+            "--now", NOW]  # fmt: skip
+    _import_running_record(tmp_path, run, args)
+    result = run("quota", "--json", *args)
+    assert result.exit_code == 0, result.stderr
+    assert {r["group"]: r["demand"] for r in json.loads(result.stdout)}["a"] == 4.0

@@ -24,6 +24,7 @@ its jobs:
   negotiator's ``NEGOTIATOR_USE_SLOT_WEIGHTS`` says, and the schedd reads it under its own
   ``SCHEDD_USE_SLOT_WEIGHT`` (true; not a key of fs): slot weights off in the negotiator
   leave this weight as it is;
+* a blank ``SLOT_WEIGHT`` is unset: the startd publishes ``SlotWeight = Cpus``;
 * a ``SlotWeight`` that is not a number weighs 1; a claim with no slot ad (the schedd
   reconnecting after a restart) weighs the idle guess, not cut to a whole number;
 * a job whose status says running but whose ``CurrentHosts`` is 0 (no match record runs
@@ -96,7 +97,8 @@ def running_weigher(slot_weight: str) -> Callable[[Mapping[str, object] | None, 
     Raises:
         InputError: (when called) ``slot_weight`` does not parse.
     """
-    text = slot_weight.strip()
+    # a blank SLOT_WEIGHT is unset: the startd publishes SlotWeight = Cpus (ResMgr.cpp)
+    text = slot_weight.strip() or "Cpus"
     guess = job_guess(slot_weight)
     cache: dict[object, Compiled] = {}
     plain = text.lower() if text.lower() in ("cpus", "memory") else None

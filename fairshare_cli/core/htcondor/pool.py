@@ -29,7 +29,10 @@ from fairshare_cli.core.htcondor.negotiator import (
     SubmitterPrio,
     pool_size,
 )
-from fairshare_cli.core.htcondor.negotiator.partitionable import claims_weigher
+from fairshare_cli.core.htcondor.negotiator.partitionable import (
+    claims_weigher,
+    held_claim_weigher,
+)
 from fairshare_cli.core.htcondor.negotiator.queue import add_running_demand, scan_jobs
 from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
 from fairshare_cli.core.htcondor.quotas import QuotaRow, group_sort_value, quota_rows
@@ -184,14 +187,18 @@ def submitter_demand(
     what :func:`~fairshare_cli.core.htcondor.job_weight.idle_weigher` says, a running one
     the slot weight of the slot its claim holds (``claims_weigher``); running work is
     :func:`~fairshare_cli.core.htcondor.negotiator.queue.add_running_demand`'s, a claim
-    with no job in the queue included. A negotiation cycle counts the same at its start
-    (``CycleResult.demand``).
+    with no job in the queue included (at the slot weight of the slot it holds too). A
+    negotiation cycle counts the same at its start (``CycleResult.demand``).
     """
     name = submitter_of(config)
     per_submitter: dict[str, float] = {}
     claims = list(claims)
     slot_weight = config.negotiator.slot_weight
-    running = RunningJobs(name, claims_weigher(claims, config.machines, slot_weight, now))
+    running = RunningJobs(
+        name,
+        claims_weigher(claims, config.machines, slot_weight, now),
+        weigh_claim=held_claim_weigher(config.machines, slot_weight, now),
+    )
     idle, _ = scan_jobs(batches, running)
     weigh = idle_weigher(config.negotiator.slot_weight)
     for batch in idle:
@@ -241,8 +248,11 @@ def quota_view(
         tree = group_tree(config) or build_group_tree([])
     knobs = negotiator_knobs(config)
     claims = list(claims)
-    if size is None:
-        size = pool_size(config.machines, claims, knobs, now)
+    if size is None:  # (a running job's request is what its dynamic slot holds)
+        running = {
+            b.job_id(i): b.job for b in batches if b.job.status == "running" for i in range(b.count)
+        }
+        size = pool_size(config.machines, claims, knobs, now, running)
     if demand is None:
         demand = submitter_demand(batches, claims, config, knobs.use_weighted_demand, now)
     demand_of, members = group_demand(demand, tree)

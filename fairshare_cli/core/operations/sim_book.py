@@ -28,6 +28,7 @@ from fairshare_cli.core.htcondor.job_weight import idle_weigher
 from fairshare_cli.core.htcondor.negotiator import Claim
 from fairshare_cli.core.htcondor.negotiator.frozen_pslots import frozen_pool
 from fairshare_cli.core.htcondor.negotiator.partitionable import (
+    held_claim_weigher,
     held_slot,
     held_slot_weigher,
     pool_slots,
@@ -102,7 +103,12 @@ class SimBook:
         held = held_slot_weigher(config.machines, config.negotiator.slot_weight, self.start)
         self.idle_weigh = idle_weigher(config.negotiator.slot_weight)
         self.running_jobs = RunningJobs(
-            self.name_of, lambda job_id, job: held(self._claim_of(job_id), job), keeps_claims=True
+            self.name_of,
+            lambda job_id, job: held(self._claim_of(job_id), job),
+            keeps_claims=True,
+            weigh_claim=held_claim_weigher(
+                config.machines, config.negotiator.slot_weight, self.start
+            ),
         )
         self.ends: list[tuple[float, int, str]] = []  # (end, seq, job id), a heap
         self.seq = 0

@@ -288,6 +288,33 @@ def held_slot_weigher(
     return held
 
 
+def held_claim_weigher(
+    machines: Sequence[MachineSpec], slot_weight_text: str, now: float
+) -> Callable[[Claim], float]:
+    """What a claim whose job the queue does not hold adds to its submitter's
+    ``WeightedRunningJobs`` at ``now``: as :func:`held_slot_weigher`, the ``SLOT_WEIGHT`` of
+    the ad of the slot it holds (a dynamic slot with no recorded resources carved for a
+    request of nothing, as the pool size carves it); a slot no machine stanza defines: the
+    weight the claim was charged (1 when it records none).
+
+    Raises:
+        InputError: (when called) ``slot_weight_text`` does not parse.
+    """
+    weigh = running_weigher(slot_weight_text)
+    index: dict[str, tuple[int, str, int]] = {}
+
+    def held(claim: Claim) -> float:
+        if not index:
+            index.update((f"slot{k}@{m}".lower(), (i, m, k)) for i, m, k in expand_slots(machines))
+        job = Job(id=claim.job_id or "0", owner=claim.submitter)
+        ad = _held_ad(machines, index, claim, job, now)
+        if ad is None:
+            return claim.weight if claim.weight is not None else 1.0
+        return weigh(ad, job)
+
+    return held
+
+
 def claims_weigher(
     claims: Iterable[Claim], machines: Sequence[MachineSpec], slot_weight_text: str, now: float
 ) -> Callable[[str, Job], float]:

@@ -31,6 +31,7 @@ from fairshare_cli.core.htcondor.negotiator.partitionable import (
     Resources,
     add_dynamic_slots,
     exhausted,
+    request_from,
 )
 from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs, SubmitterPrio
 from fairshare_cli.core.htcondor.negotiator.slots import (
@@ -49,6 +50,7 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
     slot_weight,
     stanza_slot_names,
 )
+from fairshare_cli.core.jobs import Job
 
 
 class PoolSize(NamedTuple):
@@ -104,11 +106,18 @@ def slot_counts(slots: Iterable[Slot]) -> tuple[int, float]:
 
 
 def pool_size(
-    machines: Sequence[MachineSpec], claims: Iterable[Claim], knobs: NegotiatorKnobs, now: float
+    machines: Sequence[MachineSpec],
+    claims: Iterable[Claim],
+    knobs: NegotiatorKnobs,
+    now: float,
+    running: Mapping[str, Job] | None = None,
 ) -> float:
     """The pool size group quotas share, without a cycle: :attr:`PoolSize.quota` of
     :func:`weigh_pool` over the pool's slots (a partitionable slot with what is left, each
-    dynamic slot with its own resources), ``claims`` held.
+    dynamic slot with its own resources), ``claims`` held. A dynamic slot whose claim
+    records no resources holds the request of the job it runs (``running``: job id -> the
+    queue's running job), carved as a match would, as a cycle carves it; with no such job,
+    a request of nothing.
 
     Raises:
         ConfigError: ``slot_poolsize_constraint``, or with slot weights on ``slot_weight``
@@ -118,7 +127,8 @@ def pool_size(
         return _static_size(machines, claims, knobs, now)
     claims = list(claims)
     slots = [Slot(i, *where) for i, where in enumerate(expand_slots(machines))]
-    held = {c.slot.lower(): c for c in add_dynamic_slots(slots, machines, claims, lambda c: {})}
+    request = request_from(running or {})
+    held = {c.slot.lower(): c for c in add_dynamic_slots(slots, machines, claims, request)}
     for slot in slots:
         if slot.parent is None and not slot.partitionable:
             slot.claim = held.get(slot.name.lower())

@@ -268,9 +268,11 @@ def add_running_demand(
     running and idle to the group's demand. A running job of the queue counts the weight
     ``running`` holds for it (the slot weight of the slot it holds: see
     :func:`~.partitionable.held_slot_weigher`; 1 without ``use_weighted_demand``); a claim
-    that runs a job the queue
-    does not hold (a running record of imported history, a ``condor_status`` slot's
-    ``JobId``) counts the slot weight it was charged (1 when the claim does not record one).
+    that runs a job the queue does not hold (a running record of imported history, a
+    ``condor_status`` slot's ``JobId``) counts the same, the slot weight of the slot it
+    holds, whatever ``NEGOTIATOR_USE_SLOT_WEIGHTS`` says (``running.weigh_claim``:
+    :func:`~.partitionable.held_claim_weigher`; the weight it was charged when no
+    configured slot is the one it holds, 1 when it records none).
     A claim that runs no job (``JobId`` empty: claimed but idle, or held by another pool's
     schedd) is no running job, and no submitter ad.
     """
@@ -285,7 +287,12 @@ def add_running_demand(
     for claim in claims:
         if not claim.job_id or claim.job_id in running.jobs:
             continue
-        weight = claim.weight if (weighted and claim.weight is not None) else 1.0
+        if not weighted:
+            weight = 1.0
+        elif running.weigh_claim is not None:
+            weight = running.weigh_claim(claim)
+        else:
+            weight = claim.weight if claim.weight is not None else 1.0
         demand[claim.submitter] = demand.get(claim.submitter, 0.0) + weight
 
 

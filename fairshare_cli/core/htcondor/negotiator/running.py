@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from fairshare_cli.core.htcondor.negotiator.results import Claim
 from fairshare_cli.core.jobs import Job
 
 
@@ -26,7 +27,10 @@ class RunningJobs:
         keeps_claims: the caller also gives each claim as it starts and ends
             (:meth:`claim`, :meth:`unclaim`; ``fs simulate``), so that ``orphans`` is known.
         orphans: the job ids of those claims that run no job here (a claim of a job the
-            queue does not hold counts its own weight in the demand).
+            queue does not hold counts in the demand too).
+        weigh_claim: what such a claim adds to its submitter's ``WeightedRunningJobs``: the
+            slot weight of the slot it holds (``held_claim_weigher``); None: the weight it
+            was charged (1 when it records none).
     """
 
     __slots__ = (
@@ -40,6 +44,7 @@ class RunningJobs:
         "orphans",
         "submitter_of",
         "weigh",
+        "weigh_claim",
         "weights",
     )
 
@@ -48,8 +53,10 @@ class RunningJobs:
         submitter_of: Callable[[Job], str],
         weigh: Callable[[str, Job], float],
         keeps_claims: bool = False,
+        weigh_claim: Callable[[Claim], float] | None = None,
     ) -> None:
         self.submitter_of = submitter_of
+        self.weigh_claim = weigh_claim
         #: a running job's weight by its id: the slot weight of the claim that runs it
         #: (``held_slot_weigher``); a job's claim is known before the job is added
         self.weigh = weigh

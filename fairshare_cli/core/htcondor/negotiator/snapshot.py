@@ -34,7 +34,11 @@ from fairshare_cli.core.htcondor.negotiator.frozen_pool import (
     SlotKey,
     unclaimed_key,
 )
-from fairshare_cli.core.htcondor.negotiator.partitionable import claims_weigher, fresh_slots
+from fairshare_cli.core.htcondor.negotiator.partitionable import (
+    claims_weigher,
+    fresh_slots,
+    held_claim_weigher,
+)
 from fairshare_cli.core.htcondor.negotiator.pool_size import class_sizes, slot_counts, weigh_pool
 from fairshare_cli.core.htcondor.negotiator.queue import (
     SUBMITTER_ATTRS,
@@ -143,7 +147,8 @@ class Snapshot:
         running, claims = inputs.running, list(inputs.claims)
         if running is None or running.submitter_of is not inputs.submitter_of:
             weigh = claims_weigher(claims, machines, knobs.slot_weight, inputs.now)
-            running = RunningJobs(inputs.submitter_of, weigh)
+            weigh_claim = held_claim_weigher(machines, knobs.slot_weight, inputs.now)
+            running = RunningJobs(inputs.submitter_of, weigh, weigh_claim=weigh_claim)
             if inputs.running is not None:
                 for job_id, job in inputs.running.jobs.items():
                     running.add(job_id, job)
