@@ -118,12 +118,9 @@ def _chained_shares(tree: AssocTree) -> dict[int, float]:
         norm = 1.0
         node = a
         while node.parent is not None:
-            if node.is_parent_mode:
-                pass
-            elif node.level_shares == 0:
-                norm = 0.0
-            else:
-                norm *= node.shares_raw / node.level_shares
+            if not node.is_parent_mode:  # (a parent association multiplies none of its own)
+                ratio = node.shares_raw / node.level_shares if node.level_shares else 0.0
+                norm *= ratio
             node = node.parent
         chain[id(a)] = norm
     return chain
