@@ -21,7 +21,7 @@ from fairshare_cli.cli.options import (
 from fairshare_cli.core.operations.import_usage import HISTORY_SINKS, ImportSummary
 from fairshare_cli.core.usage import Batches, SinkFactory, UsageRecord, batches_of, record_end
 from fairshare_cli.errors import EmptyInput, InputError, UnreadableInput
-from fairshare_cli.io.history import FORMATS
+from fairshare_cli.io.history import FORMATS, HISTORY_TEXT
 from fairshare_cli.io.spool import spooled
 from fairshare_cli.render.progress import counted_batches
 
@@ -49,7 +49,7 @@ READS = {
     "condor-status": "condor_status -json or -long output",
     "condor-userprio": "condor_userprio -l output",
     "dirac-cfg": "a DIRAC configuration, .cfg text",
-    "history": "a usage history: CSV with a header line, or JSON lines",
+    "history": HISTORY_TEXT,
     "sacct": "sacct -P output",
     "sacctmgr": "sacctmgr -P show assoc, sacctmgr show qos or sacctmgr dump output",
     "scontrol-assoc": "scontrol show assoc_mgr output",

@@ -19,6 +19,7 @@ from fairshare_cli.cli.context import (
 )
 from fairshare_cli.cli.options import OUTPUT_FORMATS
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.spool import stdin_kept
 
 #: Where ``fs whatif --output FMT`` (before the view) is kept for the command.
 OUTPUT = "fairshare_cli.whatif_output"
@@ -178,9 +179,9 @@ def _refuse_one_key_twice(assignments: tuple[str, ...], keys: list[str]) -> None
     "--history",
     "history_file",
     metavar="FILE",
-    type=click.Path(dir_okay=False, exists=True),
-    help="Replay this usage history (CSV or JSON lines) for the after side, instead of the "
-    "history kept beside the state (before or after the view).",
+    type=click.Path(dir_okay=False, exists=True, allow_dash=True),
+    help="Replay this usage history (CSV or JSON lines; - for stdin) for the after side, "
+    "instead of the history kept beside the state (before or after the view).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print before, after and changes as JSON.")
 @click.option(
@@ -234,6 +235,7 @@ def whatif(
     -w, which prints the weights and no job, has nothing to compare and is refused.
     """
     from fairshare_cli.cli.whatif_replay import make_replay, needs_replay, replayed_sections
+    from fairshare_cli.cli.whatif_simulate import compare_simulations
 
     assignments, args = take_settings(assignments, args)  # (with --json, --output, --wide,
     overrides = _overrides(assignments)  # --history: the comparison's wherever they are)
@@ -250,9 +252,8 @@ def whatif(
         argv.append("--dry-run")
     command = _view_command(ctx, view)
     ctx.meta.update({WHATIF_REDERIVE: False, WHATIF_OVERRIDES: {}, WHATIF_REPLAY: None})
-    ctx.meta[WHATIF_TABLE] = not as_json  # (the rows compared: the cells each side prints)
     notes: list[str] = []  # what the after side could not revalue, what a side left out
-    ctx.meta.update({WHATIF_SIDE: "before", WHATIF_NOTES: notes})
+    ctx.meta.update({WHATIF_SIDE: "before", WHATIF_NOTES: notes, WHATIF_TABLE: not as_json})
 
     def set_after() -> None:  # the view's options read the overrides from ctx.meta
         ctx.meta[WHATIF_SIDE] = "after"
@@ -262,19 +263,35 @@ def whatif(
         if history_file is not None or needs_replay(overrides):
             ctx.meta[WHATIF_REPLAY] = make_replay(history_file, replayed_sections(overrides), notes)
 
-    if view == "simulate":
-        from fairshare_cli.cli.whatif_simulate import compare_simulations
+    one_stdin_reader(history_file, argv)
+    with stdin_kept():  # (both sides read one copy of stdin)
+        if view == "simulate":
+            sim_args = argv if output is None else [*argv, "--output", output]
+            compare_simulations(ctx, command, sim_args, settings_text(assignments), set_after)
+            for text in notes:  # (stdout holds the two series)
+                click.echo(f"fs: note: {text}", err=True)
+            return
+        before = _view_json(ctx, command, view, argv)
+        set_after()
+        after = _view_json(ctx, command, view, argv)
+        title = f"fs {view} with {settings_text(assignments)}: before -> after"
+        _show(view, before, after, notes, title, as_json, wide)
 
-        sim_args = argv if output is None else [*argv, "--output", output]
-        compare_simulations(ctx, command, sim_args, settings_text(assignments), set_after)
-        for text in notes:  # (stdout holds the two series)
-            click.echo(f"fs: note: {text}", err=True)
-        return
-    before = _view_json(ctx, command, view, argv)
-    set_after()
-    after = _view_json(ctx, command, view, argv)
-    title = f"fs {view} with {settings_text(assignments)}: before -> after"
-    _show(view, before, after, notes, title, as_json, wide)
+
+def one_stdin_reader(history_file: str | None, argv: list[str]) -> None:
+    """Refuse two inputs read from stdin (``-``): the comparison reads it once.
+
+    Raises:
+        click.UsageError: ``--history -`` and a view's input ``-`` both.
+    """
+    named = ["--history"] if history_file == "-" else []
+    for name in ("--jobs-file", "--workload"):
+        if "-" in option_values(name, argv, []):
+            named.append(name)
+    if len(named) > 1:
+        raise click.UsageError(
+            f"{' and '.join(named)} both read stdin ('-'); give all but one as a file"
+        )
 
 
 def _view_command(ctx: click.Context, view: str) -> click.Command:
@@ -371,7 +388,8 @@ def take_history(
                 f"--history is given twice ('{found}' and '{value}'); give it once"
             )
         option = next(p for p in ctx.command.params if p.name == "history_file")
-        found = str(click.Path(dir_okay=False, exists=True).convert(value, option, ctx))
+        given = click.Path(dir_okay=False, exists=True, allow_dash=True)
+        found = str(given.convert(value, option, ctx))
     return found, tuple(argv)
 
 

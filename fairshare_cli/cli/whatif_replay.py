@@ -62,15 +62,20 @@ class Replay:
         history_file = self.history_file
         if history_file is not None:
             from fairshare_cli.errors import InputError
-            from fairshare_cli.io.history import read_records_batched
+            from fairshare_cli.io.history import HISTORY_TEXT, read_records_batched
             from fairshare_cli.io.importers.sniff import HISTORY_FILE, other_file_refusals
+            from fairshare_cli.io.spool import spooled
 
-            with other_file_refusals(history_file, HISTORY_FILE, InputError):
+            # (stdin read once: fs whatif keeps its copy for both sides, stdin_kept)
+            with (
+                other_file_refusals(history_file, HISTORY_FILE, InputError),
+                spooled(history_file, HISTORY_TEXT, lazy=True) as path,
+            ):
                 return _rebuild(
                     config,
                     state,
                     now,
-                    lambda: read_records_batched(history_file),
+                    lambda: read_records_batched(path, "auto", history_file),
                     history_file,
                     self.sections,
                 )

@@ -47,6 +47,8 @@ from fairshare_cli.io.inputs import fast_loads, not_utf8, open_input
 from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys, surely_distinct
 
 FORMATS = ("auto", "csv", "jsonl")
+#: What a usage history holds, as a refusal of another input names it.
+HISTORY_TEXT = "a usage history: CSV with a header line, or JSON lines"
 #: What a usage history file holds, as its refusals say.
 _EXPECTED = "expected a usage history (CSV with a header line, or JSON lines)"
 #: How the first line of another tool's dump begins, and the import that reads it: such a

@@ -22,6 +22,23 @@ from fairshare_cli.io.inputs import (
     rereadable,
 )
 
+#: The copy of stdin kept to the end of a :func:`stdin_kept` block (its holder, and the
+#: copy's name once a reading of ``-`` has made it), innermost last.
+_KEPT: list[tuple[contextlib.ExitStack, list[str]]] = []
+
+
+@contextlib.contextmanager
+def stdin_kept() -> Iterator[None]:
+    """A block in which stdin is copied once: the first :func:`spooled` of ``-`` keeps its
+    copy to the block's end, and every later one reads that copy (``fs whatif`` runs its
+    view twice: its after side read an empty stdin, ``-: not valid JSON``)."""
+    with contextlib.ExitStack() as holder:
+        _KEPT.append((holder, []))
+        try:
+            yield
+        finally:
+            _KEPT.pop()
+
 
 @contextlib.contextmanager
 def spooled(path: str, expected: str, documents: bool = False, lazy: bool = False) -> Iterator[str]:
@@ -45,11 +62,17 @@ def spooled(path: str, expected: str, documents: bool = False, lazy: bool = Fals
     if rereadable(path):
         yield path
         return
+    kept = _KEPT[-1] if path == "-" and _KEPT else None
+    if kept is not None and kept[1]:  # (stdin copied whole by an earlier reading)
+        yield kept[1][0]
+        return
     # (its suffix kept: a reader may tell the format by it, as fs import history does)
     suffix = os.path.splitext(path)[1] or ".input"
     import tempfile  # (only to copy a pipe)
 
-    with tempfile.NamedTemporaryFile("wb", suffix=suffix) as tmp, contextlib.ExitStack() as shut:
+    with contextlib.ExitStack() as shut:
+        holder = shut if kept is None else kept[0]  # (a kept copy outlives this reading)
+        tmp = holder.enter_context(tempfile.NamedTemporaryFile("wb", suffix=suffix))
         # Bytes as they come: decoding (and its errors) is the reader's job.
         read: Callable[[int], bytes] = _nothing
         try:
@@ -68,6 +91,8 @@ def spooled(path: str, expected: str, documents: bool = False, lazy: bool = Fals
         if not lazy:
             while copy.pull():
                 pass
+            if kept is not None:
+                kept[1].append(tmp.name)
             yield tmp.name
             return
         FILLED[tmp.name] = copy.open
@@ -75,6 +100,10 @@ def spooled(path: str, expected: str, documents: bool = False, lazy: bool = Fals
             yield tmp.name
         finally:
             del FILLED[tmp.name]
+        if kept is not None:  # (read on: a later reading opens the copy as a file)
+            while copy.pull():
+                pass
+            kept[1].append(tmp.name)
 
 
 def _nothing(_size: int) -> bytes:

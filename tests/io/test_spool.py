@@ -115,3 +115,24 @@ def test_a_later_line_is_refused_as_it_comes(tmp_path: Path) -> None:
         2,
         "fs: error: -:12: starts after --now\n",
     )
+
+
+def test_stdin_kept_gives_every_reading_one_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within stdin_kept, a second spooled('-') reads the first one's copy (whole, however
+    little of it the first reading read, lazily or not); outside it, stdin is read once."""
+    import io
+
+    from fairshare_cli.io import spool
+    from fairshare_cli.io.inputs import open_input
+
+    class Stdin:
+        buffer = io.BufferedReader(io.BytesIO(b"a,b\n1,2\n" * 10000))
+
+    monkeypatch.setattr(sys, "stdin", Stdin())
+    with spool.stdin_kept():
+        with spool.spooled("-", "text", lazy=True) as first, open_input(first) as fh:
+            assert fh.readline() == "a,b\n"  # (the rest is copied on leaving)
+        with spool.spooled("-", "text") as second, open(second, "rb") as copy:
+            assert copy.read() == b"a,b\n1,2\n" * 10000
+        assert second == first
+    assert not Path(first).exists()
