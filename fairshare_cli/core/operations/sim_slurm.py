@@ -71,7 +71,7 @@ from fairshare_cli.core.operations.slurm_pending import (
     job_records,
     under_qos,
 )
-from fairshare_cli.core.operations.slurm_series import SlurmSeries, of_association
+from fairshare_cli.core.operations.slurm_series import SlurmSeries, user_rows
 from fairshare_cli.core.slurm import partition as slurm_part
 from fairshare_cli.core.slurm.factors import parse_flags
 from fairshare_cli.core.slurm.node_space import (
@@ -83,6 +83,7 @@ from fairshare_cli.core.slurm.node_space import (
     earliest_on_many,
     nodes_of,
     place,
+    reservation,
 )
 
 INF = math.inf
@@ -435,19 +436,13 @@ class SlurmSim:
     def _reserve(
         self, job: Job, alloc: Alloc, when: float, reserved: dict[str, list[Reservation]]
     ) -> None:
-        """Hold the job's CPUs on the nodes of ``alloc`` from ``when`` for its time limit, at whole
-        seconds on the ``bf_resolution`` grid: the start rounded down; the end rounded up
-        (``_set_slot_time``, today's Slurm) or, with ``output_compat = "22.05"``, down
-        (22.05's ``_attempt_backfill``)."""
-        res = self.config.priority.bf_resolution
+        """Hold the job's CPUs on the nodes of ``alloc`` from ``when`` for its time limit
+        (:func:`~fairshare_cli.core.slurm.node_space.reservation`)."""
         length = slurm_part.planned_time_limit(job.time_limit, self._spec(job))
-        start = math.floor(when) // res * res
-        end = when + length
-        if math.isfinite(end):
-            up = 0 if self.config.priority.output_compat == "22.05" else res - 1
-            end = (math.floor(end) + up) // res * res
+        prio = self.config.priority
+        span = reservation(when, length, prio.bf_resolution, prio.output_compat == "22.05")
         for n, cpus in alloc:
-            reserved.setdefault(n.name, []).append((start, end, cpus))
+            reserved.setdefault(n.name, []).append((*span, cpus))
 
     def _earliest(
         self,
@@ -478,17 +473,7 @@ class SlurmSim:
     def rows(self, t: float) -> list[SimRow]:
         """Per user association: fair-share factor, CPUs in use, pending jobs; then the
         cluster: CPUs in use, CPUs, pending jobs."""
-        factors = self.series.factors(t)
-        _, tree = self.series.tree(t)
-        cpus, waiting = self.cpus_of, self.waiting
-        out = []
-        for name, factor in sorted(factors.items()):
-            out.append(
-                SimRow(
-                    t, "slurm_user", name, float(of_association(cpus, name, tree)),
-                    fairshare=factor, pending=of_association(waiting, name, tree),
-                )
-            )  # fmt: skip
+        out = user_rows(self.series, t, self.cpus_of, self.waiting)
         in_use = float(self.in_use)
         pending, capacity = self.waiting_total, float(self.capacity)
         out.append(SimRow(t, "pool", "pool", in_use, pending=pending, capacity=capacity))

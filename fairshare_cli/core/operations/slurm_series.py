@@ -8,6 +8,7 @@ from typing import Any
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.operations.sim_row import SimRow
 from fairshare_cli.core.usage import UsageRecord
 
 
@@ -158,3 +159,22 @@ def of_association(counts: dict[tuple[str, str | None], int], name: str, tree: A
     return sum(
         n for (u, a), n in counts.items() if u == user and (a == account or (a is None and default))
     )
+
+
+def user_rows(
+    series: SlurmSeries,
+    t: float,
+    cpus: dict[tuple[str, str | None], int],
+    waiting: dict[tuple[str, str | None], int],
+) -> list[SimRow]:
+    """``fs simulate``'s rows at ``t`` per user association: its fair-share factor, CPUs
+    in use and pending jobs (``cpus`` and ``waiting``: by user and job account)."""
+    factors = series.factors(t)
+    _, tree = series.tree(t)
+    return [
+        SimRow(
+            t, "slurm_user", name, float(of_association(cpus, name, tree)),
+            fairshare=factor, pending=of_association(waiting, name, tree),
+        )
+        for name, factor in sorted(factors.items())
+    ]  # fmt: skip
