@@ -69,6 +69,7 @@ from fairshare_cli.core.operations.slurm_pending import (
     begun,
     job_of,
     job_records,
+    raise_kept,
     under_qos,
 )
 from fairshare_cli.core.operations.slurm_series import SlurmSeries, user_rows
@@ -307,6 +308,8 @@ class SlurmSim:
         when a pass has ran since; the jobs queued since the last cycle get theirs now."""
         from fairshare_cli.core.slurm.model import priority_context
 
+        if self.highest is not None and self.pass_time is not None:  # (INCR_ONLY)
+            self._raise_kept(t, self.highest)
         when, tree = self.series.tree(t)
         self.now = t
         new_pass = when != self.pass_time
@@ -320,6 +323,19 @@ class SlurmSim:
             self.queue.ensure([b.job for g in self.queue.groups.values() for b in g])
         self.queue.ensure(self.queued)
         self.queued = []
+
+    def _raise_kept(self, t: float, highest: dict[str, int]) -> None:
+        """Each pass since the last cycle's, up to ``t``'s, raises the kept priorities."""
+        from fairshare_cli.core.slurm.model import priority_context
+
+        when, _, ctx = self.ctx
+        contexts = (
+            (p, ctx if p == when else priority_context(self.config, self.series.pass_tree(p)))
+            for p in self.series.passes_between(when, t)
+        )
+        jobs = [b.job for g in self.queue.groups.values() for b in g]  # (self.queued too)
+        period = self.config.priority.calc_period
+        raise_kept(jobs, contexts, period, self.fit.held, self.multi, highest)
 
     def schedule(self, t: float) -> None:
         """The main scheduler's pass, then (with backfill) the backfill pass, over the

@@ -117,6 +117,29 @@ class SlurmSeries:
         self._tree = (t, when, tree)
         return when, tree
 
+    def passes_between(self, first: float, t: float) -> list[float]:
+        """The decay passes from ``first`` (a pass :meth:`tree` gave; included) up to the
+        last at or before ``t`` (left out): those a cycle of ``t`` runs past."""
+        from fairshare_cli.core.slurm.usage import last_pass
+
+        period = self.params.calc_period
+        upto = last_pass(self.state.last_decay_ran, t, period)
+        return [first + k * period for k in range(max(0, round((upto - first) / period)))]
+
+    def pass_tree(self, p: float) -> Any:
+        """The association tree as the decay pass at ``p`` (one of :meth:`passes_between`)
+        left it, with the jobs started and ended so far; the series stays as it is."""
+        from fairshare_cli.core.slurm import usage as su
+        from fairshare_cli.core.slurm.tree_usage import evaluate
+
+        ended = self.ended
+        running = tuple(
+            r if r.job not in ended else replace(r, end=ended[r.job])
+            for r in (*self.state.running, *self.new)
+        )
+        state = su.advance(replace(self.state, running=running), p, self.params)
+        return evaluate(self.config, replace(state, running=()) if self.lasts else state, p)[1]
+
     def _same_pass(self, when: float, t: float) -> bool:
         """Whether the tree of the pass at ``when`` is also ``t``'s: no pass ran since, and
         what a pass does not see does not change it (the jobs that started or ended since
