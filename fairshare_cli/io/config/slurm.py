@@ -64,6 +64,7 @@ PRIORITY_KEYS = (
     "over_time_limit",
     "kill_wait",
     "accounting_storage_tres",
+    "gres_types",
 )
 
 
