@@ -88,6 +88,7 @@ KNOBS: dict[str, dict[str, str]] = {
         "OverTimeLimit": "over_time_limit",
         "KillWait": "kill_wait",
         "AccountingStorageTRES": "accounting_storage_tres",
+        "GresTypes": "gres_types",
     },
     "priority.weights": {
         "PriorityWeightAge": "age",

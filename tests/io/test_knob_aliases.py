@@ -84,6 +84,7 @@ VALUES = {
     "PriorityFlags": "[]",
     "PriorityWeightTRES": "{ cpu = 1 }",
     "AccountingStorageTRES": '"gres/gpu"',
+    "GresTypes": '"gpu"',
     "GROUP_QUOTA_DYNAMIC": "0.5",
     "PriorityCalcPeriod": '"5"',
     "TRESBillingWeights": '"CPU=1.0"',

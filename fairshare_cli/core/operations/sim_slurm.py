@@ -69,9 +69,10 @@ from fairshare_cli.core.operations.slurm_pending import (
     begun,
     job_of,
     job_records,
+    raise_kept,
     under_qos,
 )
-from fairshare_cli.core.operations.slurm_series import SlurmSeries, of_association
+from fairshare_cli.core.operations.slurm_series import SlurmSeries, user_rows
 from fairshare_cli.core.slurm import partition as slurm_part
 from fairshare_cli.core.slurm.factors import parse_flags
 from fairshare_cli.core.slurm.node_space import (
@@ -83,6 +84,7 @@ from fairshare_cli.core.slurm.node_space import (
     earliest_on_many,
     nodes_of,
     place,
+    reservation,
 )
 
 INF = math.inf
@@ -306,6 +308,8 @@ class SlurmSim:
         when a pass has ran since; the jobs queued since the last cycle get theirs now."""
         from fairshare_cli.core.slurm.model import priority_context
 
+        if self.highest is not None and self.pass_time is not None:  # (INCR_ONLY)
+            self._raise_kept(t, self.highest)
         when, tree = self.series.tree(t)
         self.now = t
         new_pass = when != self.pass_time
@@ -319,6 +323,19 @@ class SlurmSim:
             self.queue.ensure([b.job for g in self.queue.groups.values() for b in g])
         self.queue.ensure(self.queued)
         self.queued = []
+
+    def _raise_kept(self, t: float, highest: dict[str, int]) -> None:
+        """Each pass since the last cycle's, up to ``t``'s, raises the kept priorities."""
+        from fairshare_cli.core.slurm.model import priority_context
+
+        when, _, ctx = self.ctx
+        contexts = (
+            (p, ctx if p == when else priority_context(self.config, self.series.pass_tree(p)))
+            for p in self.series.passes_between(when, t)
+        )
+        jobs = [b.job for g in self.queue.groups.values() for b in g]  # (self.queued too)
+        period = self.config.priority.calc_period
+        raise_kept(jobs, contexts, period, self.fit.held, self.multi, highest)
 
     def schedule(self, t: float) -> None:
         """The main scheduler's pass, then (with backfill) the backfill pass, over the
@@ -435,19 +452,13 @@ class SlurmSim:
     def _reserve(
         self, job: Job, alloc: Alloc, when: float, reserved: dict[str, list[Reservation]]
     ) -> None:
-        """Hold the job's CPUs on the nodes of ``alloc`` from ``when`` for its time limit, at whole
-        seconds on the ``bf_resolution`` grid: the start rounded down; the end rounded up
-        (``_set_slot_time``, today's Slurm) or, with ``output_compat = "22.05"``, down
-        (22.05's ``_attempt_backfill``)."""
-        res = self.config.priority.bf_resolution
+        """Hold the job's CPUs on the nodes of ``alloc`` from ``when`` for its time limit
+        (:func:`~fairshare_cli.core.slurm.node_space.reservation`)."""
         length = slurm_part.planned_time_limit(job.time_limit, self._spec(job))
-        start = math.floor(when) // res * res
-        end = when + length
-        if math.isfinite(end):
-            up = 0 if self.config.priority.output_compat == "22.05" else res - 1
-            end = (math.floor(end) + up) // res * res
+        prio = self.config.priority
+        span = reservation(when, length, prio.bf_resolution, prio.output_compat == "22.05")
         for n, cpus in alloc:
-            reserved.setdefault(n.name, []).append((start, end, cpus))
+            reserved.setdefault(n.name, []).append((*span, cpus))
 
     def _earliest(
         self,
@@ -478,17 +489,7 @@ class SlurmSim:
     def rows(self, t: float) -> list[SimRow]:
         """Per user association: fair-share factor, CPUs in use, pending jobs; then the
         cluster: CPUs in use, CPUs, pending jobs."""
-        factors = self.series.factors(t)
-        _, tree = self.series.tree(t)
-        cpus, waiting = self.cpus_of, self.waiting
-        out = []
-        for name, factor in sorted(factors.items()):
-            out.append(
-                SimRow(
-                    t, "slurm_user", name, float(of_association(cpus, name, tree)),
-                    fairshare=factor, pending=of_association(waiting, name, tree),
-                )
-            )  # fmt: skip
+        out = user_rows(self.series, t, self.cpus_of, self.waiting)
         in_use = float(self.in_use)
         pending, capacity = self.waiting_total, float(self.capacity)
         out.append(SimRow(t, "pool", "pool", in_use, pending=pending, capacity=capacity))

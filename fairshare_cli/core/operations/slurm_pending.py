@@ -294,6 +294,27 @@ def job_records(
     return {job_id: tuple(own) for job_id, own in records.items()}
 
 
+def raise_kept(
+    jobs: list[Job],
+    passes: Iterable[tuple[float, Any]],
+    period: float,
+    held: Callable[[Job, str], str | None],
+    multi: dict[str, bool],
+    highest: dict[str, int],
+) -> None:
+    """Under ``INCR_ONLY``, raise ``highest`` (:func:`job_records`) by each decay pass a
+    cycle runs past (``passes``: its time and priority context, in order): slurmctld
+    recomputes every pending job's priority at every pass and keeps the higher
+    (``decay_apply_weighted_factors``), however many passes fall between two of fs's
+    cycles. A job is scored at the pass before it was submitted too (its age 0): the
+    priority slurmctld gives it at submission (``priority_p_set``), from that pass's
+    tree; not at an earlier one."""
+    for when, ctx in passes:
+        due = [j for j in jobs if j.submit_time is None or j.submit_time < when + period]
+        if due:
+            job_records(due, ctx, when, held, multi, highest)
+
+
 def at_job_priority(records: list[Record], rows: list[Any], job: Job, when: float) -> list[Record]:
     """The records of a job of several QOS in one partition, at the job's priority, as
     ``sort_job_queue2`` sorts them (no ``part_ptr_list``): its highest QOS's until the first

@@ -8,6 +8,7 @@ from typing import Any
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.operations.sim_row import SimRow
 from fairshare_cli.core.usage import UsageRecord
 
 
@@ -116,6 +117,29 @@ class SlurmSeries:
         self._tree = (t, when, tree)
         return when, tree
 
+    def passes_between(self, first: float, t: float) -> list[float]:
+        """The decay passes from ``first`` (a pass :meth:`tree` gave; included) up to the
+        last at or before ``t`` (left out): those a cycle of ``t`` runs past."""
+        from fairshare_cli.core.slurm.usage import last_pass
+
+        period = self.params.calc_period
+        upto = last_pass(self.state.last_decay_ran, t, period)
+        return [first + k * period for k in range(max(0, round((upto - first) / period)))]
+
+    def pass_tree(self, p: float) -> Any:
+        """The association tree as the decay pass at ``p`` (one of :meth:`passes_between`)
+        left it, with the jobs started and ended so far; the series stays as it is."""
+        from fairshare_cli.core.slurm import usage as su
+        from fairshare_cli.core.slurm.tree_usage import evaluate
+
+        ended = self.ended
+        running = tuple(
+            r if r.job not in ended else replace(r, end=ended[r.job])
+            for r in (*self.state.running, *self.new)
+        )
+        state = su.advance(replace(self.state, running=running), p, self.params)
+        return evaluate(self.config, replace(state, running=()) if self.lasts else state, p)[1]
+
     def _same_pass(self, when: float, t: float) -> bool:
         """Whether the tree of the pass at ``when`` is also ``t``'s: no pass ran since, and
         what a pass does not see does not change it (the jobs that started or ended since
@@ -158,3 +182,22 @@ def of_association(counts: dict[tuple[str, str | None], int], name: str, tree: A
     return sum(
         n for (u, a), n in counts.items() if u == user and (a == account or (a is None and default))
     )
+
+
+def user_rows(
+    series: SlurmSeries,
+    t: float,
+    cpus: dict[tuple[str, str | None], int],
+    waiting: dict[tuple[str, str | None], int],
+) -> list[SimRow]:
+    """``fs simulate``'s rows at ``t`` per user association: its fair-share factor, CPUs
+    in use and pending jobs (``cpus`` and ``waiting``: by user and job account)."""
+    factors = series.factors(t)
+    _, tree = series.tree(t)
+    return [
+        SimRow(
+            t, "slurm_user", name, float(of_association(cpus, name, tree)),
+            fairshare=factor, pending=of_association(waiting, name, tree),
+        )
+        for name, factor in sorted(factors.items())
+    ]  # fmt: skip

@@ -222,9 +222,10 @@ def job_tres(job: Any) -> str | None:
     """A job's TRES as a usage record keeps them (:func:`tres_text`): what
     :func:`job_billable` bills of it under any weights, its CPUs (``request_cpus``),
     memory, nodes and the TRES its ``attributes`` name (``gres/gpu``, as a weight names
-    it: in lower case)."""
+    it: in lower case; ``gres/GPU`` too, found in any case as slurmctld finds a TRES)."""
     attrs = getattr(job, "attributes", {}) or {}
-    named = [k for k in attrs if k.partition("/")[0] in _TRES_KINDS and "/" in k and k.islower()]
+    lower = dict.fromkeys(k.lower() for k in attrs)  # (a TRES's name in any case)
+    named = [k for k in lower if k.partition("/")[0] in _TRES_KINDS and "/" in k]
     return tres_text({name: job_tres_value(job, name) for name in ("cpu", "mem", "node", *named)})
 
 

@@ -173,7 +173,9 @@ def clamp_priority(value: float) -> int:
 def job_tres_value(job: Any, name: str) -> float:
     """A job's count of TRES ``name`` (its ``attributes`` for any but CPUs, memory and
     nodes); ``gres/NAME`` not given is the sum of its typed requests (``gres/NAME:TYPE``),
-    as ``_set_type_tres_cnt`` adds them to the job's ``gres/NAME`` count."""
+    as ``_set_type_tres_cnt`` adds them to the job's ``gres/NAME`` count. ``name`` (in
+    lower case) matches an attribute in any case (``"gres/GPU": 2`` is ``gres/gpu``), as
+    ``assoc_mgr_find_tres_pos`` finds a GRES's TRES (``xstrcasecmp``)."""
     if name in ("cpu", "billing"):
         return float(job.request_cpus)
     if name == "mem":
@@ -184,6 +186,11 @@ def job_tres_value(job: Any, name: str) -> float:
     value = attrs.get(name)
     if isinstance(value, (int, float)):
         return float(value)
+    if not all(map(str.islower, attrs)):  # (a TRES is found by its name in any case)
+        attrs = {k.lower(): v for k, v in reversed(attrs.items())}
+        value = attrs.get(name)
+        if isinstance(value, (int, float)):
+            return float(value)
     if name.startswith("gres/") and ":" not in name:  # the typed requests' sum
         typed = name + ":"
         return float(sum(v for k, v in attrs.items() if k.startswith(typed) and _count(v)))

@@ -208,6 +208,17 @@ def earliest_on_many(
     return INF, []
 
 
+def reservation(when: float, length: float, res: int, down: bool) -> tuple[float, float]:
+    """A backfill reservation from ``when`` for ``length`` seconds, at whole seconds on the
+    ``bf_resolution`` (``res``) grid: the start rounded down; the end rounded up
+    (``_set_slot_time``, today's Slurm) or, ``down``, down (22.05's ``_attempt_backfill``)."""
+    start = math.floor(when) // res * res
+    end = when + length
+    if math.isfinite(end):
+        end = (math.floor(end) + (0 if down else res - 1)) // res * res
+    return start, end
+
+
 def takes(node: Node, per: int, parts: Iterable[str]) -> bool:
     """Whether the node could ever run ``per`` CPUs of a job of ``parts`` (none: any)."""
     return node.cpus >= per and bool(nodes_of((node,), parts))

@@ -26,11 +26,13 @@ from fairshare_cli.io.config.htcondor import (
 )
 from fairshare_cli.io.config.reader import Reader, StringExpected
 from fairshare_cli.io.config.slurm import (
+    PRIORITY_KEYS,
     read_accounts,
     read_partitions,
     read_priority,
     read_qos,
 )
+from fairshare_cli.io.config.slurm_tres import check_machine_gres
 from fairshare_cli.io.inputs import (
     cannot_be_read,
     is_a_folder,
@@ -374,6 +376,7 @@ def build_config(raw: Mapping[str, Any], file: str) -> Config:
         dirac=read_dirac(top, file),
     )
     check_expressions(config)  # on load: every command that loads a config
+    check_machine_gres(Reader(raw.get("priority", {}), "priority", file, PRIORITY_KEYS), machines)
     return config
 
 

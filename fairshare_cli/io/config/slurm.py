@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import timezone, tzinfo
 from typing import Any
 
@@ -17,7 +17,7 @@ from fairshare_cli.core.config import (
     part_enforce_type,
 )
 from fairshare_cli.core.limits import UINT32_MAX
-from fairshare_cli.core.slurm.billing import STANDARD_TRES, billing_weights
+from fairshare_cli.core.slurm.billing import billing_weights
 from fairshare_cli.core.slurm.factors import parse_tres_weights
 from fairshare_cli.core.slurm.fairshare import ALGORITHMS
 from fairshare_cli.core.timestr import (
@@ -29,6 +29,7 @@ from fairshare_cli.core.timestr import (
 )
 from fairshare_cli.errors import ConfigError, did_you_mean
 from fairshare_cli.io.config.reader import Reader, named_tables, plain_names
+from fairshare_cli.io.config.slurm_tres import tracked_weights, untracked_weight
 
 NO_STRINGS: tuple[str, ...] = ()
 
@@ -63,6 +64,7 @@ PRIORITY_KEYS = (
     "over_time_limit",
     "kill_wait",
     "accounting_storage_tres",
+    "gres_types",
 )
 
 
@@ -122,7 +124,7 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
         flags=tuple(f.upper() for f in r.get("flags", r.string_list, NO_STRINGS)),
         dampening_factor=r.int_("dampening_factor", d.dampening_factor, lo=1, hi=65535),
         usage_normalization=norm,
-        weights=_tracked_weights(r, _weights(r, file, prof)),
+        weights=tracked_weights(r, _weights(r, file, prof)),
         enforce_limits=r.get("enforce_limits", r.boolean, d.enforce_limits),
         enforce_part_limits=_enforce_part_limits(r, d.enforce_part_limits),
         output_compat=_output_compat(r, d.output_compat),
@@ -188,39 +190,6 @@ def _output_compat(r: Reader, default: str) -> str:
     if value not in ("current", "22.05"):
         r.fail(f'priority.output_compat: expected "current" or "22.05", got "{value}"')
     return value
-
-
-def _tracked_weights(r: Reader, weights: PriorityWeights) -> PriorityWeights:
-    """``weights`` once ``accounting_storage_tres`` tracks the TRES of each TRES weight
-    (:func:`untracked_weight`)."""
-    text = r.get("accounting_storage_tres", r.string, None)
-    why = untracked_weight(weights.tres, text, "priority.weights.tres")
-    if why:
-        r.fail(why)
-    return weights
-
-
-def untracked_weight(names: Iterable[str], text: str | None, key: str) -> str | None:
-    """Why slurmctld would stop on a weight of ``names`` (``key``: ``PriorityWeightTRES``,
-    a partition's ``TRESBillingWeights``) that ``text``, ``accounting_storage_tres``
-    (``AccountingStorageTRES``: the TRES tracked besides the standard ones,
-    ``"gres/gpu,gres/gpu:a100"``), leaves out; None when it tracks them all or is unset
-    (fs cannot know the cluster's). ``_tres_weight_item`` finds no such TRES (``is not a
-    configured TRES type``) and slurmctld stops (``fatal``, 22.05 and 26.05 alike); names
-    are compared without regard to case."""
-    if text is None:
-        return None
-    tracked = {name.strip().lower() for name in text.split(",")} | set(STANDARD_TRES)
-    for name in names:
-        if name not in tracked:
-            kind, slash, sub = name.partition("/")
-            return (
-                f"{key}: TRES weight '{kind}{':' if slash else ''}{sub}' is not a configured "
-                "TRES type: slurmctld stops on it (failed to parse tres weights str); add "
-                f'{name} to priority.accounting_storage_tres ("{text}") as to '
-                "AccountingStorageTRES, or drop its weight"
-            )
-    return None
 
 
 def _weights(parent: Reader, file: str, prof: Mapping[str, Any]) -> PriorityWeights:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairshare_cli.core.names import check_name, shown
+from fairshare_cli.core.slurm.gres_types import parse_gres_types
 from fairshare_cli.core.timestr import STORED_INFINITE_MAX_AGE, TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.as_config import Origins
@@ -29,6 +30,7 @@ from fairshare_cli.io.importers.slurm_knobs import (
     KNOBS,
     convert,
     scheduler_parameters,
+    shared_gres_select,
     unset_as_slurm_reads,
 )
 from fairshare_cli.io.importers.slurm_partitions import Defaults, partition_line, whole
@@ -50,6 +52,7 @@ class SlurmConf:
     notes: list[str] = field(default_factory=list)
     nodes: int = 0
     partitions: int = 0
+    select_type: str | None = None  # (not modelled: read for GresTypes' sake)
 
 
 @dataclass
@@ -63,7 +66,10 @@ class _Node:
     cpus_where: str
     memory_where: str
     partitions: list[str] = field(default_factory=list)
-    #: its ``Gres=`` as ``gres/NAME[:TYPE]`` counts (:func:`node_gres`)
+    #: its ``Gres=`` as written and the line that gave it, then as ``gres/NAME[:TYPE]``
+    #: counts (:func:`listed_gres`)
+    gres_text: str = ""
+    gres_where: str = ""
     gres: tuple[tuple[str, int], ...] = ()
 
 
@@ -185,7 +191,9 @@ def read_slurm_conf(path: str, label: str | None = None, compat: str = "current"
             for k, v in kv:
                 _knob(out, k, v, where)
     _attach_partitions(nodes, part_nodes)
+    _node_gres(nodes, out.fragment.get("priority", {}).get("gres_types"), out.notes)
     unset_as_slurm_reads(out.fragment, out.knobs, compat)
+    _shared_gres(out, compat)
     if nodes:
         out.fragment["machines"] = compress_machines(
             [(n.name, n.cpus, n.memory, tuple(n.partitions), n.gres) for n in nodes.values()]
@@ -284,6 +292,7 @@ def _show_config(path: str, label: str, out: SlurmConf, compat: str) -> SlurmCon
             value = shown_minutes(value)
         _knob(out, key, value, f"{label}:{number}")
     unset_as_slurm_reads(out.fragment, out.knobs, compat)
+    _shared_gres(out, compat)
     if not out.knobs:
         raise InputError(
             f"{label}: no Priority* knob nor ClusterName; expected the output of "
@@ -325,6 +334,7 @@ def _knob(out: SlurmConf, key: str, value: str, where: str) -> None:
         return
     spec = KNOBS.get(key.lower())
     if spec is None:
+        out.select_type = value if key.lower() == "selecttype" else out.select_type
         out.ignored.append(key)
         return
     path, kind = spec
@@ -364,7 +374,7 @@ def _node_line(
     used = ("cpus",) if "cpus" in merged else ("procs",) if "procs" in merged else _CPU_KEYS
     cpus_where = f"{default.where(attrs, used, where)}: CPUs"
     memory_where = f"{default.where(attrs, ('realmemory',), where)}: RealMemory"
-    gres = tuple(node_gres(merged.get("gres", ""), default.where(attrs, ("gres",), where)).items())
+    gres_where = default.where(attrs, ("gres",), where)
     try:
         hosts = expand_hostlist(names)
     except HostlistError as exc:
@@ -376,7 +386,54 @@ def _node_line(
                 f"{where}: NodeName: {host} has a NodeName line already ({nodes[host].line}); "
                 f"slurmctld stops on it (Duplicated NodeName {host} in the config file)"
             )
-        nodes[host] = _Node(name, cpus, memory, where, cpus_where, memory_where, gres=gres)
+        nodes[host] = _Node(name, cpus, memory, where, cpus_where, memory_where)
+        nodes[host].gres_text, nodes[host].gres_where = merged.get("gres", ""), gres_where
+
+
+def _shared_gres(out: SlurmConf, compat: str) -> None:
+    """A GPU-sharing GRES needs ``select/cons_tres`` (:func:`shared_gres_select`)."""
+    types = out.fragment.get("priority", {}).get("gres_types")
+    where = out.origins.where.get(("priority", "gres_types"), out.origins.label)
+    shared_gres_select((types, where) if types is not None else None, out.select_type, compat)
+
+
+def _node_gres(nodes: dict[str, _Node], types: str | None, notes: list[str]) -> None:
+    """Each node's GRES counts: its ``Gres=`` tokens of a ``GresTypes`` name
+    (:func:`listed_gres`, once a line)."""
+    done: dict[tuple[str, str], tuple[tuple[str, int], ...]] = {}
+    names = parse_gres_types(types) if types is not None else ()
+    for node in nodes.values():
+        key = (node.gres_text, node.gres_where)
+        if key not in done:
+            done[key] = listed_gres(*key, names, types, notes)
+        node.gres = done[key]
+
+
+def listed_gres(
+    text: str, where: str, names: tuple[str, ...], types: str | None, notes: list[str]
+) -> tuple[tuple[str, int], ...]:
+    """A node's ``Gres=`` (``text``, from the line ``where``) as :func:`node_gres` counts
+    it, but the tokens whose name (before the first ``:``) ``names`` (``GresTypes``, as
+    ``types`` writes it; None: unset) does not list in its case: slurmctld drops these
+    (``gres_name_filter``, 22.05 and 26.05 alike: "Invalid GRES configured on node"; with
+    no ``GresTypes``, every token, without a word), and so does the import, saying so in
+    ``notes``."""
+    tokens = [t for t in text.split(",") if t and t.lower() not in ("(null)", "none")]
+    kept = [t for t in tokens if t.split(":", 1)[0] in names]
+    dropped = [t for t in tokens if t.split(":", 1)[0] not in names]
+    if dropped:
+        unknown = dict.fromkeys(t.split(":", 1)[0] for t in dropped)
+        why = (
+            f"GresTypes={types} does not list {', '.join(unknown)} "
+            "(GRES names are compared in case)"
+            if types is not None
+            else "GresTypes is unset, so slurmctld knows no GRES"
+        )
+        notes.append(
+            f"{where}: Gres: {','.join(dropped)}: {why}; left out, as slurmctld drops it "
+            + ("(Invalid GRES configured on node)" if types is not None else "(add GresTypes)")
+        )
+    return tuple(node_gres(",".join(kept), where).items())
 
 
 #: The keys whose product is a node's CPUs when it sets neither ``CPUs`` nor ``Procs``.

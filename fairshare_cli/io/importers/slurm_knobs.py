@@ -16,6 +16,7 @@ from fairshare_cli.core.config import PROFILE_DEFAULTS, part_enforce_type
 from fairshare_cli.core.names import check_name, shown
 from fairshare_cli.core.slurm.billing import billing_weights
 from fairshare_cli.core.slurm.factors import parse_tres_weights
+from fairshare_cli.core.slurm.gres_types import SHARED, parse_gres_types
 from fairshare_cli.core.timestr import TimeStringError, slurm_conf_minutes
 from fairshare_cli.errors import InputError
 
@@ -42,6 +43,7 @@ KNOBS: dict[str, tuple[tuple[str, ...], str]] = {
     "overtimelimit": (("priority", "over_time_limit"), "overtime"),
     "killwait": (("priority", "kill_wait"), "killwait"),
     "accountingstoragetres": (("priority", "accounting_storage_tres"), "str"),
+    "grestypes": (("priority", "gres_types"), "grestypes"),
 }
 
 #: The ``SchedulerParameters`` options the backfill simulation reads (``[priority]`` keys
@@ -194,6 +196,7 @@ _CONVERTERS: dict[str, Callable[[str, str, str], Any]] = {
     "overtime": over_time_limit,
     "minutes": lambda key, value, where: stored_minutes(key, value, where),
     "killwait": _kill_wait,
+    "grestypes": lambda key, value, where: gres_types(key, value, where),
 }
 
 
@@ -239,6 +242,38 @@ def tres_weights(key: str, value: str, where: str) -> str:
     except ValueError as exc:
         raise InputError(f"{where}: {key}: {exc}") from None
     return value
+
+
+def gres_types(key: str, value: str, where: str) -> str:
+    """``GresTypes`` as written, once slurmctld would start with it
+    (:func:`~fairshare_cli.core.slurm.gres_types.parse_gres_types`)."""
+    try:
+        parse_gres_types(value)
+    except ValueError as exc:
+        raise InputError(f"{where}: {key}: {exc}") from None
+    return value
+
+
+def shared_gres_select(
+    types: tuple[str, str] | None, select: str | None, compat: str = "current"
+) -> None:
+    """Refuse a GPU-sharing GRES (``mps``, ``shard``) of ``GresTypes`` (``types``: its
+    value and ``FILE:LINE: KEY``) unless ``SelectType`` (``select``; unset: the version's
+    default, ``select/linear`` in 22.05, ``select/cons_tres`` since 23.11) is
+    ``select/cons_tres``: slurmctld stops on it (``gres_init``, 22.05 and 26.05 alike).
+
+    Raises:
+        InputError: naming the ``GresTypes`` line.
+    """
+    shared = [name for name in parse_gres_types(types[0]) if name in SHARED] if types else []
+    default = "select/linear" if compat == "22.05" else "select/cons_tres"
+    if shared and types and (select or default) != "select/cons_tres":
+        given = select or f"unset, so {default} (Slurm {compat})"
+        raise InputError(
+            f"{types[1]}: gres/{shared[0]} needs SelectType=select/cons_tres (SelectType is "
+            f"{given}): slurmctld stops on it (Use of shared gres requires the use of "
+            "select/cons_tres)"
+        )
 
 
 def unset_as_slurm_reads(

@@ -22,6 +22,7 @@ from tests.cli.conftest import SPRIO_ACCOUNTS, sprio_files
 NOW_EPOCH = 1795262400
 SLURM_CONF = """\
 ClusterName=gpus
+GresTypes=gpu,mps
 PriorityType=priority/multifactor
 PriorityWeightTRES=CPU=1000,GRES/gpu=1000,GRES/gpu:a100=500
 NodeName=DEFAULT Gres=gpu:a100:2(S:0-1)
@@ -82,9 +83,9 @@ def test_a_count_slurmctld_cannot_read_is_refused(
 ) -> None:
     """``_get_gres_cnt``: a count followed by no ``suffix_mult`` suffix is a ``Bad GRES
     configuration``; fs refuses it at its line (exit 2) rather than guess a count."""
-    result = _import(tmp_path, run, f"NodeName=n1 CPUs=4 Gres={gres}\n")
+    result = _import(tmp_path, run, f"GresTypes=gpu\nNodeName=n1 CPUs=4 Gres={gres}\n")
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr.startswith(f"fs: error: {tmp_path / 'slurm.conf'}:1: Gres: {gres}: ")
+    assert result.stderr.startswith(f"fs: error: {tmp_path / 'slurm.conf'}:2: Gres: {gres}: ")
 
 
 def test_a_weight_of_an_untracked_gres_is_refused(tmp_path: Path, run: Callable[..., Any]) -> None:
@@ -99,7 +100,7 @@ def test_a_weight_of_an_untracked_gres_is_refused(tmp_path: Path, run: Callable[
     result = _import(tmp_path, run, conf)
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
-        f"fs: error: {tmp_path / 'slurm.conf'}:9: AccountingStorageTRES: "
+        f"fs: error: {tmp_path / 'slurm.conf'}:10: AccountingStorageTRES: "
         "priority.weights.tres: TRES weight 'gres:gpu:a100' is not a configured TRES type: "
         "slurmctld stops on it (failed to parse tres weights str); add gres/gpu:a100 to "
         'priority.accounting_storage_tres ("gres/gpu") as to AccountingStorageTRES, or '
@@ -136,6 +137,7 @@ def test_a_billing_weight_of_an_untracked_gres_is_refused(
     alike); with gres/gpu tracked, the partition is imported as before."""
     conf = (
         "AccountingStorageTRES=license/matlab\n"
+        "GresTypes=gpu\n"
         "NodeName=n1 CPUs=4 Gres=gpu:2\n"
         'PartitionName=batch Nodes=n1 Default=YES TRESBillingWeights="CPU=1.0,GRES/gpu=2.0"\n'
     )
@@ -154,6 +156,7 @@ def test_a_billing_weight_of_an_untracked_gres_is_refused(
 #: ``gres_add_type``, 22.05 and 26.05 alike).
 FLAG_CONF = """\
 PriorityType=priority/multifactor
+GresTypes=gpu,mps
 PriorityWeightTRES=CPU=1000,GRES/gpu=1000,GRES/mps=1000
 NodeName=n1 CPUs=4 RealMemory=1000 Gres=gpu,mps:100
 NodeName=n2 CPUs=4 RealMemory=1000 Gres=gpu:no_consume:2
@@ -205,21 +208,18 @@ def test_a_bare_name_counts_one_and_no_consume_is_no_type(
         # a bare name sets the count to 1 and breaks out of the token loop
         ("gpu,gpu:2", "gpu", "slurmctld counts gpu as 1 at it"),
         ("gpu:a100:2,gpu", "gpu", "slurmctld counts gpu as 1 at it"),
-        # gres_name_filter: the name before the first colon, "gpu(S", is no GresTypes one
-        ("gpu(S:0-1)", "gpu(S:0-1)", "names no GRES, so slurmctld drops it"),
         # every type word gets the token's count, the name it once
         ("gpu:a100:tesla:2", "gpu:a100:tesla:2", "slurmctld counts 2 for each of its types"),
     ],
 )
-def test_a_gres_slurmctld_drops_or_stops_at_is_refused(
+def test_a_gres_slurmctld_stops_at_is_refused(
     tmp_path: Path, run: Callable[..., Any], gres: str, token: str, why: str
 ) -> None:
     """Where ``_get_gres_cnt`` stops reading a name's tokens (a bare ``gpu`` with other
-    ``gpu`` tokens: the count is 1 there and the loop breaks), ``gres_name_filter`` drops a
-    token, or a token's count goes to several types and once to its name (which the
+    ``gpu`` tokens: the count is 1 there and the loop breaks) or a token's count goes to several types and once to its name (which the
     ``[[machines]]`` attributes, typed counts adding up to their name's, cannot hold), fs
     refuses the line in one line, exit 2, and writes nothing."""
-    result = _import(tmp_path, run, f"NodeName=n1 CPUs=4 Gres={gres}\n")
+    result = _import(tmp_path, run, f"GresTypes=gpu\nNodeName=n1 CPUs=4 Gres={gres}\n")
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr.startswith(f"fs: error: {tmp_path / 'slurm.conf'}:1: Gres: {token}: {why}")
+    assert result.stderr.startswith(f"fs: error: {tmp_path / 'slurm.conf'}:2: Gres: {token}: {why}")
     assert result.stderr.count("\n") == 1

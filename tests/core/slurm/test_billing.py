@@ -20,6 +20,7 @@ from fairshare_cli.core.slurm.billing import (
     billable_tres,
     billing_notes,
     billing_weights,
+    job_tres,
 )
 from fairshare_cli.core.tres import tres_text
 from fairshare_cli.core.usage import UsageRecord
@@ -134,6 +135,25 @@ def test_a_job_bills_its_memory_nodes_and_gres() -> None:
     assert Billing(PARTITIONS, []).of_job(job, "gpu") == 15.5
     assert Billing(PARTITIONS, []).of_job(job, "batch") == 6.0
     assert Billing(PARTITIONS, []).of_job(job, "plain") is None
+
+
+def test_a_jobs_tres_are_found_in_any_case() -> None:
+    """slurmctld finds a GRES's TRES without regard to case (``assoc_mgr_find_tres_pos``:
+    ``xstrcasecmp``), so a job's ``"gres/GPU": 2`` (``--gres=GPU:2`` under
+    ``GresTypes=GPU``) is the gres/gpu that ``GRES/gpu=2.0`` weighs, and a typed
+    ``"GRES/gpu:A100": 1`` counts towards it. In gpu: 4 x 1.0 + 16384 x 0.25/1024 +
+    1 x 0.5 + 2 x 2.0 = 12.5, the typed one 4 + 4 + 0.5 + 1 x 2.0 = 10.5. fs found no
+    gres/gpu in either (8.5) and left both out of the job's TRES text."""
+    job = Job(
+        id="1", owner="u", request_cpus=4, request_memory=16384, num_nodes=1,
+        attributes={"gres/GPU": 2},
+    )  # fmt: skip
+    assert Billing(PARTITIONS, []).of_job(job, "gpu") == 12.5
+    typed = Job(id="2", owner="u", request_cpus=4, request_memory=16384, num_nodes=1,
+                attributes={"GRES/gpu:A100": 1})  # fmt: skip
+    assert Billing(PARTITIONS, []).of_job(typed, "gpu") == 10.5
+    assert job_tres(job) == "cpu=4,mem=16384,node=1,gres/gpu=2"
+    assert job_tres(typed) == "cpu=4,mem=16384,node=1,gres/gpu:a100=1"
 
 
 def test_no_weights_leaves_every_job_at_its_cpus() -> None:
