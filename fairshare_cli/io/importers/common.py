@@ -6,7 +6,8 @@ import errno
 import os
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from fairshare_cli.core.limits import MAX_LINE
@@ -113,6 +114,26 @@ def text_lines(
             bar.stop()
         if fh is not getattr(sys.stdin, "buffer", None):
             fh.close()
+
+
+#: How many lines a reader of a whole dump reads before it looks at the dump's head
+#: (:func:`judged_lines`): enough for any header, few enough to take no time.
+HEAD_LINES = 1 << 16
+
+
+def judged_lines(
+    lines: Iterator[tuple[int, str]], judge: Callable[[list[tuple[int, str]]], None]
+) -> list[tuple[int, str]]:
+    """All of ``lines`` (:func:`text_lines`), ``judge`` called with the first
+    :data:`HEAD_LINES` of them once that many are read, before the rest: a dump with no
+    header of the kind is refused at its first line, as when it is read whole, without
+    reading on (``yes | fs import sshare -`` never ended). A shorter dump is not judged
+    (its reader refuses it whole, naming the first fault of all)."""
+    head = list(islice(lines, HEAD_LINES))
+    if len(head) == HEAD_LINES:
+        judge(head)
+    head.extend(lines)
+    return head
 
 
 def text_pieces(
