@@ -34,6 +34,12 @@ def endless(writer: str, args: list[str], tmp_path: Path) -> subprocess.Complete
 @pytest.mark.parametrize(
     ("writer", "kind", "message"),
     [
+        ("yes", "squeue", '-:1: expected "JobId=..." (scontrol show jobs) or squeue --json output'),
+        (
+            "(echo; echo '$ scontrol show jobs'; yes)",
+            "squeue",
+            '-:3: expected "JobId=..." (scontrol show jobs) or squeue --json output',
+        ),
         ("yes", "sshare", "-:1: expected sshare's header (with -P, or a table)"),
         ("yes 'a|b'", "sshare", '-:1: unknown sshare field "a"'),
         (
