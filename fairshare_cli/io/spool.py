@@ -33,9 +33,10 @@ def spooled(path: str, expected: str, documents: bool = False, lazy: bool = Fals
     newline would fill the temporary folder), ``expected`` naming the input in the refusal;
     with ``documents``, a JSON document (its first character ``[`` or ``{``) is not held to
     it. With ``lazy``, the copy is filled as it is read, through
-    :func:`~fairshare_cli.io.inputs.open_input` and ``open_dump`` (the readers that open it
-    must): a reader that refuses the first line has read no more of the pipe than that
-    (``yes | fs import history -`` filled the temporary folder before line 1 was refused);
+    :func:`~fairshare_cli.io.inputs.open_input`, ``open_dump`` and the dump readers'
+    ``text_lines`` (the readers that open it must): a reader that refuses the first line
+    has read no more of the pipe than that (``yes | fs import history -`` filled the
+    temporary folder before line 1 was refused);
     every later opening reads what was copied, then copies on as it reads.
 
     Raises:

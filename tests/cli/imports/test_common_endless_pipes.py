@@ -23,7 +23,7 @@ def endless(writer: str, args: list[str], tmp_path: Path) -> subprocess.Complete
     for fs import sacctmgr, which writes no state), ``WRITER`` never ending."""
     state = ["--config", "sample_configs/pool.toml", "--state", str(tmp_path / "s.json"),
              "--now", "2026-11-21T12:00:00Z"]  # fmt: skip
-    state = [] if args[:2] == ["import", "sacctmgr"] else state
+    state = [] if args[:2] in (["import", "sacctmgr"], ["import", "slurm-conf"]) else state
     line = " ".join([sys.executable, "-m", "fairshare_cli", *args, *state])
     return subprocess.run(
         f"{writer} | {line}", shell=True, capture_output=True, text=True, timeout=HANG,
@@ -40,6 +40,7 @@ def endless(writer: str, args: list[str], tmp_path: Path) -> subprocess.Complete
             "squeue",
             '-:3: expected "JobId=..." (scontrol show jobs) or squeue --json output',
         ),
+        ("yes", "slurm-conf", '-:1: expected Key=Value (a slurm.conf line), got "y"'),
         ("yes", "sshare", "-:1: expected sshare's header (with -P, or a table)"),
         ("yes 'a|b'", "sshare", '-:1: unknown sshare field "a"'),
         (
