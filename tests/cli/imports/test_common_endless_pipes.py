@@ -40,6 +40,8 @@ def endless(writer: str, args: list[str], tmp_path: Path) -> subprocess.Complete
             "squeue",
             '-:3: expected "JobId=..." (scontrol show jobs) or squeue --json output',
         ),
+        ("yes", "sacct", "-: sacct output: expected 'sacct -P' output (a '|'-separated header)"),
+        ("yes 'a|b'", "sacct", "-: sacct output has no jobid field (use sacct -P -o ...)"),
         ("yes", "slurm-conf", '-:1: expected Key=Value (a slurm.conf line), got "y"'),
         ("yes", "sshare", "-:1: expected sshare's header (with -P, or a table)"),
         ("yes 'a|b'", "sshare", '-:1: unknown sshare field "a"'),
