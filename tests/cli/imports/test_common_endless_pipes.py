@@ -23,7 +23,8 @@ def endless(writer: str, args: list[str], tmp_path: Path) -> subprocess.Complete
     for fs import sacctmgr, which writes no state), ``WRITER`` never ending."""
     state = ["--config", "sample_configs/pool.toml", "--state", str(tmp_path / "s.json"),
              "--now", "2026-11-21T12:00:00Z"]  # fmt: skip
-    state = [] if args[:2] in (["import", "sacctmgr"], ["import", "slurm-conf"]) else state
+    configs = ("sacctmgr", "slurm-conf", "condor-config", "dirac-cfg")  # (no state written)
+    state = [] if args[0] == "import" and args[1] in configs else state
     line = " ".join([sys.executable, "-m", "fairshare_cli", *args, *state])
     return subprocess.run(
         f"{writer} | {line}", shell=True, capture_output=True, text=True, timeout=HANG,
@@ -39,6 +40,13 @@ def endless(writer: str, args: list[str], tmp_path: Path) -> subprocess.Complete
             "(echo; echo '$ scontrol show jobs'; yes)",
             "squeue",
             '-:3: expected "JobId=..." (scontrol show jobs) or squeue --json output',
+        ),
+        ("yes", "condor-config", "-:1: expected NAME = value (a condor_config line), got 'y'"),
+        (
+            "yes",
+            "dirac-cfg",
+            "-:1: 65,536 lines with no '=' or '{' from here on (DIRAC would join them into "
+            "one name); expected DIRAC's .cfg text ('Name = value' and 'Section {' lines)",
         ),
         ("yes", "sacct", "-: sacct output: expected 'sacct -P' output (a '|'-separated header)"),
         ("yes 'a|b'", "sacct", "-: sacct output has no jobid field (use sacct -P -o ...)"),
