@@ -177,7 +177,7 @@ def task_queues_from_file(
     Raises:
         InputError: the file cannot be read, is not a list of valid jobs, ...
     """
-    with spooled(path, JOBS_TEXT, documents=True) as readable:
+    with spooled(path, JOBS_TEXT, documents=True, json=True) as readable:
         return _from_path(readable, path, groups, segments, description, replay_with)
 
 

@@ -266,10 +266,11 @@ def not_utf8(path: str, exc: UnicodeDecodeError) -> InputError:
     return UnreadableInput(message)
 
 
-def read_text(stream: IO[str], name: str) -> str:
-    """All of ``stream``'s text (InputError: it cannot be read or is not UTF-8, naming ``name``)."""
+def read_text(stream: IO[str], name: str, size: int = -1) -> str:
+    """All of ``stream``'s text, or its next ``size`` characters (InputError: it cannot be
+    read or is not UTF-8, naming ``name``)."""
     try:
-        return stream.read()
+        return stream.read(size)
     except UnicodeDecodeError as exc:
         raise not_utf8(name, exc) from None
     except OSError as exc:

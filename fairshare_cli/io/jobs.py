@@ -118,7 +118,7 @@ def _read_jobs(
 ) -> Sink:
     """:func:`read_jobs`, its refusals as they come."""
     # (stdin or a pipe: a copy, read twice)
-    with gc_paused(), spooled(path, JOBS_TEXT, documents=True) as readable:
+    with gc_paused(), spooled(path, JOBS_TEXT, documents=True, json=True) as readable:
         sink = new_sink()
         try:
             _read_pieces(readable, sink, source, record)

@@ -64,7 +64,7 @@ def read_sacct(
     Raises:
         InputError: naming the file and line, for a missing field or a bad value.
     """
-    text = read_text(stream, label)
+    text = _judged_text(stream, label)
     refuse_bom(text, label)
     every = text.splitlines()
     if every and every[-1].strip() and not text.endswith(("\n", "\r")):
@@ -75,17 +75,8 @@ def read_sacct(
     lines = [line for _, line in numbered]
     if not lines:  # (sacct prints its header even when no job matches)
         raise EmptyInput(f"{label}: empty; expected sacct -P output (a header line, then jobs)")
-    try:
-        names, rows, first = _table_rows(lines)
-    except InputError as exc:
-        raise InputError(f"{label}: {exc}") from None
-    index = {n.strip().lower(): i for i, n in enumerate(names)}
-    for need in ("jobid", "user", "account", "start", "end"):
-        if need not in index:
-            raise InputError(f"{label}: sacct output has no {need} field (use sacct -P -o ...)")
-    cpu_field = next((f for f in ("alloccpus", "ncpus", "reqcpus") if f in index), None)
-    if cpu_field is None:
-        raise InputError(f"{label}: sacct output has no AllocCPUS (or NCPUS) field")
+    names, rows, first = _header(lines, label)
+    index, cpu_field = _fields(names, label)
     records: list[UsageRecord] = []
     allocated: list[Allocated] = []
     for n, row in enumerate(rows):
@@ -101,6 +92,54 @@ def read_sacct(
                 allocated.append(Allocated(len(records), line.get("jobid"), counts))
             records.append(record)
     return records, len(rows) - len(records), allocated
+
+
+def _header(lines: list[str], label: str) -> tuple[list[str], list[list[str]], int]:
+    """:func:`_table_rows` of the output's ``lines`` (InputError: no header, naming ``label``)."""
+    try:
+        return _table_rows(lines)
+    except InputError as exc:
+        raise InputError(f"{label}: {exc}") from None
+
+
+def _fields(names: list[str], label: str) -> tuple[dict[str, int], str]:
+    """The column of each field by its lower-case name, and the field giving the CPUs.
+
+    Raises:
+        InputError: a field the records need is missing.
+    """
+    index = {n.strip().lower(): i for i, n in enumerate(names)}
+    for need in ("jobid", "user", "account", "start", "end"):
+        if need not in index:
+            raise InputError(f"{label}: sacct output has no {need} field (use sacct -P -o ...)")
+    cpu_field = next((f for f in ("alloccpus", "ncpus", "reqcpus") if f in index), None)
+    if cpu_field is None:
+        raise InputError(f"{label}: sacct output has no AllocCPUS (or NCPUS) field")
+    return index, cpu_field
+
+
+#: How much of the output :func:`_judged_text` reads before it judges its header.
+HEAD = 1 << 20
+
+
+def _judged_text(stream: IO[str], label: str) -> str:
+    """All of ``stream``'s text, its header judged once :data:`HEAD` characters are read
+    and before the rest is (``yes | fs import sacct -`` was read to its end, which never
+    came): refused as the whole output is. Shorter output is not judged (it is refused
+    whole, naming the first fault of all).
+
+    Raises:
+        InputError: as :func:`~fairshare_cli.io.inputs.read_text`; a header that is none,
+            or lacks a field the records need.
+    """
+    head = read_text(stream, label, HEAD)
+    if len(head) < HEAD:
+        return head
+    whole = head[: max(head.rfind("\n"), head.rfind("\r")) + 1].splitlines()
+    lines = [line for line in whole if line.strip() and not line.startswith("$ ")][:2]
+    if len(lines) == 2 and not head.startswith("\ufeff"):
+        _fields(_header(lines, label)[0], label)
+    return head + read_text(stream, label)
 
 
 class _Row:

@@ -5,6 +5,7 @@ or whole before any reading."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import sys
@@ -12,7 +13,10 @@ from collections.abc import Callable, Iterator
 from typing import IO
 
 from fairshare_cli.core.limits import MAX_LINE
+from fairshare_cli.errors import InputError
 from fairshare_cli.io.inputs import (
+    BLANK,
+    BLANK_LIMIT,
     BLOCK,
     FILLED,
     cannot_read,
@@ -41,7 +45,9 @@ def stdin_kept() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def spooled(path: str, expected: str, documents: bool = False, lazy: bool = False) -> Iterator[str]:
+def spooled(
+    path: str, expected: str, documents: bool = False, lazy: bool = False, json: bool = False
+) -> Iterator[str]:
     """A path that a reader may open twice (to sniff, or the exact reader after a fast
     one): ``path`` itself when :func:`~fairshare_cli.io.inputs.rereadable`, else a
     temporary copy of its bytes (stdin's for ``-``), removed on leaving. The copy is held
@@ -50,14 +56,19 @@ def spooled(path: str, expected: str, documents: bool = False, lazy: bool = Fals
     newline would fill the temporary folder), ``expected`` naming the input in the refusal;
     with ``documents``, a JSON document (its first character ``[`` or ``{``) is not held to
     it. With ``lazy``, the copy is filled as it is read, through
-    :func:`~fairshare_cli.io.inputs.open_input` and ``open_dump`` (the readers that open it
-    must): a reader that refuses the first line has read no more of the pipe than that
-    (``yes | fs import history -`` filled the temporary folder before line 1 was refused);
-    every later opening reads what was copied, then copies on as it reads.
+    :func:`~fairshare_cli.io.inputs.open_input`, ``open_dump`` and the dump readers'
+    ``text_lines`` (the readers that open it must): a reader that refuses the first line
+    has read no more of the pipe than that (``yes | fs import history -`` filled the
+    temporary folder before line 1 was refused);
+    every later opening reads what was copied, then copies on as it reads. With ``json``
+    (the input is one JSON document, a jobs file), a pipe is refused as soon as its first
+    character is one no JSON value starts with, in the JSON reader's words, or as soon as
+    :data:`~fairshare_cli.io.inputs.BLANK_LIMIT` bytes of it are blank, as a file is
+    (``yes | fs sprio --jobs-file -`` was copied for ever before either was said).
 
     Raises:
         InputError: the pipe cannot be read, or holds a line longer than ``MAX_LINE``
-            (with ``lazy``: when a reader comes to it).
+            (with ``lazy``: when a reader comes to it); with ``json``, as said.
     """
     if rereadable(path):
         yield path
@@ -88,6 +99,7 @@ def spooled(path: str, expected: str, documents: bool = False, lazy: bool = Fals
         except OSError as exc:
             raise cannot_read(path, exc) from None
         copy = _Copy(read, tmp, path, expected, documents)
+        copy.head = _JSONHead(path, expected) if json else None
         if not lazy:
             while copy.pull():
                 pass
@@ -130,6 +142,7 @@ class _Copy:
         self.sniff = documents  # (True: its first non-blank byte is still to be looked at)
         self.run: int | None = 0  # (bytes since the last newline; None: not counted)
         self.ended = False
+        self.head: _JSONHead | None = None  # (its first character still to be judged)
 
     def pull(self) -> bool:
         """Copy the next block of the pipe (False: it has ended).
@@ -148,6 +161,8 @@ class _Copy:
         if not block:
             self.ended = True
             return False
+        if self.head is not None and self.head.judged(block):
+            self.head = None
         if self.sniff and block.strip():
             if block.lstrip()[:1] in (b"[", b"{"):  # (a JSON document: its lines are its
                 self.run = None  # writer's choice)
@@ -165,6 +180,59 @@ class _Copy:
     def open(self) -> IO[bytes]:
         """The copy to read from its start: what is copied, then the pipe as it is copied."""
         return io.BufferedReader(_Filled(self), BLOCK)
+
+
+#: The bytes a JSON value starts with (after JSON's blank space: space, tab, CR, LF).
+_JSON_STARTS = frozenset(b'[{"-0123456789tfn')
+
+
+class _JSONHead:
+    """The start of a pipe that should hold one JSON document, judged a block at a time:
+    a first character (printable ASCII) no value starts with is refused as
+    :func:`json.loads` refuses it (``Expecting value``, at its line and column); a start
+    of :data:`~fairshare_cli.io.inputs.BLANK_LIMIT` blank bytes as
+    :func:`~fairshare_cli.io.inputs.refuse_device` refuses such a file. Any other first
+    character is left to the readers (a byte-order mark, binary data: theirs to word). A
+    first line longer than :data:`~fairshare_cli.core.limits.MAX_LINE` is refused as such
+    first, as before: the refusal waits for the newline ending it."""
+
+    def __init__(self, named: str, expected: str) -> None:
+        self.named, self.expected = named, expected
+        self.seen, self.lines, self.last = 0, 0, -1  # (bytes, newlines, the last's offset)
+        self.bad: InputError | None = None  # (said once its line ends)
+
+    def judged(self, block: bytes) -> bool:
+        """Whether the first character is in ``block`` (the next bytes), judged.
+
+        Raises:
+            InputError: it is one no JSON value starts with (once its line ends), or the
+                start is too blank.
+        """
+        if self.bad is not None:
+            if b"\n" in block:
+                raise self.bad
+            return False
+        rest = block.lstrip(b" \t\r\n")
+        at = len(block) - len(rest)  # (the first character's offset in the block)
+        self.lines += block.count(b"\n", 0, at)
+        end = block.rfind(b"\n", 0, at)
+        self.last = self.seen + end if end >= 0 else self.last
+        if not rest.strip():  # (blank space that JSON refuses too: \v, \f)
+            self.seen += len(block)
+            if self.seen >= BLANK_LIMIT:
+                raise cannot_read(self.named, OSError(errno.EINVAL, BLANK))
+            return bool(rest)
+        first = rest[0]
+        if 0x20 < first < 0x7F and first not in _JSON_STARTS:
+            line, column = self.lines + 1, self.seen + at - self.last
+            self.bad = InputError(
+                f"{self.named}: not valid JSON (line {line}, column {column}: Expecting "
+                f"value); expected {self.expected}"
+            )
+            if b"\n" in rest:
+                raise self.bad
+            return False
+        return True
 
 
 class _Filled(io.RawIOBase):

@@ -71,6 +71,23 @@ def _endless(line: bytes, tmp_path: Path, *command: str) -> tuple[int, str, int]
             " -long output",
             id="condor-history",
         ),
+        *(
+            pytest.param(
+                b"y\n",
+                (*command, "--jobs-file", "-"),
+                "fs: error: -: not valid JSON (line 1, column 1: Expecting value); expected a "
+                "list of job objects",
+                id=f"{command[0]}-jobs-file",
+            )
+            for command in (("sprio", "-l"), ("negotiate", "--dry-run"), ("taskqueues",))
+        ),
+        pytest.param(
+            b"\0",
+            ("taskqueues", "--jobs-file", "-"),
+            "fs: error: cannot read -: binary data (a NUL byte at byte 0), not text; fs "
+            "stopped reading standard input there",
+            id="taskqueues-zero-jobs-file",
+        ),
     ],
 )
 def test_an_endless_pipe_is_refused_at_its_first_line(
@@ -136,3 +153,27 @@ def test_stdin_kept_gives_every_reading_one_copy(monkeypatch: pytest.MonkeyPatch
             assert copy.read() == b"a,b\n1,2\n" * 10000
         assert second == first
     assert not Path(first).exists()
+
+
+@pytest.mark.parametrize("command", [("sprio", "-l"), ("negotiate", "--dry-run"), ("taskqueues",)])
+def test_endless_blank_lines_are_refused_at_the_blank_limit(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """``yes '' | fs COMMAND --jobs-file -``: copied for ever (no JSON value ever came);
+    now refused once 16 MB of it are blank, as a file of them is, and no file left behind.
+    (The timeout only guards against a hang.)"""
+    (tmp_path / "tmp").mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp"), "PYTHONDONTWRITEBYTECODE": "1"}
+    line = [sys.executable, "-m", "fairshare_cli", *command, "--jobs-file", "-"]
+    line += ["--config", str(REPO / "sample_configs" / "pool.toml")]
+    line += ["--state", str(tmp_path / "state.json"), "--now", NOW]
+    proc = subprocess.run(
+        "yes '' | " + " ".join(line), shell=True, capture_output=True, text=True, env=env,
+        timeout=120, check=False,
+    )  # fmt: skip
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (
+        "fs: error: cannot read -: it starts with 16 MB of whitespace only (no JSON value or "
+        "record)\n"
+    )
+    assert list((tmp_path / "tmp").iterdir()) == []

@@ -48,9 +48,8 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     )
 
     base = Path(file).parent if file != "-" else Path.cwd()
-    with open_dump(file) as fh:
-        text = fh.read()
-    conf, readings = read_as_daemons(text, file, base)
+    with open_dump(file) as fh:  # (read as the first reading reads it: a bad line ends it)
+        conf, readings = read_as_daemons(fh, file, base)
     try:  # (a value refused for its key: the macros taken as empty in it, named first)
         fragment, used, ignored, origins = fragment_from_knobs(conf, file, readings)
         warnings = unmodelled(conf) + unmodelled_settings(conf)

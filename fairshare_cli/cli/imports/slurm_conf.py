@@ -32,7 +32,9 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     from fairshare_cli.io.importers.slurm_conf import read_slurm_conf
     from fairshare_cli.io.spool import spooled
 
-    with spooled(file, "slurm.conf text") as path:  # (read twice: scontrol output is told)
+    # (read twice: scontrol output is told; a pipe copied as it is read: a bad first
+    # line is refused before the rest is copied)
+    with spooled(file, "slurm.conf text", lazy=True) as path:
         conf = read_slurm_conf(path, file, _output_compat(into))
     summary = (
         f"{file}: {len(conf.knobs)} knob{'s' if len(conf.knobs) != 1 else ''}, "

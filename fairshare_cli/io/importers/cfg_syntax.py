@@ -116,12 +116,15 @@ def parse_cfg(lines: Iterable[str], source: str) -> CfgSection:
     stack: list[CfgSection] = []
     current = root
     pending = ""
-    number = 0
+    number = since = 0  # (since: the line the text gathered in pending started on)
     for number, raw in enumerate(lines, 1):
         _refuse_unseen(raw, source, number)
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
+        since = since if pending else number
+        if number - since >= GATHER_LINES:
+            raise _gathered_too_long(source, since)
         for index, char in enumerate(line):
             if char == "{":
                 name = pending.strip()
@@ -152,6 +155,21 @@ def parse_cfg(lines: Iterable[str], source: str) -> CfgSection:
             f"(opened on line {current.line}); expected a closing '}}'"
         )
     return root
+
+
+#: How many lines a name may be gathered from (text with no ``=`` or ``{``, which DIRAC
+#: joins into the name of the next section): far more than any configuration's, and a
+#: pipe of text that is no configuration (``yes | fs import dirac-cfg -``) ends there.
+GATHER_LINES = 1 << 16
+
+
+def _gathered_too_long(source: str, since: int) -> InputError:
+    """The refusal of text gathered into one name from :data:`GATHER_LINES` lines on."""
+    return InputError(
+        f"{source}:{since}: {GATHER_LINES:,} lines with no '=' or '{{' from here on (DIRAC "
+        "would join them into one name); expected DIRAC's .cfg text ('Name = value' and "
+        "'Section {' lines)"
+    )
 
 
 def _refuse_unseen(raw: str, source: str, number: int) -> None:

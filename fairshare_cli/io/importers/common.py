@@ -6,13 +6,15 @@ import errno
 import os
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from itertools import islice
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from fairshare_cli.core.limits import MAX_LINE
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.inputs import cannot_read, line_blocks, long_line, refuse_device
+from fairshare_cli.io.inputs import FILLED, cannot_read, line_blocks, long_line, refuse_device
 from fairshare_cli.io.json_keys import DuplicateKey
 from fairshare_cli.io.json_numbers import NonFiniteNumber, line_of
 
@@ -32,7 +34,10 @@ def as_float(value: float) -> float:
 def _open_binary(path: str) -> IO[bytes]:
     try:
         refuse_device(path)  # (stdin too: redirected from a blank file)
-        return sys.stdin.buffer if path == "-" else open(path, "rb")
+        if path == "-":
+            return sys.stdin.buffer
+        filled = FILLED.get(path)  # (a copy of a pipe, filled as it is read: io.spool)
+        return open(path, "rb") if filled is None else filled()
     except OSError as exc:
         raise cannot_read(path, exc) from None
 
@@ -115,18 +120,45 @@ def text_lines(
             fh.close()
 
 
+#: How many lines a reader of a whole dump reads before it looks at the dump's head
+#: (:func:`judged_lines`): enough for any header, few enough to take no time.
+HEAD_LINES = 1 << 16
+
+
+def judged_lines(
+    lines: Iterator[tuple[int, str]], judge: Callable[[list[tuple[int, str]]], None]
+) -> list[tuple[int, str]]:
+    """All of ``lines`` (:func:`text_lines`), ``judge`` called with the first
+    :data:`HEAD_LINES` of them once that many are read, before the rest: a dump with no
+    header of the kind is refused at its first line, as when it is read whole, without
+    reading on (``yes | fs import sshare -`` never ended). A shorter dump is not judged
+    (its reader refuses it whole, naming the first fault of all)."""
+    head = list(islice(lines, HEAD_LINES))
+    if len(head) == HEAD_LINES:
+        judge(head)
+    head.extend(lines)
+    return head
+
+
 def text_pieces(
-    path: str, label: str | None = None, expected: str = "text", mark: bytes = b"\n"
+    path: str,
+    label: str | None = None,
+    expected: str = "text",
+    mark: bytes = b"\n",
+    judge: Callable[[str], None] | None = None,
 ) -> Iterator[str]:
     """The text of a dump (``-`` is stdin) in pieces of about :data:`PIECE` bytes, each
     cut just after the newline of a ``mark`` (before a record: ``b"\\nJobId="``) or at the
     end (a piece grows until it holds a mark); checked as :func:`text_lines` checks each
     line. One buffer is read into again and again: a dump of 100 MB is never all held,
     twice (bytes and text), nor its pages faulted in afresh for each copy; its lines are
-    counted only to name a bad one (the reader counts those of its records).
+    counted only to name a bad one (the reader counts those of its records). ``judge``
+    is called with the whole lines of a first piece that outgrows :data:`PIECE` bytes
+    without a mark, before more is read: it refuses a head that is no dump of the kind
+    (``yes | fs import squeue -`` was read to its end, which never came).
 
     Raises:
-        InputError: as :func:`text_lines`, naming the first bad line.
+        InputError: as :func:`text_lines`, naming the first bad line; as ``judge``.
     """
     name = label or path
     fh = _open_binary(path)
@@ -138,20 +170,19 @@ def text_pieces(
                 if _long_line(buf, held):
                     before = lines if origin is None else _newlines(fh, origin, done)
                     raise long_line(name, before + buf.count(b"\n", 0, held) + 1, expected)
+                if judge is not None and not done:  # (once: the head is judged)
+                    judge(_text(buf, buf.rfind(b"\n", 0, held) + 1, name, expected, 0))
+                    judge = None
                 buf += bytes(held)
             with memoryview(buf)[held:] as free:
                 got = cast("BufferedIOBase", fh).readinto(free)
             end = held + got
             cut = end if not got else buf.rfind(mark, 0, end) + 1
             if cut:
-                try:
-                    text = _decoded(buf, cut)
-                except _BadBytes as bad:
-                    before = lines if origin is None else _newlines(fh, origin, done)
-                    line = 1 + before + buf.count(b"\n", 0, bad.at)
-                    raise InputError(f"{name}:{line}: {bad}; expected {expected}") from None
-                if not done:
-                    refuse_bom(text, name)
+                if not done or origin is None:
+                    text = _text(buf, cut, name, expected, lines)
+                else:
+                    text = _text(buf, cut, name, expected, partial(_newlines, fh, origin, done))
                 yield text
                 done += cut
                 lines += 0 if origin is not None else buf.count(b"\n", 0, cut)
@@ -175,6 +206,27 @@ def _long_line(buf: bytearray, held: int) -> bool:
     if held <= MAX_LINE or buf.rfind(b"\n", held - MAX_LINE, held) >= 0:
         return False
     return bytes(buf[: min(held, 4096)].lstrip()[:1]) not in (b"{", b"[")
+
+
+def _text(
+    buf: bytearray, end: int, name: str, expected: str, before: int | Callable[[], int]
+) -> str:
+    """``buf[:end]`` as text: a piece of :func:`text_pieces`, ``before`` (or what it
+    gives) the newlines of the input before it; the first piece is refused with a
+    byte-order mark.
+
+    Raises:
+        InputError: binary data or bytes that are not UTF-8, naming their line.
+    """
+    try:
+        text = _decoded(buf, end)
+    except _BadBytes as bad:
+        ahead = before if isinstance(before, int) else before()
+        line = 1 + ahead + buf.count(b"\n", 0, bad.at)
+        raise InputError(f"{name}:{line}: {bad}; expected {expected}") from None
+    if before == 0:
+        refuse_bom(text, name)
+    return text
 
 
 class _BadBytes(ValueError):

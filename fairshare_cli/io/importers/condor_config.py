@@ -24,11 +24,10 @@ silently misread.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import IO
 
 from fairshare_cli.core.names import shown
 from fairshare_cli.errors import InputError
@@ -93,7 +92,7 @@ def _quietly(conf: ConfigFile, test: Callable[[], object]) -> object:
 
 
 def read_config(
-    fh: IO[str], label: str, base: Path | None, into: ConfigFile | None = None, depth: int = 0
+    fh: Iterable[str], label: str, base: Path | None, into: ConfigFile | None = None, depth: int = 0
 ) -> ConfigFile:
     """Read one configuration file (and what it includes) into ``into``.
 

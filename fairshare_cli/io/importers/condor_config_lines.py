@@ -5,8 +5,8 @@ lines joined, a line's keyword and operator found, ``+=`` refused, a value of ma
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from typing import IO, NamedTuple
+from collections.abc import Callable, Iterable, Iterator
+from typing import NamedTuple
 
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import refuse_bom
@@ -25,7 +25,7 @@ class Heredoc(NamedTuple):
 
 
 def logical_lines(
-    fh: IO[str], label: str, dump: Callable[[str], None]
+    fh: Iterable[str], label: str, dump: Callable[[str], None]
 ) -> Iterator[tuple[int, str]]:
     """Logical lines (continuations joined) with the number of their first line, as
     ``getline_implementation`` joins them; ``dump`` is called with the first line (whose

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import os
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from fairshare_cli.core.htcondor.knob_values import param_boolean
@@ -24,9 +25,11 @@ DEFAULT_EXCLUDE = (
 
 
 def read_as_daemons(
-    text: str, label: str, base: Path | None
+    text: str | Iterable[str], label: str, base: Path | None
 ) -> tuple[ConfigFile, dict[str, ConfigFile]]:
-    """The configuration whose main file holds ``text`` (read from ``label``), and what
+    """The configuration whose main file holds ``text`` (read from ``label``; or its lines,
+    read as the first reading reads them: a bad first line is refused before the rest is
+    read, ``yes | fs import condor-config -`` was read to its end first), and what
     the daemons read after it, as the negotiator reads them; and, only where the files
     read otherwise for the startd or the schedd (an ``if`` condition, ``include`` or
     ``use`` line, or a ``LOCAL_CONFIG_DIR`` or ``LOCAL_CONFIG_FILE``, naming a knob one
@@ -37,16 +40,29 @@ def read_as_daemons(
             any of the readings.
     """
 
-    def read(subsys: str) -> ConfigFile:
+    kept: list[str] = []
+
+    def read(subsys: str, lines: Iterable[str]) -> ConfigFile:
         conf = ConfigFile(subsys=subsys)
-        read_config(io.StringIO(text), label, base, conf)
+        read_config(lines, label, base, conf)
         read_local_sources(conf, base)
         return conf
 
-    negotiator = read(DAEMONS[0])
+    if isinstance(text, str):
+        negotiator = read(DAEMONS[0], io.StringIO(text))
+    else:
+        negotiator = read(DAEMONS[0], _kept(text, kept))
+        text = "".join(kept)
     if not negotiator.per_daemon:
         return negotiator, {}
-    return negotiator, {daemon: read(daemon) for daemon in DAEMONS[1:]}
+    return negotiator, {daemon: read(daemon, io.StringIO(text)) for daemon in DAEMONS[1:]}
+
+
+def _kept(lines: Iterable[str], kept: list[str]) -> Iterator[str]:
+    """``lines``, each kept in ``kept`` as it is read."""
+    for line in lines:
+        kept.append(line)
+        yield line
 
 
 def read_local_sources(conf: ConfigFile, base: Path | None) -> None:

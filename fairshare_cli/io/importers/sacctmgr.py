@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from fairshare_cli.core.names import check_name
 from fairshare_cli.errors import InputError
@@ -21,6 +21,7 @@ from fairshare_cli.io.importers.common import (
     cut,
     is_prompt,
     is_underline,
+    judged_lines,
     text_lines,
 )
 
@@ -110,7 +111,8 @@ def read_sacctmgr(path: str, label: str | None = None, cluster: str | None = Non
     """
     label = label or path
     out = Listing(cluster=cluster, origins=Origins(label))
-    lines = list(text_lines(path, label, "sacctmgr output", whole=True))
+    read = text_lines(path, label, "sacctmgr output", whole=True)
+    lines = judged_lines(read, lambda head: _judge_head(head, label))
     for block in _blocks(lines):
         _read_block(block, label, out)
     if cluster is None and len(out.clusters) > 1:
@@ -140,6 +142,37 @@ def _blocks(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
         yield block
 
 
+def _judge_head(head: list[tuple[int, str]], label: str) -> None:
+    """Refuse the first lines of a long dump as :func:`_read_block` refuses its first
+    listing: no header (field names over a ---- line, or separated by |).
+
+    Raises:
+        InputError: naming the first line, as for the whole dump.
+    """
+    block = next(_blocks(head), [])
+    rows = [(n, line) for n, line in block if line.strip()][:2]
+    if len(rows) < 2 or _FAILED.match(rows[0][1]):
+        return
+    if "|" in rows[0][1]:
+        header = rows[0][1].split("|")
+        _names(header[:-1] if header[-1] == "" else header, label, rows[0][0], False)
+        return
+    if not re.match(_DUMP, rows[0][1]) and not is_underline(rows[1][1]):
+        _no_header(rows[0], label)
+
+
+def _no_header(first: tuple[int, str], label: str) -> NoReturn:
+    """Refuse line ``first`` (its number and text) as a listing's header that is none."""
+    raise InputError(
+        f"{label}:{first[0]}: expected a sacctmgr header (field names over a ---- line, "
+        f'or separated by |), got "{first[1].strip()[:40]}"'
+    )
+
+
+#: The first line of a ``sacctmgr dump`` listing.
+_DUMP = r"\s*(#|Cluster - |Parent - |Account - |User - )"
+
+
 def _read_block(block: list[tuple[int, str]], label: str, out: Listing) -> None:
     rows = [(n, line) for n, line in block if line.strip()]
     if not rows:
@@ -148,7 +181,7 @@ def _read_block(block: list[tuple[int, str]], label: str, out: Listing) -> None:
     if all(_FAILED.match(line) for _, line in rows):  # a listing sacctmgr refused to print
         out.ignored.append(f"line {first_n}: {first.strip()!r} (a listing sacctmgr refused)")
         return
-    if re.match(r"\s*(#|Cluster - |Parent - |Account - |User - )", first):
+    if re.match(_DUMP, first):
         _read_dump(rows, label, out)
         return
     if "|" in first:
@@ -169,11 +202,7 @@ def _read_block(block: list[tuple[int, str]], label: str, out: Listing) -> None:
         _read_rows(header, records, label, first_n, False, out)
         return
     if len(rows) < 2 or not is_underline(rows[1][1]):
-        raise InputError(
-            f"{label}:{first_n}: expected a sacctmgr header (field names over a ---- line, "
-            "or separated by |), got "
-            f'"{first.strip()[:40]}"'
-        )
+        _no_header(rows[0], label)
     spans = column_spans(rows[1][1])
     header = cut(first, spans)
     records = []
@@ -182,6 +211,17 @@ def _read_block(block: list[tuple[int, str]], label: str, out: Listing) -> None:
             raise InputError(f"{label}:{n}: the row is wider than the table's header")
         records.append((n, cut(line, spans)))
     _read_rows(header, records, label, first_n, True, out)
+
+
+def _names(header: list[str], label: str, header_line: int, table: bool) -> list[str]:
+    """The field names of a listing's ``header`` (InputError: a field sacctmgr has not)."""
+    names: list[str] = []
+    for cell in header:
+        name = _field_name(cell, table)
+        if name is None:
+            raise InputError(f'{label}:{header_line}: unknown sacctmgr field "{cell}"')
+        names.append(name)
+    return names
 
 
 #: What sacctmgr prints instead of a listing for a field it does not know (26.05: LFT, RGT).
@@ -196,12 +236,7 @@ def _read_rows(
     table: bool,
     out: Listing,
 ) -> None:
-    names: list[str] = []
-    for cell in header:
-        name = _field_name(cell, table)
-        if name is None:
-            raise InputError(f'{label}:{header_line}: unknown sacctmgr field "{cell}"')
-        names.append(name)
+    names = _names(header, label, header_line, table)
     if "account" in names:
         _associations(names, records, label, header_line, out)
     elif "name" in names:

@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from fairshare_cli.core.names import check_name, shown
@@ -22,7 +23,7 @@ from fairshare_cli.core.slurm.gres_types import parse_gres_types
 from fairshare_cli.core.timestr import STORED_INFINITE_MAX_AGE, TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.as_config import Origins
-from fairshare_cli.io.importers.common import given_twice, is_prompt, text_lines
+from fairshare_cli.io.importers.common import HEAD_LINES, given_twice, is_prompt, text_lines
 from fairshare_cli.io.importers.gres import node_gres
 from fairshare_cli.io.importers.hostlist import HostlistError, compress_machines, expand_hostlist
 from fairshare_cli.io.importers.slurm_knobs import (
@@ -234,7 +235,10 @@ def _is_show_partition(path: str, label: str) -> bool:
     ``PartitionName=NAME`` line alone with the partition's fields on indented lines after."""
     if path == "-":
         return False
-    lines = [line for _, line in text_lines(path, label, "slurm.conf text") if line.strip()]
+    read = text_lines(path, label, "slurm.conf text")
+    lines = [*islice((line for _, line in read if line.strip()), 2)]
+    for _ in islice(read, HEAD_LINES):  # (binary data further on named first, as before)
+        pass
     if lines and lines[0].startswith("$ scontrol show part"):
         return True
     head = re.fullmatch(r"PartitionName=\S+\s*", lines[0]) if lines else None

@@ -10,6 +10,7 @@ those that ran are kept apart (their charges can make imported usage exact).
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -53,7 +54,27 @@ def read_jobs(path: str, label: str | None = None) -> JobDump:
     """
     label = label or path
     with gc_paused():  # 100,000 jobs are a million containers and no cycle
-        return _read(text_pieces(path, label, EXPECTED, b"\nJobId="), label)
+        judge = lambda head: _judge_head(head, label)  # noqa: E731
+        return _read(text_pieces(path, label, EXPECTED, b"\nJobId=", judge), label)
+
+
+def _judge_head(head: str, label: str) -> None:
+    """Refuse the head of a long dump (whole lines, no ``JobId=`` record after its
+    first line) as :func:`_read` refuses the whole: its first line that is neither blank
+    nor a command line starts no record, no JSON and says no "No jobs in the system".
+
+    Raises:
+        InputError: naming that line, as for the whole dump.
+    """
+    for number, line in enumerate(io.StringIO(head, newline="\n"), 1):
+        if line.strip() and not is_prompt(line):
+            json = line.lstrip()[:1] in ("{", "[")
+            if not (line.startswith("JobId=") or json or line.strip() == NO_JOBS):
+                raise InputError(
+                    f'{label}:{number}: expected "JobId=..." (scontrol show jobs) '
+                    "or squeue --json output"
+                )
+            return
 
 
 def _read(pieces: Iterator[str], label: str) -> JobDump:

@@ -20,6 +20,7 @@ from fairshare_cli.io.importers.common import (
     is_prompt,
     is_underline,
     json_document,
+    judged_lines,
     text_lines,
 )
 
@@ -70,7 +71,8 @@ def read_sshare(path: str, label: str | None = None) -> Shares:
             columns, a bad number or binary data, naming ``FILE:LINE``.
     """
     label = label or path
-    lines = list(text_lines(path, label, "sshare output", whole=True))
+    read = text_lines(path, label, "sshare output", whole=True)
+    lines = judged_lines(read, lambda head: _judge_head(head, label))
     rows = [(n, line) for n, line in lines if line.strip() and not is_prompt(line)]
     if not rows:
         raise InputError(f"{label}: empty; expected the output of 'sshare -a -l -P'")
@@ -80,6 +82,34 @@ def read_sshare(path: str, label: str | None = None) -> Shares:
         return _read_json(text, label)
     header, records = _records(rows, label)
     return _checked_tree(header, records, label, header_n)
+
+
+def _judge_head(head: list[tuple[int, str]], label: str) -> None:
+    """Refuse the first lines of a long listing as :func:`read_sshare` refuses the whole:
+    no header (a table's without its ---- line), a header with an unknown field.
+
+    Raises:
+        InputError: naming the header's line, as for the whole listing.
+    """
+    rows = [(n, line) for n, line in head if line.strip() and not is_prompt(line)]
+    if len(rows) < 2 or rows[0][1].lstrip().startswith("{"):
+        return  # (a JSON document: its parser reads it whole)
+    header, _ = _records(rows[:2], label)
+    _known_fields(header, label, rows[0][0])
+
+
+def _known_fields(header: list[str], label: str, header_n: int) -> None:
+    """Refuse a header naming a field sshare has not, or without a column it needs."""
+    names = [h.lower() for h in header]
+    for cell, name in zip(header, names, strict=True):
+        if name not in FIELDS:
+            raise InputError(f'{label}:{header_n}: unknown sshare field "{cell}"')
+    for need in ("account", "user", "rawusage"):
+        if need not in names:
+            raise InputError(
+                f"{label}:{header_n}: the listing has no {need.capitalize()} column "
+                "(use sshare -a -l -P, or -o with Account,User,RawShares,RawUsage)"
+            )
 
 
 def _records(
@@ -124,16 +154,8 @@ def _checked_tree(
     Raises:
         InputError: an unknown field, a missing column, no row.
     """
+    _known_fields(header, label, header_n)
     names = [h.lower() for h in header]
-    for cell, name in zip(header, names, strict=True):
-        if name not in FIELDS:
-            raise InputError(f'{label}:{header_n}: unknown sshare field "{cell}"')
-    for need in ("account", "user", "rawusage"):
-        if need not in names:
-            raise InputError(
-                f"{label}:{header_n}: the listing has no {need.capitalize()} column "
-                "(use sshare -a -l -P, or -o with Account,User,RawShares,RawUsage)"
-            )
     if not records:
         raise InputError(
             f"{label}: no rows under the header; expected the output of 'sshare -a -l -P'"
