@@ -46,6 +46,7 @@ from fairshare_cli.core.htcondor.userprio import (
     userprio_view,
 )
 from fairshare_cli.core.htcondor.userprio_query import SORT_KEYS, UserprioQuery
+from fairshare_cli.core.htcondor.userprio_rows import QueueDemand, queue_demand
 from fairshare_cli.core.names import first_five
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
@@ -242,7 +243,7 @@ def userprio(
         _print_reslist(env, reslist_of, opts.output, long_)
         return
     inputs = read_inputs(env)
-    records, jobs, group_info = inputs
+    records, jobs, group_info, demand = inputs
     shown_at, dumped = as_dumped(env)
     group_info.update(dumped)
     params = click.get_current_context().params
@@ -255,7 +256,8 @@ def userprio(
     entries = None
     if ties_keep_ad_order(len(records), query):
         entries = table_entries(env, records, negotiator_claims(env))
-    view = userprio_view(records, env.config, shown_at, query, jobs=jobs, group_info=group_info,
+    queue = queue_demand(jobs, demand, env.config)
+    view = userprio_view(records, env.config, shown_at, query, queue=queue, group_info=group_info,
                          activity_now=env.now, table_entries=entries)  # fmt: skip
     for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():
         click.echo(f"fs: note: {line}", err=True)
@@ -266,7 +268,7 @@ def userprio(
         _emit(view, fmt)
         return
     if long_ or af is not None:
-        text = _long(view, inputs, env, shown_at, query, modular, af)
+        text = _long(view, inputs, queue, env, shown_at, query, modular, af)
         click.echo(text, nl=False)
         return
     cols = columns(view, params)
@@ -281,6 +283,7 @@ def userprio(
 def _long(
     view: UserprioView,
     inputs: UserprioInputs,
+    queue: QueueDemand,
     env: Env,
     shown_at: float,
     query: UserprioQuery,
@@ -296,7 +299,7 @@ def _long(
     from dataclasses import replace
 
     from fairshare_cli.core.htcondor.accounting_ads import collector_ads_of, numbered_ad
-    from fairshare_cli.core.htcondor.userprio_rows import in_collector, queued_submitters
+    from fairshare_cli.core.htcondor.userprio_rows import in_collector
     from fairshare_cli.render.userprio_autoformat import render_autoformat
     from fairshare_cli.render.userprio_long import (
         modular_ads,
@@ -305,10 +308,10 @@ def _long(
         render_modular,
     )
 
-    config, (records, jobs, group_info) = env.config, inputs
+    config, (records, jobs, group_info, _) = env.config, inputs
     if query.negotiator_ad and not query.all_users:  # the negotiator's ad holds every record
         wide = replace(query, all_users=True)
-        view = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
+        view = userprio_view(records, config, shown_at, wide, queue=queue, group_info=group_info)
     if query.negotiator_ad and not query.names:
         neg = negotiator_section(env)
         entries = table_entries(env, records, neg.claims)
@@ -319,8 +322,8 @@ def _long(
         return render_modular(constrained(modular_ads(numbered))) if modular else print_ad(numbered)
     # the collector's ads (those named, if any), however long ago their last usage
     wide = replace(query, all_users=True)
-    every = userprio_view(records, config, shown_at, wide, jobs=jobs, group_info=group_info)
-    queued = queued_submitters(jobs, config)
+    every = userprio_view(records, config, shown_at, wide, queue=queue, group_info=group_info)
+    queued = queue.queued
     groups = {ROOT_GROUP, *config.groups}
     blank = CustomerRecord(is_group=True)
     rows = tuple(

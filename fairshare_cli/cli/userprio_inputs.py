@@ -1,7 +1,8 @@
 """What ``fs userprio`` reads from the state: the accountant's records, the queue, each
-group's quotas of this cycle, and, while a ``condor_userprio`` dump still describes the
-accountant, the time it was taken at and the quotas it reported; for the negotiator's one
-ad, the entries of its accountant table and the concurrency limits its claims hold."""
+group's quotas and each submitter's demand of this cycle, and, while a ``condor_userprio``
+dump still describes the accountant, the time it was taken at and the quotas it reported;
+for the negotiator's one ad, the entries of its accountant table and the concurrency limits
+its claims hold."""
 
 from __future__ import annotations
 
@@ -27,30 +28,35 @@ class UserprioInputs(NamedTuple):
     records: Mapping[str, CustomerRecord]
     jobs: list[Job]
     group_info: dict[str, GroupQuotaInfo]
+    demand: dict[str, float]  # each submitter's, as fs quota counts it (groups only)
 
 
 def read_inputs(env: Env) -> UserprioInputs:
     """The accountant's records, the queue and, when groups are configured, each group's
-    quotas."""
-    if not env.config.groups:
+    quotas and each submitter's demand (``fs quota``'s: over the queue and the claims)."""
+    if not env.config.groups:  # (no group's demand to show: no claim is read)
         from fairshare_cli.core.htcondor.accountant_decode import stored_records
 
         records = env.decode("accountant", stored_records)
         jobs = env.decode("jobs", lambda raw: _queue(raw, f"{env.state_path}: jobs"))
-        return UserprioInputs(records, jobs, {})
+        return UserprioInputs(records, jobs, {}, {})
     # Groups: the quota computation reads queue, accountant and claims once for all.
     from fairshare_cli.cli.htcondor_inputs import load_inputs
-    from fairshare_cli.core.htcondor.pool import quota_view
+    from fairshare_cli.core.htcondor.pool import quota_view, submitter_demand
 
     inputs = load_inputs(env, None)
-    quota_rows = quota_view(env.config, inputs.batches, inputs.accountant, inputs.claims, env.now)
+    weighted = env.config.negotiator.use_weighted_demand
+    demand = submitter_demand(inputs.batches, inputs.claims, env.config, weighted, env.now)
+    quota_rows = quota_view(
+        env.config, inputs.batches, inputs.accountant, inputs.claims, env.now, demand
+    )
     group_info = {
         r.group: GroupQuotaInfo(
             effective_quota=r.quota, subtree_quota=r.subtree_quota, sort_key=r.sort_key
         )
         for r in quota_rows
     }
-    return UserprioInputs(inputs.accountant.records, inputs.jobs, group_info)
+    return UserprioInputs(inputs.accountant.records, inputs.jobs, group_info, demand)
 
 
 def as_dumped(env: Env) -> tuple[float, dict[str, GroupQuotaInfo]]:

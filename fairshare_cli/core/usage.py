@@ -34,7 +34,10 @@ class UsageRecord(NamedTuple):
     writes it); a history file cannot give it. Slurm and DIRAC read ``cpus``. A record of
     0 ``cpus`` (only the store holds one: a history file's are 1 or more) is the accountant's
     charge alone, of a match no job took (``NEGOTIATOR_DEPTH_FIRST``) until the next cycle:
-    no work ran, so Slurm and DIRAC charge nothing (it names no DIRAC group either).
+    no work ran, so Slurm and DIRAC charge nothing (it names no DIRAC group either). One of
+    -1 ``slots`` and 0 ``cpus`` (the store's too) is the charge such a match took off the
+    slot's holder until the next cycle (``AddMatch`` ``RemoveMatch``es it first): the
+    accountant's alone, the holder's job running on in its own record.
     (A named tuple: a million are built per import.)
     """
 

@@ -31,7 +31,10 @@ def test_quotas_is_the_capture_line_for_line(tmp_path: Path, run: Callable[..., 
 
 def test_quotas_alone_lists_the_groups_by_id_none_first(run: Callable[..., Any]) -> None:
     """The sample pool: group ids by name (group_chemistry, group_chemistry.lab,
-    group_physics, ...), <none> (id 0) first, as no group autoregroups; 13 users counted."""
+    group_physics, ...), <none> (id 0) first, as no group autoregroups; 13 users counted.
+    <none>'s Weighted Requested is fs quota's demand: the sample state's claims of
+    ivan@example.org (slot4@exec003) and mallory@guest.net (slot6@exec001), running
+    imported history the queue does not hold, each on a 1-CPU slot: 1 + 1 = 2."""
     result = run("userprio", "--quotas", *SAMPLE)
     assert result.exit_code == 0, result.stderr
     lines = [line.rstrip() for line in result.stdout.splitlines()]
@@ -49,7 +52,7 @@ def test_quotas_alone_lists_the_groups_by_id_none_first(run: Callable[..., Any])
     ]
     assert (
         lines[4]
-        == "<none>                              100.00      0.00 yes        420.00          0"
+        == "<none>                              100.00      0.00 yes        420.00          2"
     )
     assert lines[-1] == "Number of users: 13                                  ByQuota"
 

@@ -132,3 +132,109 @@ def test_the_history_holds_the_match_no_job_took_for_htcondor_alone(
     key = f"0 slot1@s001 {T0_EPOCH!r} jobless"
     assert records == [("alice@example.org", T0_EPOCH, 0, 4, key)]
     assert ends == [(key, T0_EPOCH + 3600)]
+
+
+#: c001: a consumption-policy slot of 2 CPUs; s001 and s002: 1 CPU each (slot weight 1).
+DISPLACING = """\
+[pool]
+uid_domain = "example.org"
+[negotiator]
+use_slot_weights = true
+depth_first = true
+consider_preemption = true
+preemption_requirements = "RemoteUserPrio > SubmitterUserPrio * 1.2"
+[[machines]]
+name = "c"
+count = 1
+slots = 1
+partitionable = true
+consumption_policy = true
+attributes = { Cpus = 2, Memory = 2048 }
+[[machines]]
+name = "s"
+count = 2
+slots = 1
+attributes = { Cpus = 1, Memory = 4096 }
+"""
+
+
+def _displace(tmp_path: Path, run: Callable[..., Any], remove: bool = False) -> list[str]:
+    """bob's two 3000 MB jobs take s001 and s002 at T0 (then his factor is 1000); at T1
+    alice's two 1-CPU jobs take c001 and the re-offer preempts s001 for no job (bob's job
+    runs on); ``remove``: ``fs rm 1.0`` (bob's job on s001) at T1; a cycle at T2. The
+    global options."""
+    config = tmp_path / "displacing.toml"
+    config.write_text(DISPLACING, encoding="utf-8")
+    args = ["--config", str(config), "--state", str(tmp_path / "displacing.json")]
+    steps = [
+        ("submit", "--owner", "bob", "--count", "2", "--cpus", "1", "--memory", "3000", T0),
+        ("negotiate", T0),
+        ("setfactor", "bob", "1000", T0),
+        ("submit", "--owner", "alice", "--count", "2", "--cpus", "1", "--memory", "1024", T1),
+        ("negotiate", T1),
+        *([("rm", "1.0", T1)] if remove else []),
+        ("negotiate", T2),
+    ]
+    for *command, now in steps:
+        result = run(*command, *args, "--now", now)
+        assert result.exit_code == 0, result.stderr
+    state = json.loads((tmp_path / "displacing.json").read_text(encoding="utf-8"))
+    assert "jobless_matches" not in state["negotiator"]  # (T2's cycle released it)
+    return args
+
+
+def test_a_replay_takes_a_displaced_holder_off_as_the_accountant_did(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """HTCondor 25.0's ``AddMatch`` of alice's match on s001, which bob holds,
+    ``RemoveMatch``es bob first; T2's ``CheckMatches`` ``AddMatch``es him back. So from T1
+    to T2 bob is charged s002 alone: 0.542702 b + 1 (1 - b) = 0.555720 at T2 (b =
+    0.971532, an hour at half-life 86400 s; 0.542702 = 0.5 b + 2 (1 - b) from T0), 2 h + 1 h
+    = 3 h; alice 0.5 b + 3 (1 - b) = 0.571170, 3 h. The replay (nothing changed) is that;
+    it charged bob s001 from T1 to T2 too: 0.584189, 4 h."""
+    args = _displace(tmp_path, run)
+    result = run("userprio", "--allusers", "--json", *args, "--now", T2)
+    assert result.exit_code == 0, result.stderr
+    shown = _rows(json.loads(result.stdout))
+    assert shown["bob@example.org"] == (0.55572, 3.0, 3.0)
+    assert shown["alice@example.org"] == (0.57117, 3.0, 3.0)
+    doc = _whatif_at(run, args, "negotiator.slot_weight=Cpus + 0", T2)
+    assert doc["changes"] == []
+    assert _rows(doc["after"]) == shown
+
+
+def test_the_history_holds_the_holders_charge_taken_off_until_the_next_cycle(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The store: bob's record of -1 slot of no CPUs (Slurm and DIRAC charge his job's own
+    record, which runs on) weighed 1 CPU (s001's weight), from T1, ended by T2's cycle; or
+    by ``fs rm`` of his job at T1, which ends his claim: bob keeps s002 alone from T1, as
+    the accountant (0.5 b + 2 (1 - b), then 1 slot: 0.555720, 3 h)."""
+    _displace(tmp_path, run)
+    key = f"0 slot1@s001 {T0_EPOCH + 3600!r} jobless displaced"
+    assert _displaced(tmp_path) == ([("bob@example.org", T0_EPOCH + 3600, -1, 0, 1, key)],
+                                    [(key, T0_EPOCH + 7200)])  # fmt: skip
+    removed = tmp_path / "removed"
+    removed.mkdir()
+    args = _displace(removed, run, remove=True)
+    assert _displaced(removed)[1] == [(key, T0_EPOCH + 3600)]
+    doc = _whatif_at(run, args, "negotiator.slot_weight=Cpus + 0", T2)
+    assert doc["changes"] == []
+    assert _rows(doc["after"])["bob@example.org"] == (0.55572, 3.0, 3.0)
+
+
+def _displaced(tmp_path: Path) -> tuple[list[Any], list[Any]]:
+    """The store's displaced-holder records and their ends."""
+    with closing(sqlite3.connect(tmp_path / "displacing.history.sqlite")) as conn:
+        records = conn.execute(
+            "SELECT owner, start, slots, cpus, charged_cpus, job FROM records WHERE slots < 0"
+        ).fetchall()
+        ends = conn.execute("SELECT job, end FROM ends WHERE job LIKE '%displaced'").fetchall()
+    return records, ends
+
+
+def _whatif_at(run: Callable[..., Any], args: list[str], key: str, now: str) -> dict[str, Any]:
+    result = run("whatif", "--set", key, "userprio", "--allusers", "--json", *args, "--now", now)
+    assert result.exit_code == 0, result.stderr
+    doc: dict[str, Any] = json.loads(result.stdout)
+    return doc

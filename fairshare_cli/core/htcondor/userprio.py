@@ -9,11 +9,11 @@ negotiator's ad order (``-allusers``; :func:`ties_keep_ad_order`), else by name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import itemgetter, not_
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.cpp_sort import cpp_sort
@@ -35,15 +35,13 @@ from fairshare_cli.core.htcondor.userprio_rollup import breadth_first, rolled_up
 from fairshare_cli.core.htcondor.userprio_row import GroupQuotaInfo as GroupQuotaInfo
 from fairshare_cli.core.htcondor.userprio_row import UserprioRow as UserprioRow
 from fairshare_cli.core.htcondor.userprio_rows import (
+    NO_QUEUE,
+    QueueDemand,
     active_rows,
     collector_ads,
     in_collector,
-    queued_submitters,
     surplus_policy,
 )
-
-if TYPE_CHECKING:
-    from fairshare_cli.core.jobs import Job
 
 ACTIVITY_WINDOW = 86400.0
 
@@ -72,7 +70,7 @@ def userprio_view(
     now: float,
     query: UserprioQuery | None = None,
     *,
-    jobs: Sequence[Job] = (),
+    queue: QueueDemand = NO_QUEUE,
     group_info: Mapping[str, GroupQuotaInfo] | None = None,
     activity_now: float | None = None,
     table_entries: int | None = None,
@@ -84,7 +82,8 @@ def userprio_view(
         config: the pool config (groups, quotas, surplus policy).
         now: the time the view is for.
         query: the options: names, filters, order and columns (HTCondor's defaults if None).
-        jobs: the queue, for each submitter's and group's demand.
+        queue: the queue's submitters and each group's demand (``Requested``), as ``fs
+            quota`` counts it (:func:`~.userprio_rows.queue_demand`; default: none).
         group_info: effective and subtree quotas and sort keys from the quota computation.
         activity_now: the time the 24-hour activity filter counts back from (default
             ``now``: condor_userprio counts from the clock, the accountant as last updated).
@@ -94,14 +93,14 @@ def userprio_view(
     query = query or UserprioQuery()
     records = _with_group_records(stored, config)
     cutoff = _cutoff(query, now if activity_now is None else activity_now)
-    rows = _view_rows(records, config, now, query, cutoff, jobs, group_info or {})
+    rows = _view_rows(records, config, now, query, cutoff, queue, group_info or {})
     if query.group_numbers:
-        rows = _numbered(rows, records, config, now, query, jobs, group_info or {})
+        rows = _numbered(rows, records, config, now, query, queue, group_info or {})
     flags = list(map(itemgetter(1), rows))  # is_group (by position: faster)
     users = list(compress(rows, map(not_, flags)))
     groups = list(compress(rows, flags))
     has_group_data = bool(config.groups)
-    any_real_group = _groups_numbered(users, groups, records, config, query, jobs)
+    any_real_group = _groups_numbered(users, groups, records, config, query, queue.queued)
     # ProcessInfo: flat when no shown row has a group number, -hier or not; else
     # hierarchical unless -flat, or only the priority columns show without -hier.
     hide_groups = query.priority_only and not query.hierarchical  # (HideGroups)
@@ -123,7 +122,7 @@ def userprio_view(
     else:
         with_groups = has_group_data and not hide_groups
         if introsort:  # (every ad read is sorted, those the filter leaves out too)
-            every = _view_rows(records, config, now, query, None, jobs, group_info or {})
+            every = _view_rows(records, config, now, query, None, queue, group_info or {})
             ordered, listed = _introsorted(rows, every, ranks, at, query.group_order, with_groups)
         else:
             ordered, listed = (
@@ -136,7 +135,7 @@ def userprio_view(
         rows=tuple(ordered),
         listed=tuple(listed),
         hierarchical=hier,
-        total_records=_ads_read(records, config, query, jobs),
+        total_records=_ads_read(records, config, query, queue.queued),
         active=tuple(rows),
         cutoff=cutoff,
         surplus_policy=global_surplus_policy(config),
@@ -241,12 +240,12 @@ def _unread_groups(config: Config, query: UserprioQuery) -> frozenset[str]:
 
 
 def _ads_read(
-    records: Mapping[str, CustomerRecord], config: Config, query: UserprioQuery, jobs: Sequence[Job]
+    records: Mapping[str, CustomerRecord], config: Config, query: UserprioQuery, queued: set[str]
 ) -> int:
     """How many ads condor_userprio reads: the collector's Accounting ads the query names
     (all without names), or every record of the negotiator's one ad."""
     if not query.negotiator_ad:
-        return collector_ads(records, config, query, queued_submitters(jobs, config))
+        return collector_ads(records, config, query, queued)
     return sum(1 for n in records if query.wanted(n)) if query.names else len(records)
 
 
@@ -341,14 +340,14 @@ def _view_rows(
     now: float,
     query: UserprioQuery,
     cutoff: float | None,
-    jobs: Sequence[Job],
+    queue: QueueDemand,
     group_info: Mapping[str, GroupQuotaInfo],
 ) -> list[UserprioRow]:
     """The rows past the filters: the collector's ads (:func:`active_rows`), or the
     negotiator's whole ad (rolled up with ``-grouprollup``) filtered after."""
     if not (query.group_rollup or query.from_negotiator):
-        return active_rows(records, config, now, query, cutoff, jobs, group_info)
-    every = active_rows(records, config, now, query, None, jobs, group_info)
+        return active_rows(records, config, now, query, cutoff, queue, group_info)
+    every = active_rows(records, config, now, query, None, queue, group_info)
     if query.group_rollup:
         every = rolled_up(every, config.groups)
     return [r for r in every if _active_since(r, cutoff)]
@@ -362,7 +361,7 @@ def _active_since(row: UserprioRow, cutoff: float | None) -> bool:
 
 def _groups_numbered(
     users: list[UserprioRow], groups: list[UserprioRow], records: Mapping[str, CustomerRecord],
-    config: Config, query: UserprioQuery, jobs: Sequence[Job],
+    config: Config, query: UserprioQuery, queued: set[str],
 ) -> bool:  # fmt: skip
     """Whether a shown row has a group number (``GroupId > 0``), which keeps the table
     hierarchical and its ``<none>`` row: ``CollectInfo`` numbers the groups only when it
@@ -373,18 +372,17 @@ def _groups_numbered(
     if set(map(itemgetter(2), users)) & read_groups:
         return True
     return any(g.name != acct.ROOT_GROUP for g in groups) and _renumbered(
-        records, config, query, jobs
+        records, config, query, queued
     )
 
 
 def _renumbered(
-    records: Mapping[str, CustomerRecord], config: Config, query: UserprioQuery, jobs: Sequence[Job]
+    records: Mapping[str, CustomerRecord], config: Config, query: UserprioQuery, queued: set[str]
 ) -> bool:
     """Whether ``CollectInfo`` renumbers the groups (``fNeedGroupIdFixup``): it read the ad
     of a user inside a group, shown or not (any record of the negotiator's ad, else a
     collector ad)."""
     group_of, known = acct.GroupTree(config.groups).group_of, {acct.ROOT_GROUP, *config.groups}
-    queued = queued_submitters(jobs, config)
     return any(
         not rec.is_group
         and query.wanted(name)
@@ -400,19 +398,19 @@ def _numbered(
     config: Config,
     now: float,
     query: UserprioQuery,
-    jobs: Sequence[Job],
+    queue: QueueDemand,
     group_info: Mapping[str, GroupQuotaInfo],
 ) -> list[UserprioRow]:
     """``rows`` with the group numbers and display order ``-groupid`` and ``-order``
     print, worked out over every group ad read, active or not."""
-    every = _view_rows(records, config, now, query, None, jobs, group_info)
+    every = _view_rows(records, config, now, query, None, queue, group_info)
     known = {acct.ROOT_GROUP, *config.groups}
     groups = [r for r in every if r.is_group and r.name in known]
     return numbered_rows(
         rows,
         groups,
-        renumbered=_renumbered(records, config, query, jobs),
-        ads_read=_ads_read(records, config, query, jobs),
+        renumbered=_renumbered(records, config, query, queue.queued),
+        ads_read=_ads_read(records, config, query, queue.queued),
         configured=config.groups if query.negotiator_ad else None,
         show_priority=query.show_priority,
         show_usage=query.show_usage,

@@ -4,16 +4,14 @@ collector holds (``forwardAccountingData``, ``forwardGroupAccounting``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.decay import advanced_values
-from fairshare_cli.core.htcondor.job_weight import idle_weigher
-from fairshare_cli.core.htcondor.negotiator.partitionable import held_slot_weigher
-from fairshare_cli.core.htcondor.negotiator.results import Claim
+from fairshare_cli.core.htcondor.groups import group_path
 from fairshare_cli.core.htcondor.userprio_query import UserprioQuery
 from fairshare_cli.core.htcondor.userprio_row import GroupQuotaInfo, UserprioRow
 
@@ -21,29 +19,39 @@ if TYPE_CHECKING:
     from fairshare_cli.core.jobs import Job
 
 
-def requested_by_submitter(jobs: Iterable[Job], config: Config, now: float) -> dict[str, float]:
-    """Demand per submitter at ``now``: idle plus running jobs, weighted when
-    ``use_weighted_demand`` is on (``WeightedIdleJobs + WeightedRunningJobs``: an idle job
-    by ``idle_weigher``, a running one by the slot weight of the slot it names,
-    ``held_slot_weigher``), as ``fs quota`` counts it; else counted."""
-    weighted = config.negotiator.use_weighted_demand
-    weigh = idle_weigher(config.negotiator.slot_weight)
-    held = held_slot_weigher(config.machines, config.negotiator.slot_weight, now)
-    out: dict[str, float] = {}
-    dom = config.pool.uid_domain
-    for job in jobs:
-        if job.status not in ("idle", "running"):
-            continue
-        name = acct.submitter_name(job.owner, job.accounting_group, job.nice_user, dom)
-        if not weighted:
-            amount = 1.0
-        elif job.status == "idle":
-            amount = float(weigh(job))
-        else:
-            claim = Claim(job.slot, name, job.id, now) if job.slot else None
-            amount = held(claim, job)
-        out[name] = out.get(name, 0.0) + amount
-    return out
+class QueueDemand(NamedTuple):
+    """What the queue and the claims tell the rows (:func:`queue_demand`)."""
+
+    #: the submitters with jobs in the queue: those a schedd sends a submitter ad for
+    queued: set[str]
+    #: each group's ``Requested`` (a group of no demand: absent)
+    requested: dict[str, float]
+
+
+#: No queue and no claims: no submitter ad, no demand.
+NO_QUEUE = QueueDemand(set(), {})
+
+
+def queue_demand(jobs: Sequence[Job], demand: Mapping[str, float], config: Config) -> QueueDemand:
+    """The submitters with jobs in the queue, and each group's ``Requested``.
+
+    A group's ``Requested`` is the negotiator's ``currently_requested`` of its last cycle
+    (``hgq_prepare_for_matchmaking``): the idle and running jobs of the submitter ads it
+    assigns to the group (``GetAssignedGroup``), weighted with ``use_weighted_demand``
+    (``WeightedIdleJobs + WeightedRunningJobs``), summed from ``demand``: each submitter's,
+    which :func:`~fairshare_cli.core.htcondor.pool.submitter_demand` counts over the queue
+    and the claims for ``fs quota`` too (a claim whose job the queue does not hold
+    included). With no groups configured the negotiator runs no quota computation and
+    ``<none>``'s stays 0 (as :mod:`~fairshare_cli.core.htcondor.accounting_ads` prints
+    it): ``demand`` is not read.
+    """
+    requested: dict[str, float] = {}
+    if config.groups:
+        group_of = acct.GroupTree(config.groups).group_of
+        for sub in sorted(demand):  # (fs quota's order: the same sums, bit for bit)
+            g = group_of(group_path(sub))  # (by the path alone: GetAssignedGroup's group)
+            requested[g] = requested.get(g, 0.0) + demand[sub]
+    return QueueDemand(queued_submitters(jobs, config), requested)
 
 
 def surplus_policy(config: Config, group: str) -> str:
@@ -72,7 +80,7 @@ def active_rows(
     now: float,
     query: UserprioQuery,
     cutoff: float | None,
-    jobs: Sequence[Job],
+    queue: QueueDemand,
     group_info: Mapping[str, GroupQuotaInfo],
 ) -> list[UserprioRow]:
     """A row for every record that is named (if any are) and active since ``cutoff``,
@@ -84,11 +92,14 @@ def active_rows(
     queue ``fs`` cannot tell, and lists every active record (``-allusers`` records are
     never filtered so; named ones are, as the collector answers for them).
 
+    ``queue``: the submitters with jobs in the queue and each group's demand
+    (:func:`queue_demand`).
+
     A measured hot loop (``benchmarks/run.py --rows userprio``): one positional row a user.
     """
     tree = acct.GroupTree(config.groups)
     group_of = tree.group_of if config.groups else None  # no groups: every user in <none>
-    group_req, queued = _demand(jobs, config, tree, now)
+    group_req, queued = queue.requested, queue.queued
     half_life = config.accountant.priority_halflife
     betas: dict[float, float] = {}
     root = acct.ROOT_GROUP
@@ -142,18 +153,6 @@ def active_rows(
         measured = (eup, factor, acc, wacc, begin, last_usage)
         rows.append(_full_row(name, rec, measured, config, query, tree, group_req, group_info))
     return rows
-
-
-def _demand(
-    jobs: Sequence[Job], config: Config, tree: acct.GroupTree, now: float
-) -> tuple[dict[str, float], set[str]]:
-    """Each group's demand (its submitters' :func:`requested_by_submitter`) and the
-    submitters with jobs in the queue."""
-    group_req: dict[str, float] = {}
-    for sub, amount in requested_by_submitter(jobs, config, now).items():
-        g = tree.group_of(sub)
-        group_req[g] = group_req.get(g, 0.0) + amount
-    return group_req, queued_submitters(jobs, config)
 
 
 def queued_submitters(jobs: Sequence[Job], config: Config) -> set[str]:

@@ -19,7 +19,13 @@ and DIRAC read both records' ``cpus``: the CPUs carved, all along.
 A match no job takes (``NEGOTIATOR_DEPTH_FIRST``'s re-offer, the section's
 ``jobless_matches``) is charged by HTCondor's accountant from the cycle that made it to
 the next: a record of its own for that interval, of no CPUs (no work ran: Slurm and DIRAC
-charge nothing) whose ``charged_cpus`` weigh it as the accountant charged it.
+charge nothing) whose ``charged_cpus`` weigh it as the accountant charged it. On a slot
+another submitter holds, ``AddMatch`` first ``RemoveMatch``es the holder, whom the next
+cycle's ``CheckMatches`` ``AddMatch``es back: the holder's job runs on all along (its
+record stays open for Slurm and DIRAC), but the accountant does not charge the holder for
+that slot meanwhile. The history says so with a record of -1 slot of no CPUs for the
+holder over that interval (ended too when the holder's claim ends first), weighed as the
+accountant weighed the holder's claim.
 
 Claims of usage-history records (``history:`` job ids) are left out: ``fs import
 history`` writes those records itself.
@@ -31,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from fairshare_cli.core.config import Config
-from fairshare_cli.core.htcondor.claims import negotiator_from_json
+from fairshare_cli.core.htcondor.claims import claim_weight, negotiator_from_json, slot_weigher
 from fairshare_cli.core.htcondor.customer_record import as_stored
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
 from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX
@@ -68,6 +74,9 @@ def claim_key(claim: Claim) -> str:
 MATCH_COST_KEY = " match_cost"
 #: The end of the store's key of a match no job takes (until the next cycle ends it).
 JOBLESS_KEY = " jobless"
+#: The end of the store's key of the charge a match no job takes took off its slot's
+#: holder (after the match's own key).
+DISPLACED_KEY = " displaced"
 
 
 def open_key(claim: Claim) -> str:
@@ -94,9 +103,13 @@ def claim_usage(config: Config, before: State, after: State, now: float) -> Clai
     Raises:
         SectionError: a malformed ``negotiator`` or ``jobs`` section.
     """
-    old, old_jobless = _claims(before)
-    new, new_jobless = _claims(after)
-    if old.keys() == new.keys() and old_jobless.keys() == new_jobless.keys():
+    old, old_jobless, old_displaced = _claims(before)
+    new, new_jobless, new_displaced = _claims(after)
+    if (
+        old.keys() == new.keys()
+        and old_jobless.keys() == new_jobless.keys()
+        and old_displaced.keys() == new_displaced.keys()
+    ):
         return ClaimUsage()
     jobs = _jobs_by_id(after, before, {c.job_id for k, c in new.items() if k not in old})
     cpus_of = _slot_cpus(config)
@@ -111,21 +124,37 @@ def claim_usage(config: Config, before: State, after: State, now: float) -> Clai
         for k, c in new_jobless.items()
         if k not in old_jobless
     )
+    if new_displaced.keys() - old_displaced.keys():
+        weigh = slot_weigher(config)
+        started += tuple(
+            (_displaced_record(c, claim_weight(c, weigh), cpus_of, now, charged), k)
+            for k, c in new_displaced.items()
+            if k not in old_displaced
+        )
     ended = tuple((k, now) for k in old if k not in new)
     ended += tuple((k, now) for k in old_jobless if k not in new_jobless)
+    ended += tuple((k, now) for k in old_displaced if k not in new_displaced)
     return ClaimUsage(started, ended)
 
 
-def _claims(state: State) -> tuple[dict[str, Claim], dict[str, Claim]]:
+def _claims(state: State) -> tuple[dict[str, Claim], dict[str, Claim], dict[str, Claim]]:
     """The claims of ``state`` by the key of the record each holds open (:func:`open_key`),
-    and its matches no job takes by theirs (:func:`jobless_key`)."""
+    its matches no job takes by theirs (:func:`jobless_key`), and the claims such a match
+    displaced (on a slot another submitter holds) by the key of the charge it took off
+    (the match's, then :data:`DISPLACED_KEY`)."""
     negotiator = negotiator_from_json(state.section("negotiator"))
     claims = {
         open_key(c): c
         for c in negotiator.claims.values()
         if not c.job_id.startswith(HISTORY_PREFIX)
     }
-    return claims, {jobless_key(i, c): c for i, c in enumerate(negotiator.jobless)}
+    jobless = {jobless_key(i, c): c for i, c in enumerate(negotiator.jobless)}
+    displaced: dict[str, Claim] = {}
+    for key, match in jobless.items():
+        holder = negotiator.claims.get(match.slot)
+        if holder is not None and holder.submitter != match.submitter:
+            displaced[key + DISPLACED_KEY] = holder
+    return claims, jobless, displaced
 
 
 def jobless_key(index: int, match: Claim) -> str:
@@ -147,6 +176,25 @@ def _jobless_record(
     if charged is None:
         charged = cpus_of(match.slot) or 1
     return UsageRecord(owner=match.submitter, start=now, cpus=0, charged_cpus=charged)
+
+
+def _displaced_record(
+    holder: Claim,
+    weight: float,
+    cpus_of: Callable[[str], int | None],
+    now: float,
+    charged_cpus: Callable[[float], int | None],
+) -> UsageRecord:
+    """The charge a match no job takes took off its slot's holder (``RemoveMatch`` of the
+    ``weight`` the accountant holds for the claim): -1 slot of the holder's submitter
+    (read as an owner, it names that submitter again), from ``now``, of no CPUs (the
+    holder's job runs on: Slurm and DIRAC charge its own record), charged the CPUs whose
+    slot weight is ``weight`` (else the CPUs its slot holds)."""
+    charged = charged_cpus(weight)
+    if charged is None:
+        carved = dict(holder.resources).get("Cpus")
+        charged = int(carved) if carved else (cpus_of(holder.slot) or 1)
+    return UsageRecord(owner=holder.submitter, start=now, slots=-1, cpus=0, charged_cpus=charged)
 
 
 def _jobs_by_id(after: State, before: State, wanted: set[str]) -> dict[str, Job]:

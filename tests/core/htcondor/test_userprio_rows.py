@@ -1,4 +1,5 @@
-"""``fs userprio``'s rows: the inline update equals ``accountant.advance``, bit for bit.
+"""``fs userprio``'s rows: the inline update equals ``accountant.advance``, bit for bit;
+a group's Requested is ``fs quota``'s demand.
 
 ``userprio_view`` brings each record to ``now`` without building a record
 (``advanced_values``); the numbers it shows must be the ones ``advance`` gives, for any
@@ -17,9 +18,11 @@ from fairshare_cli.core.config import AccountantConfig, Config, GroupSpec
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.accountant_decode import stored_records
 from fairshare_cli.core.htcondor.decay import advanced_values
+from fairshare_cli.core.htcondor.pool import group_demand, group_tree
 from fairshare_cli.core.htcondor.userprio import userprio_view
 from fairshare_cli.core.htcondor.userprio_query import UserprioQuery
-from fairshare_cli.core.htcondor.userprio_rows import collector_ads
+from fairshare_cli.core.htcondor.userprio_rows import collector_ads, queue_demand
+from fairshare_cli.core.jobs import Job
 
 usage = st.floats(min_value=0.0, max_value=1e9)
 times = st.floats(min_value=0.0, max_value=2e9)
@@ -127,3 +130,40 @@ def test_plain_userprio_counts_the_collectors_ads() -> None:
     assert named.total_records == 1
     every = userprio_view(records, config, 10.0, UserprioQuery(all_users=True))
     assert every.total_records == 7
+
+
+GROUPED = Config(
+    groups={
+        "a": GroupSpec(name="a", quota=4.0),
+        "a.b": GroupSpec(name="a.b", dynamic_quota=0.5),
+        "C": GroupSpec(name="C", quota=2.0),
+    }
+)
+submitters = st.sampled_from(
+    ["a.b.x@d", "A.B.y@d", "a.c.z@d", "a.u@d", "c.v@d", "w@d", "nice-user.n@d",
+     "a.b", "a", "a.b.x", "x.y.z@d", "a.b.c.d@e@f"]
+)  # fmt: skip
+
+
+@given(st.dictionaries(submitters, st.floats(min_value=0.0, max_value=1e6)))
+def test_requested_is_quotas_demand_by_group(demand: dict[str, float]) -> None:
+    """A group's Requested sums the demand of the submitters ``fs quota`` assigns to it
+    (``GetAssignedGroup``: the path before the last ``@`` and ``.``, as deep as groups are
+    configured, case-insensitively), the same numbers as ``fs quota``'s group demand, bit
+    for bit (summed in the same order)."""
+    tree = group_tree(GROUPED)
+    assert tree is not None
+    by_group, _ = group_demand(demand, tree)
+    assert queue_demand([], demand, GROUPED).requested == by_group
+
+
+def test_requested_adds_each_submitters_demand_in_its_group() -> None:
+    """a.b: 2 (a.b.x@d) + 1.5 (A.B.y@d: groups match case-insensitively) = 3.5; a: 4
+    (a.c.z@d: a.c is not configured, so a); <none>: 1 (w@d). The queue's submitters are
+    those a submitter ad is sent for; with no groups configured nothing is requested."""
+    demand = {"a.b.x@d": 2.0, "A.B.y@d": 1.5, "a.c.z@d": 4.0, "w@d": 1.0}
+    job = Job(id="1.0", owner="w", accounting_group=None)
+    got = queue_demand([job], demand, GROUPED)
+    assert got.requested == {"a.b": 3.5, "a": 4.0, "<none>": 1.0}
+    assert got.queued == {"w@localdomain"}
+    assert queue_demand([job], demand, Config()).requested == {}

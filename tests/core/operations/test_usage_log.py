@@ -1,6 +1,7 @@
 """What a committed cycle adds to the usage history for a partitionable slot's match: the
 CPUs its whole-slot charge is weighed on (``charged_cpus``), as the replay weighs a record
-(``slot_weight`` over ``Cpus`` alone)."""
+(``slot_weight`` over ``Cpus`` alone); for a match no job takes, its charge and the one it
+took off its slot's holder."""
 
 from __future__ import annotations
 
@@ -90,3 +91,44 @@ def test_matches_no_job_takes_are_recorded_for_the_accountant_alone_until_the_ne
     ended = claim_usage(config, _jobless(8.0, 5.0), _jobless(), T0 + 60)
     assert ended.ended == ((keys[0], T0 + 60), (keys[1], T0 + 60))
     assert ended.started == ()
+
+
+def _displacing(jobless_by: str | None, held_by: str = "bob@example.org") -> State:
+    """A state whose claim on slot1_1@m001 (1 CPU carved, charged 1) is ``held_by``'s and,
+    unless ``jobless_by`` is None, whose last cycle made a match no job takes there."""
+    claim = {"submitter": held_by, "job_id": "1", "start_time": T0, "weight": 1.0,
+             "resources": {"Cpus": 1, "Memory": 1024}}  # fmt: skip
+    body: dict[str, object] = {"claims": {"slot1_1@m001": claim}}
+    if jobless_by is not None:
+        match = {"slot": "slot1_1@m001", "submitter": jobless_by, "start_time": T0 + 60,
+                 "weight": 1.0}  # fmt: skip
+        body["jobless_matches"] = [match]
+    return State(sections={"negotiator": body})
+
+
+def test_a_match_no_job_takes_on_a_claimed_slot_takes_the_charge_off_its_holder() -> None:
+    """alice's match on the slot bob holds: her record (no CPUs, charged 1) and one of
+    -1 slot of no CPUs for bob, charged the 1 CPU his claim weighs (``AddMatch``
+    ``RemoveMatch``es him; his job's own record stays open); the next cycle, which
+    puts him back (``CheckMatches``), ends both."""
+    config = build_config(loads(POOL.format(weights="true", slot_weight="Cpus")), "p")
+    usage = claim_usage(config, _displacing(None), _displacing("alice@example.org"), T0 + 60)
+    key = f"0 slot1_1@m001 {T0 + 60!r} jobless"
+    assert [(k, r.owner, r.start, r.slots, r.cpus, r.charged_cpus) for r, k in usage.started] == [
+        (key, "alice@example.org", T0 + 60, 1, 0, 1),
+        (f"{key} displaced", "bob@example.org", T0 + 60, -1, 0, 1),
+    ]
+    assert usage.ended == ()
+    ended = claim_usage(config, _displacing("alice@example.org"), _displacing(None), T0 + 120)
+    assert ended.ended == ((key, T0 + 120), (f"{key} displaced", T0 + 120))
+    assert ended.started == ()
+
+
+def test_a_match_no_job_takes_on_its_submitters_own_slot_displaces_no_one() -> None:
+    """On a slot its own submitter holds (``AddMatch``: "Match already existed!") no
+    charge is taken off the holder."""
+    config = build_config(loads(POOL.format(weights="true", slot_weight="Cpus")), "p")
+    before = _displacing(None, "alice@example.org")
+    after = _displacing("alice@example.org", "alice@example.org")
+    usage = claim_usage(config, before, after, T0 + 60)
+    assert [k for _, k in usage.started if k.endswith(" displaced")] == []
