@@ -17,6 +17,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 T0 = "2026-11-20T00:00:00Z"
 T1 = "2026-11-20T01:00:00Z"
 T2 = "2026-11-20T02:00:00Z"
@@ -201,6 +203,21 @@ def test_a_replay_takes_a_displaced_holder_off_as_the_accountant_did(
     doc = _whatif_at(run, args, "negotiator.slot_weight=Cpus + 0", T2)
     assert doc["changes"] == []
     assert _rows(doc["after"]) == shown
+
+
+@pytest.mark.parametrize(
+    "now", ["2026-11-20T02:30:00Z", "2026-11-20T03:00:00Z", "2026-11-20T04:30:00Z"]
+)
+def test_a_replay_later_differs_by_no_rounding(
+    now: str, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs whatif --set negotiator.slot_weight="Cpus + 0" userprio --allusers --json, asked
+    after T2: each side's priority is a six-decimal record brought forward, so the two
+    may part in the last decimal (<none> 0.736746 and 0.736745 at 03:00, bob 0.656325
+    and 0.656326 at 04:30), which was listed as a change; nothing changed."""
+    args = _displace(tmp_path, run)
+    doc = _whatif_at(run, args, "negotiator.slot_weight=Cpus + 0", now)
+    assert doc["changes"] == []
 
 
 def test_the_history_holds_the_holders_charge_taken_off_until_the_next_cycle(

@@ -24,10 +24,10 @@ Row = Mapping[str, Any]
 SAME_FLOAT = 1e-12
 #: The same for the views of HTCondor's accountant: a replayed side holds priorities as
 #: the accountant stores them, with six decimals (``customer_record.as_stored``), where
-#: the state's side brings them to ``--now`` unrounded; a priority is at least 0.5, so the
-#: two differ by at most 1e-6 of it (``1.99981900092 -> 1.999819``), which condor_userprio
-#: (two decimals) never prints.
-ACCOUNTANT_SAME = 1e-6
+#: the state's side brings them to ``--now`` from its own six-decimal record; the two
+#: roundings differ by at most 1e-6 (``0.736746 -> 0.736745``), and a priority is at
+#: least 0.5, so by at most 2e-6 of it, which condor_userprio (two decimals) never prints.
+ACCOUNTANT_SAME = 2e-6
 
 
 @dataclass(frozen=True)

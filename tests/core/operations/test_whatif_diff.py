@@ -31,6 +31,18 @@ def test_identical_views_have_no_differences() -> None:
     assert out.getvalue() == "userprio: no differences\n"
 
 
+def test_two_six_decimal_roundings_of_one_priority_are_no_difference() -> None:
+    """A replayed priority and the state's, each rounded to six decimals by the
+    accountant, differ by 1e-6 at most: 0.736746 and 0.736745 (1.36e-6 of it) are one
+    figure; 0.736746 and 0.736743 (4.07e-6 of it) are a change, as is the floor's
+    0.500002 against 0.5 (4e-6 of it), while 0.500001 against 0.5 is not."""
+    assert compare("userprio", [_up("a@x", 0.736746)], [_up("a@x", 0.736745)]).no_differences
+    assert compare("userprio", [_up("a@x", 0.500001)], [_up("a@x", 0.5)]).no_differences
+    for before, after in ((0.736746, 0.736743), (0.500002, 0.5)):
+        diff = compare("userprio", [_up("a@x", before)], [_up("a@x", after)])
+        assert {c.field for c in diff.changes} == {"effective_priority", "real_priority"}
+
+
 def test_a_reordered_view_reports_rank_moves_and_figures() -> None:
     before = [_up("a@x", 1.0), _up("b@x", 2.0), _up("c@x", 3.0)]
     after = [_up("c@x", 0.5), _up("a@x", 1.0), _up("b@x", 2.0)]
