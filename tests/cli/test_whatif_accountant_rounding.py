@@ -51,8 +51,10 @@ def test_a_change_beyond_the_six_decimals_is_still_one(
 
 def test_the_bound_is_the_six_decimals_of_the_least_priority() -> None:
     """A priority of at least 0.5 stored with six decimals moves by at most 5e-7, 1e-6 of
-    it: those are the same; two apart by 2e-6 of the value are not."""
+    it, and two such roundings part by at most 1e-6, 2e-6 of it: those are the same; two
+    apart by 3e-6 of the value are not."""
     assert same(0.5, 0.5000005, ACCOUNTANT_SAME)
     assert same(1.99981900092, 1.999819, ACCOUNTANT_SAME)
-    assert not same(1.0, 1.000002, ACCOUNTANT_SAME)
+    assert same(0.500001, 0.5, ACCOUNTANT_SAME)
+    assert not same(1.0, 1.000003, ACCOUNTANT_SAME)
     assert not same(1.99981900092, 1.999819)  # (the other views' bound: 1e-12)
