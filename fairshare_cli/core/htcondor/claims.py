@@ -91,7 +91,11 @@ def _claim_from_json(slot: str, body: Any, where: str | None = None) -> Claim:
     for key, text in (("submitter", submitter), ("job_id", job_id), ("concurrency_limits", limits)):
         if text is not None and not _unicode(text):  # (classad2 crashes on a lone surrogate)
             raise SectionError(f"{where}.{key}: expected Unicode text, got {text!r}")
-    return Claim(slot, submitter, job_id, float(start), charged, resources, limits, cost)
+    since = body.get("accountant_start")
+    if since is not None and not _is_time(since):
+        raise SectionError(f"{where}.accountant_start: expected epoch seconds")
+    since = None if since is None else float(since)
+    return Claim(slot, submitter, job_id, float(start), charged, resources, limits, cost, since)
 
 
 def _weight_from_json(where: str, body: Mapping[str, Any], key: str, what: str) -> float | None:
@@ -210,6 +214,8 @@ def _claim_to_json(claim: Claim) -> dict[str, Any]:
         body["concurrency_limits"] = claim.concurrency_limits
     if claim.match_cost is not None:
         body["match_cost"] = claim.match_cost
+    if claim.accountant_start is not None:
+        body["accountant_start"] = claim.accountant_start
     return body
 
 
