@@ -25,6 +25,7 @@ from fairshare_cli.core.htcondor.classads import (
 )
 from fairshare_cli.core.htcondor.customer_record import as_stored
 from fairshare_cli.core.htcondor.negotiator import Claim, Match, expand_slots, machine_names
+from fairshare_cli.core.htcondor.negotiator.results import JoblessMatch
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, slot_values
 from fairshare_cli.core.htcondor.pool import submitter_of
 from fairshare_cli.core.jobs import Job
@@ -385,6 +386,22 @@ def unchecked_matches(
         for c in claims
         if c.match_cost is not None
     ]
+
+
+def accounted_jobless(
+    jobless: Sequence[JoblessMatch], claims: Mapping[str, Claim]
+) -> list[JoblessMatch]:
+    """The matches no job takes that a committed cycle's accountant records: all but one
+    on a slot its own submitter holds (``claims``), where ``AddMatch`` finds the resource
+    record already the submitter's ("Match already existed!") and returns: nothing charged
+    or taken off, no limit counted, nothing for the next cycle to end (the holder's record
+    goes on at its own weight)."""
+    out = []
+    for j in jobless:
+        holder = claims.get(j.slot)
+        if holder is None or holder.submitter != j.submitter:
+            out.append(j)
+    return out
 
 
 def match_claim(m: Match, now: float) -> Claim:

@@ -23,6 +23,7 @@ from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor import cycle_accounting
 from fairshare_cli.core.htcondor.claims import (
     NegotiatorState,
+    accounted_jobless,
     charged_weight,
     checked_claim,
     claim_weight,
@@ -325,7 +326,7 @@ def apply_matches(
     seen = tuple(sorted({*negotiator.limits_seen, *result.limits_seen}))
     held_jobless = tuple(
         Claim(j.slot, j.submitter, "", now, j.weight, concurrency_limits=j.limits)
-        for j in result.jobless
+        for j in accounted_jobless(result.jobless, claims)
     )
     return new_jobs, state, NegotiatorState(claims, rr, now, quotas, seen, held_jobless)
 
@@ -342,7 +343,7 @@ def _match_changes(
     ``claims`` with what it was charged."""
     changes: list[MatchChange] = []
     jobless: list[tuple[int, MatchChange]] = []
-    for j in result.jobless:
+    for j in accounted_jobless(result.jobless, claims):
         holder = claims.get(j.slot)
         if holder is not None:
             jobless.append((j.after, (holder.submitter, claim_weight(holder, weigh), now)))
