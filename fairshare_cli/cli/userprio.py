@@ -455,7 +455,11 @@ def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
     claims = negotiator.claims.values()  # until the next cycle: listed after the claims,
     taken = {c.slot for c in negotiator.jobless}  # its slot's holder's record gone meanwhile)
     listed = (*(c for c in claims if c.slot not in taken), *negotiator.jobless)
-    held = [(c.slot, c.start_time) for c in listed if c.submitter == submitter]
+    held = [  # (since its record began: a displaced holder's, when a cycle put it back)
+        (c.slot, c.start_time if c.accountant_start is None else c.accountant_start)
+        for c in listed
+        if c.submitter == submitter
+    ]
     click.echo(render_reslist(held, env.now), nl=False)
     inside = [] if held else group_records(submitter, {c.submitter for c in claims})
     if inside:

@@ -527,3 +527,22 @@ def test_removing_a_displaced_holders_job_gives_back_nothing(
     removed = run("rm", *files, "--now", T1, "1.0")
     assert removed.exit_code == 0, removed.stderr
     assert _rows(run, files, T1)["bob@example.org"][0] == 1
+
+
+def test_a_displaced_holder_put_back_is_listed_from_when_it_was_put_back(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """The test above to T1, then a cycle at T2: its ``CheckMatches`` ``AddMatch``es bob
+    back on s001, which sets the resource record's ``StartTime`` to T2 (02:00), so at T3
+    ``condor_userprio -getreslist bob`` shows s001 from 02:00, an hour ago, and s002 from
+    00:00 (NOW), three hours ago. fs showed s001 from 00:00 too: its claim's start."""
+    files = _displaced_at_t1(tmp_path, run)
+    assert run("negotiate", *files, "--now", "2026-11-20T02:00:00Z").exit_code == 0
+    result = run("userprio", "-getreslist", "bob", *files, "--now", "2026-11-20T03:00:00Z")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[2:4] == [
+        "slot1@s001                      11/20 02:00   0+01:00:00",
+        "slot1@s002                      11/20 00:00   0+03:00:00",
+    ]
+    state = json.loads((tmp_path / "state.json").read_text(encoding="utf-8"))
+    assert state["negotiator"]["claims"]["slot1@s001"]["accountant_start"] == 1795140000.0

@@ -25,6 +25,7 @@ from fairshare_cli.core.htcondor.classads import (
 )
 from fairshare_cli.core.htcondor.customer_record import as_stored
 from fairshare_cli.core.htcondor.negotiator import Claim, Match, expand_slots, machine_names
+from fairshare_cli.core.htcondor.negotiator.results import JoblessMatch
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, slot_values
 from fairshare_cli.core.htcondor.pool import submitter_of
 from fairshare_cli.core.jobs import Job
@@ -91,7 +92,11 @@ def _claim_from_json(slot: str, body: Any, where: str | None = None) -> Claim:
     for key, text in (("submitter", submitter), ("job_id", job_id), ("concurrency_limits", limits)):
         if text is not None and not _unicode(text):  # (classad2 crashes on a lone surrogate)
             raise SectionError(f"{where}.{key}: expected Unicode text, got {text!r}")
-    return Claim(slot, submitter, job_id, float(start), charged, resources, limits, cost)
+    since = body.get("accountant_start")
+    if since is not None and not _is_time(since):
+        raise SectionError(f"{where}.accountant_start: expected epoch seconds")
+    since = None if since is None else float(since)
+    return Claim(slot, submitter, job_id, float(start), charged, resources, limits, cost, since)
 
 
 def _weight_from_json(where: str, body: Mapping[str, Any], key: str, what: str) -> float | None:
@@ -210,6 +215,8 @@ def _claim_to_json(claim: Claim) -> dict[str, Any]:
         body["concurrency_limits"] = claim.concurrency_limits
     if claim.match_cost is not None:
         body["match_cost"] = claim.match_cost
+    if claim.accountant_start is not None:
+        body["accountant_start"] = claim.accountant_start
     return body
 
 
@@ -379,6 +386,22 @@ def unchecked_matches(
         for c in claims
         if c.match_cost is not None
     ]
+
+
+def accounted_jobless(
+    jobless: Sequence[JoblessMatch], claims: Mapping[str, Claim]
+) -> list[JoblessMatch]:
+    """The matches no job takes that a committed cycle's accountant records: all but one
+    on a slot its own submitter holds (``claims``), where ``AddMatch`` finds the resource
+    record already the submitter's ("Match already existed!") and returns: nothing charged
+    or taken off, no limit counted, nothing for the next cycle to end (the holder's record
+    goes on at its own weight)."""
+    out = []
+    for j in jobless:
+        holder = claims.get(j.slot)
+        if holder is None or holder.submitter != j.submitter:
+            out.append(j)
+    return out
 
 
 def match_claim(m: Match, now: float) -> Claim:

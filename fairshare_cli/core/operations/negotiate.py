@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import replace as dc_replace
 
 from msgspec.structs import replace
 
@@ -22,6 +23,7 @@ from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor import cycle_accounting
 from fairshare_cli.core.htcondor.claims import (
     NegotiatorState,
+    accounted_jobless,
     charged_weight,
     checked_claim,
     claim_weight,
@@ -158,6 +160,21 @@ def released_jobless(
     return cycle_accounting.change_matches_at(state, config, changes, now)
 
 
+def readded_holders(
+    claims: Mapping[str, Claim], jobless: Sequence[Claim], now: float
+) -> dict[str, Claim]:
+    """The claims the last cycle's matches no job took displaced (each on a slot another
+    submitter held), as the cycle at ``now`` puts them back: ``CheckMatches``' ``AddMatch``
+    sets their resource records' ``StartTime`` to ``now`` (``accountant_start``), which
+    ``condor_userprio -getreslist`` shows from then on."""
+    out: dict[str, Claim] = {}
+    for match in jobless:
+        holder = claims.get(match.slot)
+        if holder is not None and holder.submitter != match.submitter:
+            out[match.slot] = dc_replace(holder, accountant_start=now)
+    return out
+
+
 def _ended_claims(
     claims: dict[str, Claim], jobs: Sequence[Job], config: Config
 ) -> tuple[list[Claim], set[str]]:
@@ -269,6 +286,7 @@ def apply_matches(
     ended, stranded = _ended_claims(claims, jobs, config)
     for c in ended:
         del claims[c.slot]
+    claims.update(readded_holders(claims, negotiator.jobless, now))
     by_id = {m.job_id: m for m in result.matches}
     idle_again = {m.preempted_job for m in result.matches if m.preempted_job} | stranded
     new_jobs: list[Job] = []
@@ -308,7 +326,7 @@ def apply_matches(
     seen = tuple(sorted({*negotiator.limits_seen, *result.limits_seen}))
     held_jobless = tuple(
         Claim(j.slot, j.submitter, "", now, j.weight, concurrency_limits=j.limits)
-        for j in result.jobless
+        for j in accounted_jobless(result.jobless, claims)
     )
     return new_jobs, state, NegotiatorState(claims, rr, now, quotas, seen, held_jobless)
 
@@ -325,7 +343,7 @@ def _match_changes(
     ``claims`` with what it was charged."""
     changes: list[MatchChange] = []
     jobless: list[tuple[int, MatchChange]] = []
-    for j in result.jobless:
+    for j in accounted_jobless(result.jobless, claims):
         holder = claims.get(j.slot)
         if holder is not None:
             jobless.append((j.after, (holder.submitter, claim_weight(holder, weigh), now)))

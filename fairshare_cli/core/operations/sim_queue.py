@@ -17,6 +17,7 @@ from msgspec.structs import replace
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.claims import (
+    accounted_jobless,
     checked_claim,
     claim_weight,
     dynamic_slot_weigher,
@@ -187,7 +188,7 @@ class SimQueue(SimBook):
         preemption ``RemoveMatch``es first; a match no job takes is charged in its turn
         and kept until the next cycle's :meth:`finish_jobs`)."""
         self.acc.update(t)
-        jobless = result.jobless
+        jobless = accounted_jobless(result.jobless, self.claims)
         self.jobless = [
             Claim(j.slot, j.submitter, "", t, j.weight, concurrency_limits=j.limits)
             for j in jobless

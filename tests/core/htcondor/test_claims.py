@@ -59,6 +59,24 @@ def test_a_bad_match_cost_names_the_key(bad: object) -> None:
         negotiator_from_json(raw)
 
 
+def test_accountant_start_round_trips_and_is_left_out_when_none() -> None:
+    """A holder put back at 160 after a match no job took: its record's StartTime."""
+    raw = {"claims": {"slot1_1@big": {**BODY, "accountant_start": 160}}}
+    claim = negotiator_from_json(raw).claims["slot1_1@big"]
+    assert claim.accountant_start == 160.0 and claim.start_time == 100.0
+    assert negotiator_to_json(NegotiatorState({"slot1_1@big": claim}))["claims"] == raw["claims"]
+    assert (
+        "accountant_start" not in negotiator_to_json(NegotiatorState({"s": PENDING}))["claims"]["s"]
+    )
+
+
+@pytest.mark.parametrize("bad", [-1e30, "160", True, float("nan")])
+def test_a_bad_accountant_start_names_the_key(bad: object) -> None:
+    raw = {"claims": {"slot1_1@big": {**BODY, "accountant_start": bad}}}
+    with pytest.raises(SectionError, match=r"slot1_1@big\.accountant_start: expected epoch"):
+        negotiator_from_json(raw)
+
+
 def test_group_quotas_round_trip_and_stay_out_when_none() -> None:
     """The last cycle's group quotas (``groupQuotasHash``) are written only when a cycle
     stored them, so a state without groups keeps its section as it was."""

@@ -37,3 +37,39 @@ def test_claims_of_jobs_a_batch_holds_idle_end() -> None:
     rest = IdBatch(Job("1.0", "alice"), 4, ["1.0", "1.2", "1.3", "1.4"])
     claims = read_inputs(CONFIG, state, NOW, "jobs", [rest, JobBatch(running)]).claims
     assert [(c.slot, c.job_id) for c in claims] == [("slot1@exec002", "1.1")]
+
+
+def test_a_match_no_job_takes_on_its_submitters_own_slot_charges_nothing() -> None:
+    """alice holds s001 from 0, charged 2 (its weight then; ``Cpus`` is 1 now), half-life
+    100 s (b = 0.5 a cycle). A cycle at 100 makes a match no job takes of alice's on s001:
+    25.0's ``AddMatch`` finds the record alice's ("Match already existed!") and returns,
+    so alice stays at 2 and nothing is kept for the next cycle to end. At 200:
+    P = (0.5 b + 2 (1 - b)) b + 2 (1 - b) = 1.625, 400 weighted slot-seconds. fs took
+    the holder's 2 off and charged the match's 1 until then: 1.125 and 300."""
+    from fairshare_cli.core.config import AccountantConfig, NegotiatorConfig
+    from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.claims import NegotiatorState
+    from fairshare_cli.core.htcondor.cycle_accounting import add_match_at, update_priorities
+    from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult
+    from fairshare_cli.core.htcondor.negotiator.results import JoblessMatch
+    from fairshare_cli.core.operations.negotiate import apply_matches
+
+    config = Config(
+        pool=PoolConfig(uid_domain="d"),
+        accountant=AccountantConfig(priority_halflife=100.0, default_prio_factor=1.0),
+        negotiator=NegotiatorConfig(use_slot_weights=True),
+        machines=(MachineSpec(name="s", count=1, slots=1, attributes={"Cpus": 1}),),
+    )
+    s = add_match_at(update_priorities(acct.EMPTY, config, 0.0), config, "alice@d", 2.0, 0.0)
+    neg = NegotiatorState({"slot1@s001": Claim("slot1@s001", "alice@d", "1", 0.0, 2.0)})
+    jobs = [Job("1", "alice", status="running", slot="slot1@s001", start_time=0.0)]
+    jobless = CycleResult([], [], [], [], 1.0, 0, 0, {}, {})
+    jobless.jobless = [JoblessMatch("alice@d", "slot1@s001", 1.0, 0)]
+    jobs, s, neg = apply_matches(jobless, jobs, s, neg, config, 100.0)
+    alice = s.records["alice@d"]
+    assert (alice.resources_used, alice.weighted_resources_used, neg.jobless) == (1, 2.0, ())
+    empty = CycleResult([], [], [], [], 1.0, 0, 0, {}, {})
+    _, s, neg = apply_matches(empty, jobs, s, neg, config, 200.0)
+    alice = s.records["alice@d"]
+    assert alice.priority == 1.625 and alice.weighted_accumulated_usage == 400.0
+    assert neg.claims["slot1@s001"].accountant_start is None

@@ -31,6 +31,10 @@ class Claim:
     #: accountant holds it until the next cycle's ``CheckMatches`` re-weights the claim to
     #: its dynamic slot's own ``weight`` (None: nothing left to re-weight).
     match_cost: float | None = None
+    #: When the accountant's record of the claim began, when not ``start_time``: a holder
+    #: a match no job took displaced, put back by the next cycle's ``CheckMatches``, whose
+    #: ``AddMatch`` set its ``StartTime`` then (``-getreslist``'s Start Time).
+    accountant_start: float | None = None
 
 
 @dataclass(frozen=True)
