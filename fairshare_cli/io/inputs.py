@@ -10,7 +10,7 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Iterator
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from fairshare_cli.core.limits import MAX_LINE
 from fairshare_cli.core.names import shown
@@ -113,7 +113,8 @@ def refuse_blank_stdin() -> None:
     from a device (``fs import condor-q - < /dev/zero``: read whole, it filled the memory;
     a terminal and ``/dev/null`` pass), or from a file whose next bytes are zero bytes only
     (``< big.sparse``: spooled whole into a temporary file first) or whose next
-    :data:`BLANK_LIMIT` bytes are whitespace.
+    :data:`BLANK_LIMIT` bytes are whitespace; or a pipe whose first :data:`BLANK_LIMIT`
+    bytes are whitespace (:func:`_judge_piped_stdin`).
 
     Raises:
         OSError: it is such a device or file.
@@ -124,8 +125,11 @@ def refuse_blank_stdin() -> None:
             if not os.isatty(0) and found.st_rdev != os.stat(os.devnull).st_rdev:
                 raise OSError(errno.EINVAL, "a device, not a file")
             return
+        if stat.S_ISFIFO(found.st_mode) or stat.S_ISSOCK(found.st_mode):
+            _judge_piped_stdin()
+            return
         if not stat.S_ISREG(found.st_mode):
-            return  # (a pipe is read as it comes)
+            return
         at = os.lseek(0, 0, os.SEEK_CUR)
         head = os.pread(0, ZERO_BLOCK, at)
         blank = found.st_size - at >= BLANK_LIMIT and blank_on(0, at, at + BLANK_LIMIT)
@@ -136,6 +140,72 @@ def refuse_blank_stdin() -> None:
     refuse_zeros(head)
     if blank:
         raise OSError(errno.EINVAL, BLANK)
+
+
+def _judge_piped_stdin() -> None:
+    """Read the piped standard input on to its first byte that is not whitespace, and put
+    what was read back in front of the rest (``sys.stdin`` then reads it first): a pipe
+    whose first :data:`BLANK_LIMIT` bytes are blank is refused as a file of them is
+    (``yes '' | fs import squeue -`` was read for ever, no reader ever seeing a line that
+    is not blank), before any reader reads it; a shorter blank start is left to the
+    readers, whose words for it stay. Judged once (a later opening of ``-`` reads what
+    was put back); a standard input that is not descriptor 0 (closed, or a test's) is
+    left alone.
+
+    Raises:
+        OSError: the pipe's first :data:`BLANK_LIMIT` bytes are blank.
+    """
+    stdin = sys.stdin
+    buffer = getattr(stdin, "buffer", None)
+    if buffer is None or isinstance(getattr(buffer, "raw", None), _PutBack):
+        return
+    try:
+        if buffer.fileno() != 0:
+            return
+    except (OSError, ValueError):  # (io.UnsupportedOperation: no descriptor)
+        return
+    head, blank = bytearray(), True
+    try:
+        while blank and len(head) < BLANK_LIMIT:
+            block = buffer.read1(min(BLOCK, BLANK_LIMIT - len(head)))
+            head += block
+            blank = not block.strip()
+            if not block:
+                break
+    except OSError:
+        pass  # (reading on names the fault)
+    if blank and len(head) >= BLANK_LIMIT:
+        raise OSError(errno.EINVAL, BLANK)
+    rest = cast(io.TextIOWrapper, stdin).detach()  # (not closed when the old stream goes)
+    raw = io.BufferedReader(_PutBack(bytes(head), rest), 1 << 16)
+    # (as fs's entry point reads a pipe: line ends as they come)
+    sys.stdin = io.TextIOWrapper(raw, encoding=stdin.encoding, errors=stdin.errors, newline="\n")
+
+
+class _PutBack(io.RawIOBase):
+    """A stream's bytes ``head`` already read, then the rest of it (``rest``)."""
+
+    def __init__(self, head: bytes, rest: Any) -> None:
+        super().__init__()
+        self.head, self.at, self.rest = head, 0, rest
+
+    def readable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return int(self.rest.fileno())
+
+    def readinto(self, buffer: Any) -> int:
+        if self.at < len(self.head):
+            size = min(len(buffer), len(self.head) - self.at)
+            buffer[:size] = self.head[self.at : self.at + size]
+            self.at += size
+            return size
+        return int(self.rest.readinto1(buffer))
+
+    def readall(self) -> bytes:
+        head, self.at = self.head[self.at :], len(self.head)
+        return head + bytes(self.rest.read())
 
 
 def refuse_zeros(head: bytes) -> None:

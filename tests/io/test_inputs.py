@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -108,3 +110,47 @@ def test_refuse_device_refuses_endless_devices_only(tmp_path: Path) -> None:
     plain.write_text("[]")
     for path in ("/dev/null", plain, tmp_path / "missing.json"):
         refuse_device(path)
+
+
+_PUT_BACK = """
+import sys
+from fairshare_cli.io.inputs import refuse_blank_stdin
+try:
+    refuse_blank_stdin()
+except OSError as exc:
+    sys.exit(f"refused: {exc.strerror}")
+first = sys.stdin.buffer
+refuse_blank_stdin()  # (judged once: what was put back is not read again)
+assert sys.stdin.buffer is first
+data = sys.stdin.buffer.read()
+print(len(data), data.count(b"\\n"), data.lstrip()[:4].decode())
+"""
+
+
+@pytest.mark.parametrize(
+    ("writer", "out"),
+    [
+        ("yes '' | head -c 3000000; echo data", f"{3000005} {3000001} data\n"),
+        ("yes '' | head -c 3000000", f"{3000000} {3000000} \n"),
+        ("printf 'a,b\\n1,2\\n'", "8 2 a,b\n\n"),
+    ],
+)
+def test_a_piped_stdin_is_judged_and_put_back_whole(writer: str, out: str) -> None:
+    """A pipe's blank start read to judge it is read again, then the rest, byte for byte."""
+    proc = subprocess.run(
+        f"({writer}) | {sys.executable} -c '{_PUT_BACK}'", shell=True, capture_output=True,
+        text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, out, "")
+
+
+def test_a_piped_stdin_of_the_blank_limit_is_refused() -> None:
+    """16 MB of blank bytes, piped: refused as a file of them is, the rest never read."""
+    proc = subprocess.run(
+        f"yes ' ' | {sys.executable} -c '{_PUT_BACK}'", shell=True, capture_output=True,
+        text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == (
+        "refused: it starts with 16 MB of whitespace only (no JSON value or record)\n"
+    )
