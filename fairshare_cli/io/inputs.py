@@ -360,6 +360,13 @@ class JSONFault(Exception):
         self.line, self.column, self.reason = line, column, reason
 
 
+def not_json(name: str, fault: JSONFault, expected: str) -> InputError:
+    """The refusal of input ``name`` that is not valid JSON (``fault``), expected to hold
+    ``expected``."""
+    at = "" if fault.line is None else f"line {fault.line}, column {fault.column}: "
+    return InputError(f"{name}: not valid JSON ({at}{fault.reason}); expected {expected}")
+
+
 def read_json(path: str, name: str | None = None, pairs: Callable[..., Any] | None = None) -> Any:
     """The JSON document in ``path`` (``-`` is stdin, left open). ``name`` names the input in
     errors (default: ``path``); ``pairs``: an ``object_pairs_hook`` (then msgspec is not tried).

@@ -42,7 +42,7 @@ from fairshare_cli.core.jobs import (
 )
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
-from fairshare_cli.io.inputs import JSONFault, read_json, refuse_device
+from fairshare_cli.io.inputs import JSONFault, not_json, read_json, refuse_device
 from fairshare_cli.io.job_records import (
     projected,
     raw_job_record,
@@ -273,10 +273,7 @@ def load_job_objects(path: str, name: str | None = None) -> list[Any]:
     except DuplicateKey as exc:  # (either value may be the one meant)
         raise InputError(exc.in_job(label)) from None
     except JSONFault as fault:
-        at = "" if fault.line is None else f"line {fault.line}, column {fault.column}: "
-        raise InputError(
-            f"{label}: not valid JSON ({at}{fault.reason}); expected a list of job objects"
-        ) from None
+        raise not_json(label, fault, JOBS_TEXT) from None
     if not isinstance(objs, list):
         raise InputError(f"{label}: expected a JSON list of job objects, got {type(objs).__name__}")
     return objs

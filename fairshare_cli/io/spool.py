@@ -19,8 +19,10 @@ from fairshare_cli.io.inputs import (
     BLANK_LIMIT,
     BLOCK,
     FILLED,
+    JSONFault,
     cannot_read,
     long_line,
+    not_json,
     refuse_blank_stdin,
     refuse_device,
     rereadable,
@@ -225,9 +227,8 @@ class _JSONHead:
         first = rest[0]
         if 0x20 < first < 0x7F and first not in _JSON_STARTS:
             line, column = self.lines + 1, self.seen + at - self.last
-            self.bad = InputError(
-                f"{self.named}: not valid JSON (line {line}, column {column}: Expecting "
-                f"value); expected {self.expected}"
+            self.bad = not_json(
+                self.named, JSONFault(line, column, "Expecting value"), self.expected
             )
             if b"\n" in rest:
                 raise self.bad
