@@ -11,7 +11,7 @@ from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.decay import advanced_values
-from fairshare_cli.core.htcondor.groups import group_path
+from fairshare_cli.core.htcondor.pool import group_demand, group_tree
 from fairshare_cli.core.htcondor.userprio_query import UserprioQuery
 from fairshare_cli.core.htcondor.userprio_row import GroupQuotaInfo, UserprioRow
 
@@ -38,19 +38,16 @@ def queue_demand(jobs: Sequence[Job], demand: Mapping[str, float], config: Confi
     A group's ``Requested`` is the negotiator's ``currently_requested`` of its last cycle
     (``hgq_prepare_for_matchmaking``): the idle and running jobs of the submitter ads it
     assigns to the group (``GetAssignedGroup``), weighted with ``use_weighted_demand``
-    (``WeightedIdleJobs + WeightedRunningJobs``), summed from ``demand``: each submitter's,
+    (``WeightedIdleJobs + WeightedRunningJobs``), summed from ``demand`` as ``fs quota``
+    sums it (:func:`~fairshare_cli.core.htcondor.pool.group_demand`): each submitter's,
     which :func:`~fairshare_cli.core.htcondor.pool.submitter_demand` counts over the queue
     and the claims for ``fs quota`` too (a claim whose job the queue does not hold
     included). With no groups configured the negotiator runs no quota computation and
     ``<none>``'s stays 0 (as :mod:`~fairshare_cli.core.htcondor.accounting_ads` prints
     it): ``demand`` is not read.
     """
-    requested: dict[str, float] = {}
-    if config.groups:
-        group_of = acct.GroupTree(config.groups).group_of
-        for sub in sorted(demand):  # (fs quota's order: the same sums, bit for bit)
-            g = group_of(group_path(sub))  # (by the path alone: GetAssignedGroup's group)
-            requested[g] = requested.get(g, 0.0) + demand[sub]
+    tree = group_tree(config)
+    requested = group_demand(demand, tree)[0] if tree is not None else {}
     return QueueDemand(queued_submitters(jobs, config), requested)
 
 
