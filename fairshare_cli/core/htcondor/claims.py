@@ -388,6 +388,14 @@ def unchecked_matches(
     ]
 
 
+def displaced_holder(claims: Mapping[str, Claim], match: Claim) -> Claim | None:
+    """The claim a match no job takes (``match``) displaces: its slot's holder when
+    another submitter holds it (``AddMatch`` ``RemoveMatch``es it first, the next cycle's
+    ``CheckMatches`` puts it back); None for a free slot or the submitter's own."""
+    holder = claims.get(match.slot)
+    return holder if holder is not None and holder.submitter != match.submitter else None
+
+
 def accounted_jobless(
     jobless: Sequence[JoblessMatch], claims: Mapping[str, Claim]
 ) -> list[JoblessMatch]:

@@ -28,6 +28,7 @@ from fairshare_cli.core.htcondor.claims import (
     checked_claim,
     claim_weight,
     current_claims,
+    displaced_holder,
     match_claim,
     negotiator_from_json,
     negotiator_to_json,
@@ -169,8 +170,8 @@ def readded_holders(
     ``condor_userprio -getreslist`` shows from then on."""
     out: dict[str, Claim] = {}
     for match in jobless:
-        holder = claims.get(match.slot)
-        if holder is not None and holder.submitter != match.submitter:
+        holder = displaced_holder(claims, match)
+        if holder is not None:
             out[match.slot] = dc_replace(holder, accountant_start=now)
     return out
 

@@ -37,7 +37,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from fairshare_cli.core.config import Config
-from fairshare_cli.core.htcondor.claims import claim_weight, negotiator_from_json, slot_weigher
+from fairshare_cli.core.htcondor.claims import (
+    claim_weight,
+    displaced_holder,
+    negotiator_from_json,
+    slot_weigher,
+)
 from fairshare_cli.core.htcondor.customer_record import as_stored
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
 from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX
@@ -151,8 +156,8 @@ def _claims(state: State) -> tuple[dict[str, Claim], dict[str, Claim], dict[str,
     jobless = {jobless_key(i, c): c for i, c in enumerate(negotiator.jobless)}
     displaced: dict[str, Claim] = {}
     for key, match in jobless.items():
-        holder = negotiator.claims.get(match.slot)
-        if holder is not None and holder.submitter != match.submitter:
+        holder = displaced_holder(negotiator.claims, match)
+        if holder is not None:
             displaced[key + DISPLACED_KEY] = holder
     return claims, jobless, displaced
 
