@@ -25,11 +25,11 @@ DEFAULT_EXCLUDE = (
 
 
 def read_as_daemons(
-    text: str | Iterable[str], label: str, base: Path | None
+    lines: Iterable[str], label: str, base: Path | None
 ) -> tuple[ConfigFile, dict[str, ConfigFile]]:
-    """The configuration whose main file holds ``text`` (read from ``label``; or its lines,
-    read as the first reading reads them: a bad first line is refused before the rest is
-    read, ``yes | fs import condor-config -`` was read to its end first), and what
+    """The configuration whose main file holds ``lines`` (read from ``label``, as the
+    first reading reads them: a bad first line is refused before the rest is read, ``yes |
+    fs import condor-config -`` was read to its end first; kept for the others), and what
     the daemons read after it, as the negotiator reads them; and, only where the files
     read otherwise for the startd or the schedd (an ``if`` condition, ``include`` or
     ``use`` line, or a ``LOCAL_CONFIG_DIR`` or ``LOCAL_CONFIG_FILE``, naming a knob one
@@ -48,13 +48,10 @@ def read_as_daemons(
         read_local_sources(conf, base)
         return conf
 
-    if isinstance(text, str):
-        negotiator = read(DAEMONS[0], io.StringIO(text))
-    else:
-        negotiator = read(DAEMONS[0], _kept(text, kept))
-        text = "".join(kept)
+    negotiator = read(DAEMONS[0], _kept(lines, kept))
     if not negotiator.per_daemon:
         return negotiator, {}
+    text = "".join(kept)
     return negotiator, {daemon: read(daemon, io.StringIO(text)) for daemon in DAEMONS[1:]}
 
 
