@@ -69,9 +69,7 @@ def read_sacct(
     every = text.splitlines()
     if every and every[-1].strip() and not text.endswith(("\n", "\r")):
         raise cut_capture(label, len(every), every[-1], "sacct output")
-    numbered = [
-        (k + 1, line) for k, line in enumerate(every) if line.strip() and not line.startswith("$ ")
-    ]
+    numbered = [(k + 1, line) for k, line in enumerate(every) if _listed(line)]
     lines = [line for _, line in numbered]
     if not lines:  # (sacct prints its header even when no job matches)
         raise EmptyInput(f"{label}: empty; expected sacct -P output (a header line, then jobs)")
@@ -118,6 +116,12 @@ def _fields(names: list[str], label: str) -> tuple[dict[str, int], str]:
     return index, cpu_field
 
 
+def _listed(line: str) -> bool:
+    """Whether a line of the output is the header's or a job's: not blank, no command
+    line of a transcript (``$ sacct ...``)."""
+    return bool(line.strip()) and not line.startswith("$ ")
+
+
 #: How much of the output :func:`_judged_text` reads before it judges its header.
 HEAD = 1 << 20
 
@@ -136,7 +140,7 @@ def _judged_text(stream: IO[str], label: str) -> str:
     if len(head) < HEAD:
         return head
     whole = head[: max(head.rfind("\n"), head.rfind("\r")) + 1].splitlines()
-    lines = [line for line in whole if line.strip() and not line.startswith("$ ")][:2]
+    lines = [line for line in whole if _listed(line)][:2]
     if len(lines) == 2 and not head.startswith("\ufeff"):
         _fields(_header(lines, label)[0], label)
     return head + read_text(stream, label)

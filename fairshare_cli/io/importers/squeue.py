@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator, Mapping
+from functools import partial
 from typing import Any
 
 from fairshare_cli.core.jobs import jobs_from_objects, parse_job
@@ -54,7 +55,7 @@ def read_jobs(path: str, label: str | None = None) -> JobDump:
     """
     label = label or path
     with gc_paused():  # 100,000 jobs are a million containers and no cycle
-        judge = lambda head: _judge_head(head, label)  # noqa: E731
+        judge = partial(_judge_head, label=label)
         return _read(text_pieces(path, label, EXPECTED, b"\nJobId=", judge), label)
 
 
