@@ -70,21 +70,26 @@ def slurm_jobs(
 ) -> tuple[Sequence[Job], list[JobBatch]]:
     """The queue and the workload (read from ``source``) as ``--scheduler slurm`` runs
     them. A job that names no partition where the config's partitions have no default is
-    refused, named with its file, as ``fs sprio`` names it; on a side of ``fs whatif``
-    it is left out of that side and noted, as ``fs whatif ... sprio`` notes it (``before:
-    left out job 28: names no partition, ...``): the other side's config may take it.
+    refused, named with its file, as ``fs sprio`` names it, and so is a workload's job
+    asking a GRES ``gres_types`` does not list (the queue's entered under the config of
+    then); on a side of ``fs whatif`` it is left out of that side and noted, as ``fs
+    whatif ... sprio`` notes it (``before: left out job 28: names no partition, ...``):
+    the other side's config may take it.
 
     Raises:
         InputError: such a job, outside ``fs whatif``.
     """
+    from fairshare_cli.core.slurm.gres_types import kept_known_gres, refuse_unknown_gres
     from fairshare_cli.core.slurm.partition import kept_in_partitions, refuse_partitionless
 
-    parts = config.partitions
+    parts, gres = config.partitions, config.priority.gres_types
     if opts.side is None:
         refuse_partitionless(inputs.jobs, parts, inputs.jobs_source)
         refuse_partitionless([b.job for b in workload], parts, str(source))
+        refuse_unknown_gres([b.job for b in workload], gres, str(source))
         return inputs.jobs, workload
     queue, why = kept_in_partitions(inputs.jobs, lambda job: job, parts)
     workload, more = kept_in_partitions(workload, attrgetter("job"), parts)
-    opts.notes.extend(f"{opts.side}: left out {text}" for text in [*why, *more])
+    workload, unknown = kept_known_gres(workload, attrgetter("job"), gres)
+    opts.notes.extend(f"{opts.side}: left out {text}" for text in [*why, *more, *unknown])
     return queue, workload

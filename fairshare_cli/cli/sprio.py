@@ -54,12 +54,16 @@ def read_table(
 ) -> TableBuilder:
     """The rows of the jobs in the jobs file ``path``, made a piece of the file at a time
     (as the jobs reader checks it, while its records are in the CPU's cache); with
-    ``left_out``, the builder's (:attr:`TableBuilder.left_out`).
+    ``left_out``, the builder's (:attr:`TableBuilder.left_out`), a job asking a GRES
+    slurmctld does not know noted there too (:func:`~fairshare_cli.core.slurm.gres_types.
+    known_gres`).
 
     Raises:
         InputError: the file cannot be read or holds a malformed job; then a job the
-            association tree cannot place (the file's own faults come first).
+            association tree cannot place, or asking a GRES slurmctld does not know (the
+            file's own faults come first).
     """
+    from fairshare_cli.core.slurm.gres_types import known_gres
     from fairshare_cli.core.slurm.priority_table import JOB_FIELDS, TableBuilder
     from fairshare_cli.io.jobs import JobList, read_jobs
 
@@ -77,7 +81,7 @@ def read_table(
         def keep(self, jobs: list[Job]) -> None:
             if self.refusal is None:  # (after a refusal the file is still read and checked)
                 try:
-                    self.builder.add(jobs)
+                    self.builder.add(known_gres(jobs, ctx.gres_types, left_out))
                 except InputError as exc:
                     self.refusal = exc
 

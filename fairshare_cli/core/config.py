@@ -271,6 +271,9 @@ class SlurmPriorityConfig(msgspec.Struct, frozen=True):
     over_time_limit: float = 0.0
     #: [KillWait] seconds: what the backfill plan adds to the end of a job past it.
     kill_wait: int = 30
+    #: [GresTypes]: the GRES names slurmctld knows (None: unset, fs cannot know them),
+    #: which a job's ``gres/`` attributes must name (core/slurm/gres_types.py).
+    gres_types: tuple[str, ...] | None = None
 
 
 #: The words ``parse_part_enforce_type`` takes for ``EnforcePartLimits`` (any case) and what

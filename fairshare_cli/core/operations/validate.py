@@ -224,11 +224,13 @@ def _all_dicts(objs: Any) -> bool:
 def check_jobs_against_config(
     pairs: Iterable[tuple[Any, Job]], config: Config, source: str
 ) -> None:
-    """The checks the HTCondor and DIRAC views make of a job, made when it enters.
+    """The checks the views make of a job, made when it enters.
 
     Expressions (``requirements``, ``rank``) must parse and fit the size limit, a dotted
-    ``accounting_group`` must name a configured parent group, and a waiting DIRAC job must
-    name a configured ``dirac_group`` with well-formed ``dirac_requirements``.
+    ``accounting_group`` must name a configured parent group, a Slurm job's partition, QOS
+    and account must be defined and its ``gres/`` attributes name a GRES of ``gres_types``,
+    and a waiting DIRAC job must name a configured ``dirac_group`` with well-formed
+    ``dirac_requirements``.
 
     Raises:
         InputError: naming ``source`` and the job.
@@ -239,10 +241,12 @@ def check_jobs_against_config(
     from fairshare_cli.core.dirac.jobs import task_queues_from_objects
     from fairshare_cli.core.htcondor.pool import check_jobs
     from fairshare_cli.core.operations.node_fit import check_slurm_names
+    from fairshare_cli.core.slurm.gres_types import refuse_unknown_gres
 
     check_jobs([j for _, j in pairs], config, source)
     for _, job in pairs:  # what sprio and sshare refuse (fs submit also checks associations)
         check_slurm_names(config, job, f"{source}: job {job.id}")
+    refuse_unknown_gres([j for _, j in pairs], config.priority.gres_types, source)
     dirac = [o for o, j in pairs if j.dirac_group is not None]
     if dirac:
         dedup = list({id(o): o for o in dirac}.values())

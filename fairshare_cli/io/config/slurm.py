@@ -29,7 +29,7 @@ from fairshare_cli.core.timestr import (
 )
 from fairshare_cli.errors import ConfigError, did_you_mean
 from fairshare_cli.io.config.reader import Reader, named_tables, plain_names
-from fairshare_cli.io.config.slurm_tres import tracked_weights, untracked_weight
+from fairshare_cli.io.config.slurm_tres import gres_types, tracked_weights, untracked_weight
 
 NO_STRINGS: tuple[str, ...] = ()
 
@@ -134,6 +134,7 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
         bf_interval=_backfill(r, "bf_interval", d.bf_interval),
         over_time_limit=over_time_limit(r, "priority", d.over_time_limit),
         kill_wait=r.int_("kill_wait", d.kill_wait, lo=0, hi=65535),
+        gres_types=gres_types(r),
     )
 
 

@@ -30,6 +30,7 @@ from fairshare_cli.io.importers.slurm_knobs import (
     BACKFILL_OPTIONS,
     KNOBS,
     convert,
+    knl_hbm,
     scheduler_parameters,
     shared_gres_select,
     unset_as_slurm_reads,
@@ -54,6 +55,7 @@ class SlurmConf:
     nodes: int = 0
     partitions: int = 0
     select_type: str | None = None  # (not modelled: read for GresTypes' sake)
+    node_features: tuple[str, str] | None = None  # (NodeFeaturesPlugins, its FILE:LINE: KEY)
 
 
 @dataclass
@@ -192,6 +194,7 @@ def read_slurm_conf(path: str, label: str | None = None, compat: str = "current"
             for k, v in kv:
                 _knob(out, k, v, where)
     _attach_partitions(nodes, part_nodes)
+    knl_hbm(out.fragment, out.origins, out.notes, out.node_features, compat)
     _node_gres(nodes, out.fragment.get("priority", {}).get("gres_types"), out.notes)
     unset_as_slurm_reads(out.fragment, out.knobs, compat)
     _shared_gres(out, compat)
@@ -295,6 +298,7 @@ def _show_config(path: str, label: str, out: SlurmConf, compat: str) -> SlurmCon
         if key.lower() in ("prioritymaxage", "prioritydecayhalflife"):
             value = shown_minutes(value)
         _knob(out, key, value, f"{label}:{number}")
+    knl_hbm(out.fragment, out.origins, out.notes, out.node_features, compat)
     unset_as_slurm_reads(out.fragment, out.knobs, compat)
     _shared_gres(out, compat)
     if not out.knobs:
@@ -339,6 +343,8 @@ def _knob(out: SlurmConf, key: str, value: str, where: str) -> None:
     spec = KNOBS.get(key.lower())
     if spec is None:
         out.select_type = value if key.lower() == "selecttype" else out.select_type
+        if key.lower() == "nodefeaturesplugins":
+            out.node_features = (value, f"{where}: {key}")
         out.ignored.append(key)
         return
     path, kind = spec

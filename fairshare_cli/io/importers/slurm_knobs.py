@@ -19,6 +19,7 @@ from fairshare_cli.core.slurm.factors import parse_tres_weights
 from fairshare_cli.core.slurm.gres_types import SHARED, parse_gres_types
 from fairshare_cli.core.timestr import TimeStringError, slurm_conf_minutes
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.importers.as_config import Origins
 
 #: slurm.conf knob (lower case) -> path in our config; the value's converter by name.
 KNOBS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -300,3 +301,40 @@ def unset_as_slurm_reads(
             for part in path[:-1]:
                 table = table.setdefault(part, {})
             table.setdefault(path[-1], value)
+
+
+def knl_gres_types(types: str | None, plugins: str | None, compat: str) -> str | None:
+    """``GresTypes`` (``types``, as written; None: unset) as Slurm 22.05 (to 25.05)
+    completes it when ``NodeFeaturesPlugins`` (``plugins``) names a KNL plugin (``knl_`` in
+    it, in case: ``xstrstr``) and none of its names is ``hbm`` in any case
+    (``_have_hbm_token``): ``,hbm`` added, or ``hbm`` where it is unset or empty ("KNL
+    nodes implicitly add GRES type of hbm", ``read_config.c``). None: unchanged, as with
+    ``compat`` "current" (Slurm 25.11 dropped it: "Remove automatic setup of hbm gres for
+    KNL")."""
+    if compat != "22.05" or plugins is None or "knl_" not in plugins:
+        return None
+    if any(name.lower() == "hbm" for name in (types or "").split(",")):
+        return None
+    return f"{types},hbm" if types else "hbm"
+
+
+def knl_hbm(
+    fragment: dict[str, Any],
+    origins: Origins,
+    notes: list[str],
+    plugins: tuple[str, str] | None,
+    compat: str,
+) -> None:
+    """``fragment``'s ``gres_types`` with the ``hbm`` a KNL plugin adds
+    (:func:`knl_gres_types`; ``plugins``: ``NodeFeaturesPlugins`` and its ``FILE:LINE:
+    KEY``), its origin that line, and a note saying so."""
+    plugins_text, where = plugins or (None, "")
+    priority = fragment.get("priority", {})
+    added = knl_gres_types(priority.get("gres_types"), plugins_text, compat)
+    if added is not None:
+        fragment.setdefault("priority", {})["gres_types"] = gres_types("GresTypes", added, where)
+        origins.add(("priority", "gres_types"), where)
+        notes.append(
+            f'{where}: slurmctld adds hbm to GresTypes ("{added}"), as Slurm 22.05 '
+            "does for a KNL plugin (KNL nodes implicitly add GRES type of hbm)"
+        )

@@ -187,3 +187,47 @@ def test_a_shared_gres_needs_cons_tres(
     conf.write_text(text.format("SelectType=select/cons_tres\n"))
     result = run("import", "slurm-conf", str(conf), "--into", str(config))
     assert result.exit_code == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("plugins", "types", "compat", "imported"),
+    [
+        ("node_features/knl_generic", "GresTypes=gpu\n", "22.05", "gpu,hbm"),
+        ("node_features/knl_cray", "", "22.05", "hbm"),
+        ("node_features/knl_generic", "GresTypes=gpu,HBM\n", "22.05", "gpu,HBM"),
+        ("node_features/knl_generic", "GresTypes=gpu\n", "current", "gpu"),
+        ("node_features/helpers", "GresTypes=gpu\n", "22.05", "gpu"),
+    ],
+)
+def test_a_knl_plugin_adds_hbm_to_gres_types_in_22_05(
+    tmp_path: Path, run: Run, plugins: str, types: str, compat: str, imported: str
+) -> None:
+    """Slurm 22.05's ``read_config.c``: with ``knl_`` in ``NodeFeaturesPlugins`` (``xstrstr``)
+    and no ``GresTypes`` name ``hbm`` in any case (``_have_hbm_token``: ``xstrcasecmp``),
+    ``,hbm`` is added (``hbm`` alone where unset), so a node's ``Gres=hbm:16G`` is kept;
+    25.11 dropped this ("Remove automatic setup of hbm gres for KNL"), so today's import adds
+    nothing. 16G is 16 x 2^30 = 17179869184 (``_get_gres_cnt``'s ``G``); RealMemory unset: 1."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(
+        f"ClusterName=c1\nNodeFeaturesPlugins={plugins}\n{types}"
+        "NodeName=n1 CPUs=4 Gres=gpu:1,hbm:16G,HBM:1\n"
+    )
+    config = tmp_path / "pool.toml"
+    config.write_text(f'[pool]\nname = "c1"\n\n[priority]\noutput_compat = "{compat}"\n')
+    result = run("import", "slurm-conf", str(conf), "--into", str(config))
+    assert result.exit_code == 0, result.stderr
+    text = config.read_text()
+    if imported != types.removeprefix("GresTypes=").strip():
+        assert f'gres_types = "{imported}"' in text
+        assert (
+            f'fs: note: {conf}:2: NodeFeaturesPlugins: slurmctld adds hbm to GresTypes ("'
+            f'{imported}"), as Slurm 22.05 does for a KNL plugin (KNL nodes implicitly add '
+            "GRES type of hbm)\n"
+        ) in result.stderr
+    else:
+        assert "adds hbm" not in result.stderr
+        assert f'gres_types = "{imported}"' in text
+    names = imported.split(",")
+    gres = {"gres/gpu": 1, "gres/hbm": 17179869184, "gres/HBM": 1}
+    kept = [f'"{k}" = {v}' for k, v in gres.items() if k[5:] in names]
+    assert f"attributes = {{Cpus = 4, Memory = 1, {', '.join(kept)}}}" in text

@@ -73,3 +73,37 @@ def test_squeue_json_is_read_alike(tmp_path: Path, run: Callable[..., Any]) -> N
     assert result.exit_code == 0, result.stderr
     jobs = json.loads((tmp_path / "s.json").read_text())["jobs"]
     assert [j.get("attributes") for j in jobs] == [{"gres/gpu": 2}, None]
+
+
+def test_a_job_of_a_gres_gres_types_does_not_list_is_refused(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """slurmctld refuses at submission a job asking a GRES ``GresTypes`` does not list
+    (``gres_job_state_validate`` in ``_job_create``: "Invalid generic resource (gres)
+    specification"), so a dump of the cluster holds none: with ``gres_types = "gpu"``, job
+    55's ``gres/tpu:v4=1`` makes the dump disagree with the config: refused, exit 2,
+    naming the dump, the job and the GRES, nothing written. The TRES's names are matched in
+    any case, as slurmctld finds a TRES (``GresTypes=GPU`` lists ``gres/gpu``); unset, the
+    TPU is read as before."""
+    common = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "s.json")]
+    common += ["--now", "2026-11-21T12:00:00Z"]
+    dump = tmp_path / "jobs.txt"
+    dump.write_text(PENDING.format(tres="cpu=2,mem=1000M,node=1,billing=2,gres/tpu:v4=1"))
+    (tmp_path / "pool.toml").write_text(CONFIG + '[priority]\ngres_types = "gpu"\n')
+    result = run("import", "squeue", str(dump), *common)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f'fs: error: {dump}: job 55: attributes: "gres/tpu:v4" names a GRES '
+        'priority.gres_types ("gpu") does not list: slurmctld refuses such a job at '
+        "submission (Invalid generic resource (gres) specification), so no queue holds it; "
+        "list tpu in gres_types (GresTypes) or drop the attribute\n"
+    )
+    assert not (tmp_path / "s.json").exists()
+    (tmp_path / "pool.toml").write_text(CONFIG)
+    result = run("import", "squeue", str(dump), *common)
+    assert result.exit_code == 0, result.stderr
+    dump.write_text(PENDING.format(tres="cpu=2,mem=1000M,node=1,billing=2,gres/gpu=1"))
+    upper = CONFIG.replace('"gres/gpu:a100"', '"gres/GPU:a100"')
+    (tmp_path / "pool.toml").write_text(upper + '[priority]\ngres_types = "GPU"\n')
+    result = run("import", "squeue", str(dump), *common)
+    assert result.exit_code == 0, result.stderr

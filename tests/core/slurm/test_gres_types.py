@@ -10,6 +10,7 @@ from fairshare_cli.core.slurm.gres_types import (
     gres_name,
     parse_gres_types,
     unlisted,
+    unlisted_tres,
 )
 
 
@@ -46,3 +47,13 @@ def test_a_name_is_what_comes_before_the_first_colon_compared_in_case() -> None:
     assert gres_name("gres/gpu:a100") == gres_name("GRES/gpu") == gres_name("gpu:2(S:0)") == "gpu"
     keys = ["gres/gpu:a100", "gres/GPU", "gres/mps", "GRES/gpu"]
     assert unlisted(keys, ("gpu",)) == ["gres/GPU", "gres/mps"]
+
+
+def test_a_jobs_gres_tres_is_matched_in_any_case_other_tres_are_no_gres() -> None:
+    """A job's ``gres/`` attributes are its TRES, found in any case
+    (``assoc_mgr_find_tres_pos``): ``gres/GPU:a100`` is listed by ``gpu``; ``license/``,
+    ``bb/`` and a plain attribute name no GRES."""
+    keys = ["gres/GPU:a100", "GRES/gpu", "gres/tpu:v4", "license/tpu", "bb/x", "Memory"]
+    assert unlisted_tres(keys, ("gpu",)) == ["gres/tpu:v4"]
+    assert unlisted_tres(["gres/gpu"], ("GPU",)) == []
+    assert unlisted_tres(["gres/gpu"], ()) == ["gres/gpu"]
