@@ -124,3 +124,54 @@ def test_an_expression_that_does_not_parse_is_refused(
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
     assert "[negotiator] job_constraint" in lines[0]
+
+
+#: 10 slots; groups a and b, half the pool each, surplus shared, one allocation round.
+GROUP_POOL = """\
+[pool]
+uid_domain = "example.org"
+defaults = "current"
+[negotiator]
+job_constraint = "Site =!= \\"b\\""
+accept_surplus = true
+group_quota_max_allocation_rounds = 1
+[[machines]]
+name = "m"
+count = 10
+slots = 1
+attributes = {{ Cpus = 1, Memory = 1024 }}
+[groups.a]
+dynamic_quota = 0.5
+[groups.b]
+dynamic_quota = 0.5
+"""
+
+GROUP_JOBS = [
+    {"id": "1.0", "owner": "alice", "accounting_group": "a.alice", "count": 2},
+    {"id": "2.0", "owner": "alice", "accounting_group": "a.alice", "count": 6,
+     "attributes": {"Site": "b"}},
+    {"id": "3.0", "owner": "bob", "accounting_group": "b.bob", "count": 10},
+]  # fmt: skip
+
+
+def test_jobs_not_offered_still_count_in_the_groups_demand(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Group a requests 8 (alice's 8 idle jobs, the 6 not offered included: the submitter
+    ad counts them), b 10. Quotas 0.5 x 10 = 5 each; each is allocated min(5, request) = 5,
+    no surplus is left for b (GroupEntry::hgq_fairshare). With one allocation round
+    (hgq_negotiate_with_all_groups) a's 2 offered jobs match and b matches 5: 3 slots stay
+    idle. Were the 6 not counted, a would request 2 and b take its surplus 3: 8."""
+    config, jobs_file = tmp_path / "pool.toml", tmp_path / "jobs.json"
+    config.write_text(GROUP_POOL.format(), encoding="utf-8")
+    jobs_file.write_text(json.dumps(GROUP_JOBS), encoding="utf-8")
+    args = ["--config", str(config), "--state", str(tmp_path / "state.json")]
+    args += ["--jobs-file", str(jobs_file), "--now", NOW]
+    result = run("negotiate", "--dry-run", "--json", *args)
+    assert result.exit_code == 0, result.stderr
+    assert _clusters(json.loads(result.stdout)) == ["1", "1", *["3"] * 5]
+    quota = run("quota", "--json", *args)
+    assert quota.exit_code == 0, quota.stderr
+    rows = {r["group"]: r for r in json.loads(quota.stdout)}
+    assert (rows["a"]["demand"], rows["a"]["limit"]) == (8.0, 5)
+    assert (rows["b"]["demand"], rows["b"]["limit"]) == (10.0, 5)
