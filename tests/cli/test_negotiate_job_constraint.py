@@ -6,8 +6,8 @@ offers only the idle jobs it is true on (``Scheduler::negotiate``, schedd.cpp:
 ``EvalExprBool(job_ad, neg_constraint)``, the job ad with no target: true or a non-zero
 number; undefined or a string is not). Its attribute references are significant
 (``negotiationTime``), so autoclusters split on them. A submitter whose schedd has nothing
-more to offer is done for the spin (``NO_MORE_JOBS``); its jobs still count in its submitter
-ad's idle jobs. The numbers below follow from those rules by hand.
+more to offer is done (``NO_MORE_JOBS``: ``MM_DONE``, left out of the later spins); its jobs
+still count in its submitter ad's idle jobs. The numbers below follow from those rules by hand.
 """
 
 from __future__ import annotations
