@@ -130,6 +130,9 @@ class NegotiatorConfig(msgspec.Struct, frozen=True):
     #: ``NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT``: a ClassAd expression over each slot ad;
     #: only the slots it is true on count in the pool size (None: every slot).
     slot_poolsize_constraint: str | None = None
+    #: ``NEGOTIATOR_JOB_CONSTRAINT``: a ClassAd expression over each job ad; the schedd
+    #: offers only the jobs it is true on (None: every job).
+    job_constraint: str | None = None
     #: ``NAME_LIMIT`` by lower-cased name, and ``CONCURRENCY_LIMIT_DEFAULT``.
     concurrency_limits: Mapping[str, float] = msgspec.field(default_factory=dict)
     concurrency_limit_default: float = 2308032.0

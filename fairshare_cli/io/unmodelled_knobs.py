@@ -28,11 +28,6 @@ UNMODELLED: dict[str, tuple[str, str]] = {
         "the slots sorted by them (ties in memory order); a job's Rank is not read; without "
         "groups a job's candidates stop once their slot weights pass its submitter's limit",
     ),
-    "NEGOTIATOR_JOB_CONSTRAINT": (
-        UNSET,
-        "the schedd offers only the jobs for which it is true; the others still count in "
-        "their submitter's idle jobs (its group's demand)",
-    ),
     "NEGOTIATOR_SUBMITTER_CONSTRAINT": (
         UNSET,
         "submitters for which it is not true are not read from the collector: not "

@@ -331,6 +331,7 @@ _REASON_TEXT = {
     "preemption_rank": "only claimed slots match and their machine RANK prefers the running job",
     "pool_exhausted": "no slot was left",
     "concurrency_limit": "a concurrency limit it needs was reached",
+    "job_constraint": "NEGOTIATOR_JOB_CONSTRAINT is not true on it: the schedd does not offer it",
     "ceiling": "its submitter reached its ceiling",
     "not_reached": "its submitter was not asked for more jobs this cycle",
     "depth_first": "a match of its autocluster counted it as fitting in the slot it took "

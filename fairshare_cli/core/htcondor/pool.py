@@ -56,6 +56,7 @@ def negotiator_knobs(config: Config) -> NegotiatorKnobs:
         depth_first=n.depth_first,
         ignore_user_priorities=n.ignore_user_priorities,
         slot_poolsize_constraint=(n.slot_poolsize_constraint or "").strip() or None,
+        job_constraint=(n.job_constraint or "").strip() or None,
         concurrency_limits=n.concurrency_limits,
         concurrency_limit_default=n.concurrency_limit_default,
         concurrency_limit_scope_defaults=n.concurrency_limit_scope_defaults,

@@ -389,6 +389,7 @@ _NEGOTIATOR_EXPRESSIONS = (
     "post_job_rank",
     "group_sort_expr",
     "slot_poolsize_constraint",
+    "job_constraint",
 )
 
 #: The consumption-policy keys (``[pool]`` and ``[[machines]]``) whose values are ClassAd

@@ -108,6 +108,7 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
             "depth_first",
             "ignore_user_priorities",
             "slot_poolsize_constraint",
+            "job_constraint",
             "concurrency_limits",
             "concurrency_limit_default",
             "concurrency_limit_scope_defaults",
@@ -144,6 +145,7 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
         depth_first=r.get("depth_first", r.boolean, d.depth_first),
         ignore_user_priorities=r.get("ignore_user_priorities", r.boolean, d.ignore_user_priorities),
         slot_poolsize_constraint=r.get("slot_poolsize_constraint", r.string, None),
+        job_constraint=r.get("job_constraint", r.string, None),
         concurrency_limits=r.get("concurrency_limits", _limit_table(r), d.concurrency_limits),
         concurrency_limit_default=r.num(
             "concurrency_limit_default", d.concurrency_limit_default, lo=0.0

@@ -28,6 +28,7 @@ from fairshare_cli.core.htcondor.negotiator.common import INT_MAX
 from fairshare_cli.core.htcondor.negotiator.depth_first import LEFT_TO_SCHEDD
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
 from fairshare_cli.core.htcondor.negotiator.frozen_pool import FrozenPool
+from fairshare_cli.core.htcondor.negotiator.job_constraint import JOB_CONSTRAINT
 from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker
 from fairshare_cli.core.htcondor.negotiator.pie import Pie
 from fairshare_cli.core.htcondor.negotiator.preemption import analyse_claimed
@@ -41,7 +42,7 @@ from fairshare_cli.core.htcondor.negotiator.results import (
     UnmatchedRun,
 )
 from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
-from fairshare_cli.core.htcondor.negotiator.runs import RunList
+from fairshare_cli.core.htcondor.negotiator.runs import Run, RunList
 from fairshare_cli.core.htcondor.negotiator.snapshot import CycleInputs, Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
 from fairshare_cli.core.htcondor.quotas import (
@@ -120,7 +121,7 @@ def negotiate_cycle(  # noqa: PLR0913  the public entry point: every input is an
     return CycleResult(
         matches=state.matches,
         submitters=sorted((s.summary for s in subs.values()), key=_by_priority),
-        unmatched=_unmatched(subs.values(), state, explainer),
+        unmatched=_unmatched(subs.values(), state, explainer, snap.unoffered),
         explain=explainer.events,
         pool_size=snap.quota_pool,
         spins=state.spins,
@@ -193,11 +194,15 @@ def _negotiate_groups(
 
 
 def _unmatched(
-    subs: Iterable[Submitter], state: CycleState, explainer: Explainer
+    subs: Iterable[Submitter],
+    state: CycleState,
+    explainer: Explainer,
+    unoffered: frozenset[int] = frozenset(),
 ) -> list[UnmatchedRun]:
     """The idle jobs left, by submitter and reason, in queue order; each submitter's runs
     are dropped once read (the cycle is over: a million-job queue's memory). Those a
-    depth-first match left to the schedd come first, with their reason."""
+    depth-first match left to the schedd come first, with their reason; those of the
+    ``unoffered`` autoclusters have :data:`.JOB_CONSTRAINT`'s."""
     default = "pool_exhausted" if state.available <= 0 else "not_reached"
     unmatched: list[UnmatchedRun] = []
     left: dict[str, list[tuple[JobBatch, int]]] = {}
@@ -213,14 +218,13 @@ def _unmatched(
     for sub in subs:
         if sub.name in left:
             unmatched.append(UnmatchedRun(sub.name, LEFT_TO_SCHEDD, left.pop(sub.name)))
-        runs, sub.runs = sub.runs, []
-        if isinstance(runs, RunList):  # the runs no turn reached, as one
-            rest = runs.rest()
-            runs = list.copy(runs) if rest is None else [*list.__iter__(runs), rest]
+        runs, sub.runs = _left_runs(sub.runs, unoffered), []
         for run in runs:
             if not run.left:
                 continue
             reason = run.reason or sub.stop_reason or default
+            if unoffered and run.ac.index in unoffered:
+                reason = JOB_CONSTRAINT
             if explainer.job_id is not None and run.holds(explainer.job_id):
                 explainer.note("unmatched", reason=reason)
             segments = run.segments()
@@ -230,3 +234,14 @@ def _unmatched(
             else:
                 unmatched.append(UnmatchedRun(sub.name, reason, segments))
     return unmatched
+
+
+def _left_runs(runs: list[Run], unoffered: frozenset[int]) -> list[Run]:
+    """A submitter's runs as :func:`_unmatched` reads them: those no turn reached as one
+    run, or, with ``unoffered`` autoclusters, every run made (each has its own reason)."""
+    if not isinstance(runs, RunList):
+        return runs
+    if unoffered:
+        return list(runs)
+    rest = runs.rest()
+    return list.copy(runs) if rest is None else [*list.__iter__(runs), rest]

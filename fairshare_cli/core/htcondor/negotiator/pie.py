@@ -28,6 +28,7 @@ from fairshare_cli.core.htcondor.negotiator.depth_first import (
     next_request,
 )
 from fairshare_cli.core.htcondor.negotiator.explain import Explainer
+from fairshare_cli.core.htcondor.negotiator.job_constraint import offered
 from fairshare_cli.core.htcondor.negotiator.matchmaking import Matchmaker
 from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Submitter
 from fairshare_cli.core.htcondor.negotiator.results import new_match
@@ -318,7 +319,8 @@ class Pie:
         # jobs of a run after a match may take the same class's next slots in one step
         in_steps = self.explainer.job_id is None and self.matchmaker.carver is None
         in_steps = in_steps and self.matchmaker.unclaimed_only(turn) and not depth_first
-        for run in turn_runs(sub.runs, rejected):  # (those rejected already passed over)
+        runs = offered(sub.runs, self.snap.unoffered) if self.snap.unoffered else sub.runs
+        for run in turn_runs(runs, rejected):  # (those rejected already passed over)
             skip = run.reoffers = 0  # (depth first: what the last match counted past its own)
             while run.left or run.reoffers:
                 stop = self._must_stop(turn, headroom, ignore_limit)

@@ -74,6 +74,9 @@ class NegotiatorKnobs:
     #: ``NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT``: only the slot ads it is true on count in the
     #: pool size (:mod:`.pool_size`); None: every one.
     slot_poolsize_constraint: str | None = None
+    #: ``NEGOTIATOR_JOB_CONSTRAINT``: the schedd offers only the jobs it is true on (their
+    #: autoclusters not in :attr:`.Snapshot.unoffered`); None: every one.
+    job_constraint: str | None = None
     concurrency_limits: Mapping[str, float] = field(default_factory=dict)
     concurrency_limit_default: float = 2308032.0
     concurrency_limit_scope_defaults: Mapping[str, float] = field(default_factory=dict)

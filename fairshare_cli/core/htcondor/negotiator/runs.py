@@ -12,7 +12,7 @@ stand, in one piece per submitter (:meth:`RunList.rest`).
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import chain, compress, islice, repeat
 from operator import ne
 from typing import Any
@@ -180,7 +180,7 @@ class RunList(list[Run]):
             self.reason = rejected[self.skip_key]
 
 
-def turn_runs(runs: list[Run], rejected: Mapping[object, str]) -> Iterator[Run]:
+def turn_runs(runs: Iterable[Run], rejected: Mapping[object, str]) -> Iterator[Run]:
     """The runs a turn negotiates, in order (``Matchmaker::negotiate``'s job loop): those
     with jobs left, but for those whose skip key (their cluster in legacy, else their
     autocluster) ``rejected`` holds, which take its reason and are passed over (as the

@@ -34,6 +34,7 @@ from fairshare_cli.core.htcondor.negotiator.frozen_pool import (
     SlotKey,
     unclaimed_key,
 )
+from fairshare_cli.core.htcondor.negotiator.job_constraint import compile_constraint, unoffered
 from fairshare_cli.core.htcondor.negotiator.partitionable import (
     claims_weigher,
     fresh_slots,
@@ -115,6 +116,7 @@ class Snapshot:
         limit_counts: the concurrency limits the claims hold as the cycle starts.
         matchable: how many slots a job may be matched to (every slot, or only the
             unclaimed ones when ``consider_preemption`` is off).
+        unoffered: the autoclusters whose jobs the schedd does not offer (:mod:`.job_constraint`).
         submitters: the queue, by submitter name: each one's idle jobs as runs in job
             order. The runs' positions, stop reasons and summaries are the pie spins' to
             change (see :mod:`.pie`).
@@ -160,6 +162,7 @@ class Snapshot:
                 refs.update(c.my_refs)
                 refs.update(c.target_refs)
         refs.update(self._limit_expr_refs(idle, names))
+        offer = compile_constraint(self.ev, knobs.job_constraint, names, refs)
         self.refs = frozenset(refs | rank_refs)
         self.unclaimed_per_submitter = any(r in SUBMITTER_ATTRS for r in self.refs)
         self.all_refs = frozenset(self.refs | preempt_refs)
@@ -177,6 +180,7 @@ class Snapshot:
             queued, self.demand, priorities, self.group_of, self.legacy
         )
         self.arrival = arrival_order(self.submitters)
+        self.unoffered = unoffered(self.ev, offer, self.autoclusters, self.empty)
         del queued  # the runs hold the batches now
         self.usage, self.group_usage = self._usage(claims)
         self._add_remote_group_attrs()
