@@ -2,19 +2,35 @@
 
 HTCondor's daemons are built with GCC on Linux, and where they ``std::sort`` a list whose
 order is fixed before the sort (the negotiator's groups, breadth-first; a group's children
-by name) the order of equal keys afterwards is fixed too: up to 16 items it is an insertion
-sort, which keeps them as they were; above that the introsort's partitions move them.
-:func:`cpp_sort` is that algorithm step by step (``bits/stl_algo.h``: ``__introsort_loop``
-with a depth limit of ``2·⌊log2 n⌋``, the median of three moved to the front,
-``__unguarded_partition``, a heap sort past the depth limit, then
-``__final_insertion_sort``), so a Python list sorted with the same comparison ends in the
-same order as the C++ vector.
+by name; condor_userprio's rows, in the negotiator's ad order) the order of equal keys
+afterwards is fixed too: up to 16 items it is an insertion sort, which keeps them as they
+were; above that the introsort's partitions move them. :func:`cpp_sort` follows that
+algorithm (``bits/stl_algo.h``: ``__introsort_loop`` with a depth limit of
+``2·⌊log2 n⌋``, the median of three moved to the front, ``__unguarded_partition``, a heap
+sort past the depth limit, then ``__final_insertion_sort``), so a Python list sorted by
+the same comparison ends in the same order as the C++ vector.
+
+It compares keys with ``<`` (``std::sort`` needs a strict weak order; equal keys tie:
+numbers, or tuples of them), and leaves every item where the step-by-step sort does (the
+tests hold it to a plain replay) while doing less of it in Python:
+
+- Where no two keys tie (or at most 16 items: the insertion sort alone) there is one
+  order, Python's sort's.
+- Each item is one int, its key's rank among the distinct keys above its place, so a
+  partition compares and swaps ints in one list.
+- In a range whose items all tie a partition is a known move (:func:`_ties_loop`): it
+  is made with slices, comparing nothing.
+- The final insertion sort is a stable sort: no item crosses a cut (everything left of it
+  is at most the pivot, everything right of it at least), and an insertion sort moves an
+  item only past greater ones. Python's stable sort gives the same order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from itertools import repeat
+from operator import and_, lshift, or_
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 Less = Callable[[T, T], bool]
@@ -23,38 +39,84 @@ Less = Callable[[T, T], bool]
 THRESHOLD = 16
 
 
-def cpp_sort(items: list[T], less: Less[T]) -> None:
-    """Sort ``items`` in place as ``std::sort(begin, end, less)`` does with libstdc++."""
+def cpp_sort(items: list[T], key: Callable[[T], Any]) -> None:
+    """Sort ``items`` in place as ``std::sort(begin, end, less)`` does with libstdc++, where
+    ``less(a, b)`` is ``key(a) < key(b)`` (a strict weak order, as ``std::sort`` needs)."""
     n = len(items)
-    if n > 1:
-        _introsort_loop(items, 0, n, 2 * (n.bit_length() - 1), less)
-        _final_insertion_sort(items, 0, n, less)
+    if n <= THRESHOLD:  # (the insertion sort alone, which is stable)
+        items.sort(key=key)
+        return
+    keys = list(map(key, items))
+    distinct = set(keys)
+    if len(distinct) == n:  # (no two tie: one sorted order)
+        items.sort(key=key)
+        return
+    shift = n.bit_length()
+    codes = _codes(keys, distinct, shift)
+    _introsort_loop(codes, 0, n, 2 * (n.bit_length() - 1), shift)
+    # __final_insertion_sort, a stable sort by rank: by rank, then place in ``codes``
+    mask = (1 << shift) - 1
+    final = sorted(map(or_, map(and_, codes, repeat(~mask)), range(n)))
+    places = map(and_, map(codes.__getitem__, map(and_, final, repeat(mask))), repeat(mask))
+    items[:] = map(items.__getitem__, places)
 
 
-def _introsort_loop(a: list[T], first: int, last: int, depth: int, less: Less[T]) -> None:
+def _codes(keys: list[Any], distinct: set[Any], shift: int) -> list[int]:
+    """Each item as one int: its key's rank among the ``distinct`` keys (equal keys share
+    it), then its place, in ``shift`` bits."""
+    rank = {k: r for r, k in enumerate(sorted(distinct))}
+    places = range(len(keys))
+    return list(map(or_, map(lshift, map(rank.__getitem__, keys), repeat(shift)), places))
+
+
+def _introsort_loop(a: list[int], first: int, last: int, depth: int, shift: int) -> None:
     """``__introsort_loop``: partition until ranges are short, heap sort past the depth."""
     while last - first > THRESHOLD:
         if depth == 0:
-            _heap_sort(a, first, last, less)
+            _heap_sort(a, first, last, lambda x, y: x >> shift < y >> shift)
+            return
+        low = (a[first] >> shift) << shift
+        if min(a[first:last]) >= low and max(a[first:last]) >> shift == low >> shift:
+            _ties_loop(a, first, last, depth, shift)
             return
         depth -= 1
-        cut = _partition_pivot(a, first, last, less)
-        _introsort_loop(a, cut, last, depth, less)
+        cut = _partition_pivot(a, first, last, shift)
+        _introsort_loop(a, cut, last, depth, shift)
         last = cut
 
 
-def _partition_pivot(a: list[T], first: int, last: int, less: Less[T]) -> int:
+def _ties_loop(a: list[int], first: int, last: int, depth: int, shift: int) -> None:
+    """``__introsort_loop`` over a range whose items all tie. No comparison holds, so
+    ``__move_median_to_first`` takes the middle item (its last case) and the unguarded
+    partition stops at every item: it swaps the 2nd and the last, the 3rd and the one
+    before, and so on (it reverses all but the first) and cuts after ``(n - 1) // 2`` of
+    them, n the range's length."""
+    while last - first > THRESHOLD:
+        if depth == 0:
+            _heap_sort(a, first, last, lambda x, y: x >> shift < y >> shift)
+            return
+        depth -= 1
+        mid = first + (last - first) // 2
+        a[first], a[mid] = a[mid], a[first]
+        a[first + 1 : last] = a[last - 1 : first : -1]
+        cut = first + 1 + (last - first - 1) // 2
+        _ties_loop(a, cut, last, depth, shift)
+        last = cut
+
+
+def _partition_pivot(a: list[int], first: int, last: int, shift: int) -> int:
     """``__unguarded_partition_pivot``: the median of the second, middle and last items
-    moved to the front, then the rest partitioned around it."""
-    mid = first + (last - first) // 2
-    _move_median_to_first(a, first, first + 1, mid, last - 1, less)
-    pivot = a[first]
+    moved to the front, then the rest partitioned around it (by rank: ``x < pivot`` is
+    ``x < below``, ``pivot < x`` is ``x >= above``)."""
+    _move_median_to_first(a, first, first + 1, first + (last - first) // 2, last - 1, shift)
+    below = (a[first] >> shift) << shift
+    above = below + (1 << shift)
     lo, hi = first + 1, last
     while True:
-        while less(a[lo], pivot):
+        while a[lo] < below:
             lo += 1
         hi -= 1
-        while less(pivot, a[hi]):
+        while a[hi] >= above:
             hi -= 1
         if not lo < hi:
             return lo
@@ -62,55 +124,24 @@ def _partition_pivot(a: list[T], first: int, last: int, less: Less[T]) -> int:
         lo += 1
 
 
-def _move_median_to_first(a: list[T], result: int, x: int, y: int, z: int, less: Less[T]) -> None:
-    """``__move_median_to_first``: swap the median of ``a[x]``, ``a[y]``, ``a[z]`` into
-    ``a[result]``."""
-    if less(a[x], a[y]):
-        if less(a[y], a[z]):
+def _move_median_to_first(a: list[int], result: int, x: int, y: int, z: int, shift: int) -> None:
+    """``__move_median_to_first``: swap the median of ``a[x]``, ``a[y]``, ``a[z]`` (by
+    rank) into ``a[result]``."""
+    rx, ry, rz = a[x] >> shift, a[y] >> shift, a[z] >> shift
+    if rx < ry:
+        if ry < rz:
             pick = y
-        elif less(a[x], a[z]):
+        elif rx < rz:
             pick = z
         else:
             pick = x
-    elif less(a[x], a[z]):
+    elif rx < rz:
         pick = x
-    elif less(a[y], a[z]):
+    elif ry < rz:
         pick = z
     else:
         pick = y
     a[result], a[pick] = a[pick], a[result]
-
-
-def _final_insertion_sort(a: list[T], first: int, last: int, less: Less[T]) -> None:
-    """``__final_insertion_sort``: the first 16 by insertion, the rest unguarded."""
-    if last - first > THRESHOLD:
-        _insertion_sort(a, first, first + THRESHOLD, less)
-        for i in range(first + THRESHOLD, last):
-            _linear_insert(a, i, less)
-    else:
-        _insertion_sort(a, first, last, less)
-
-
-def _insertion_sort(a: list[T], first: int, last: int, less: Less[T]) -> None:
-    """``__insertion_sort``: an item below the first goes to the front at once."""
-    for i in range(first + 1, last):
-        if less(a[i], a[first]):
-            value = a[i]
-            a[first + 1 : i + 1] = a[first:i]
-            a[first] = value
-        else:
-            _linear_insert(a, i, less)
-
-
-def _linear_insert(a: list[T], last: int, less: Less[T]) -> None:
-    """``__unguarded_linear_insert``: move ``a[last]`` down past the items above it."""
-    value = a[last]
-    nxt = last - 1
-    while less(value, a[nxt]):
-        a[last] = a[nxt]
-        last = nxt
-        nxt -= 1
-    a[last] = value
 
 
 def _heap_sort(a: list[T], first: int, last: int, less: Less[T]) -> None:

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fairshare_cli.core.cpp_sort import THRESHOLD, _heap_sort, cpp_sort
+from fairshare_cli.core.cpp_sort import THRESHOLD, _codes, _heap_sort, _introsort_loop, cpp_sort
+from tests.core import cpp_sort_reference as reference
 
 
-def _sorted_ids(keys: list[int]) -> list[int]:
+def _sorted_ids(keys: list[Any]) -> list[int]:
     items = list(enumerate(keys))
-    cpp_sort(items, lambda a, b: a[1] < b[1])
+    cpp_sort(items, itemgetter(1))
+    return [i for i, _ in items]
+
+
+def _reference_ids(keys: list[Any]) -> list[int]:
+    """The plain step-by-step replay (every comparison a call of ``less``)."""
+    items = list(enumerate(keys))
+    reference.cpp_sort(items, lambda a, b: a[1] < b[1])
     return [i for i, _ in items]
 
 
@@ -95,3 +106,43 @@ def test_heap_sort_past_the_depth_limit_sorts(keys: list[int]) -> None:
     items = list(enumerate(keys))
     _heap_sort(items, 0, len(items), lambda a, b: a[1] < b[1])
     assert [k for _, k in items] == sorted(keys)
+
+
+# Keys with many ties: runs of equal keys (ranges that all tie), a floor most items sit
+# at, sorted and reversed runs; numbers, and tuples as the negotiator's groups use.
+_TIED_KEYS = st.one_of(
+    st.lists(st.integers(0, 3), max_size=400),
+    st.lists(st.integers(0, 400), max_size=400),
+    st.lists(st.sampled_from([0.5, 0.5, 0.5, 0.75, 1.0, 2.5]), max_size=400),
+    st.lists(st.tuples(st.booleans(), st.integers(0, 2)), max_size=120),
+    st.builds(
+        lambda n, head, rev: sorted([0] * n + head, reverse=rev),
+        st.integers(0, 300),
+        st.lists(st.integers(0, 9), max_size=60),
+        st.booleans(),
+    ),
+)
+
+
+@given(_TIED_KEYS)
+def test_same_order_as_the_step_by_step_replay(keys: list[Any]) -> None:
+    """Its shortcuts (ints for keys, ranges that all tie in one step, the final insertion
+    sort as a stable sort) leave every item where the plain replay does."""
+    assert _sorted_ids(keys) == _reference_ids(keys)
+
+
+@pytest.mark.parametrize("n", [17, 18, 33, 100, 1000, 4097])
+def test_ties_alone_as_the_step_by_step_replay(n: int) -> None:
+    assert _sorted_ids([0] * n) == _reference_ids([0] * n)
+
+
+@given(st.lists(st.integers(0, 5), min_size=17, max_size=200), st.integers(0, 4))
+def test_loop_leaves_the_replays_ranges_at_any_depth(keys: list[int], depth: int) -> None:
+    """``__introsort_loop`` at a small depth limit (the heap sort comes early) leaves the
+    items where the replay's loop does, before the final insertion sort."""
+    items = list(range(len(keys)))
+    reference._introsort_loop(items, 0, len(items), depth, lambda a, b: keys[a] < keys[b])
+    shift = len(keys).bit_length()
+    codes = _codes(keys, set(keys), shift)
+    _introsort_loop(codes, 0, len(codes), depth, shift)
+    assert [c & ((1 << shift) - 1) for c in codes] == items
