@@ -215,11 +215,12 @@ def _flat_order(
 #: ``_S_threshold``): a stable sort, so rows that tie keep the order of the ads.
 _STABLE_SORT_MAX = 16
 #: The most records whose ties ``fs`` orders as the negotiator's ad and ``std::sort`` leave
-#: them; a larger table lists them by name. Replaying the sort step by step in Python, and
-#: hashing each name as the accountant's table does, cost 0.17 s of CPU at 20,000
-#: submitters (``benchmarks/run.py --rows userprio``: 0.27 s became 0.44 s, over its 0.3 s
-#: target), some 10 ms at this size.
-AD_ORDER_MAX = 2_000
+#: them; a larger table lists them by name. Hashing each name as the accountant's table
+#: does and replaying the sort (:func:`~fairshare_cli.core.cpp_sort.cpp_sort`) cost some
+#: 0.02 s of CPU at this size and 0.05 s at 20,000 submitters (2-core machine, in-process
+#: ``userprio_view`` with and without), where ``fs userprio --allusers`` has a 0.3 s target
+#: (``benchmarks/run.py --rows userprio``).
+AD_ORDER_MAX = 10_000
 
 
 def _cutoff(query: UserprioQuery, since: float) -> float | None:
