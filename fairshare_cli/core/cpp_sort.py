@@ -4,32 +4,25 @@ HTCondor's daemons are built with GCC on Linux, and where they ``std::sort`` a l
 order is fixed before the sort (the negotiator's groups, breadth-first; a group's children
 by name; condor_userprio's rows, in the negotiator's ad order) the order of equal keys
 afterwards is fixed too: up to 16 items it is an insertion sort, which keeps them as they
-were; above that the introsort's partitions move them. :func:`cpp_sort` follows that
-algorithm (``bits/stl_algo.h``: ``__introsort_loop`` with a depth limit of
+were; above that the introsort's partitions move them. :func:`cpp_sort` is that algorithm
+step by step (``bits/stl_algo.h``: ``__introsort_loop`` with a depth limit of
 ``2·⌊log2 n⌋``, the median of three moved to the front, ``__unguarded_partition``, a heap
 sort past the depth limit, then ``__final_insertion_sort``), so a Python list sorted by
 the same comparison ends in the same order as the C++ vector.
 
-It compares keys with ``<`` (``std::sort`` needs a strict weak order; equal keys tie:
-numbers, or tuples of them), and leaves every item where the step-by-step sort does (the
-tests hold it to a plain replay) while doing less of it in Python:
-
-- Where no two keys tie (or at most 16 items: the insertion sort alone) there is one
-  order, Python's sort's.
-- Each item is one int, its key's rank among the distinct keys above its place, so a
-  partition compares and swaps ints in one list.
-- In a range whose items all tie a partition is a known move (:func:`_ties_loop`): it
-  is made with slices, comparing nothing.
-- The final insertion sort is a stable sort: no item crosses a cut (everything left of it
-  is at most the pivot, everything right of it at least), and an insertion sort moves an
-  item only past greater ones. Python's stable sort gives the same order.
+The comparison is ``key(a) < key(b)``, the keys computed once and the items sorted as
+their places (ints), so each comparison is a list lookup (``benchmarks/run.py --rows
+userprio``). Where no two keys tie there is one order, and Python's sort gives it; the
+step-by-step replay is kept for ties, and for keys that are no strict weak order (a NaN,
+which ``<`` finds neither below nor above anything: C++ then leaves the items where its
+steps do, and so does the replay).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import repeat
-from operator import and_, lshift, or_
+from itertools import islice
+from operator import lt
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -41,82 +34,45 @@ THRESHOLD = 16
 
 def cpp_sort(items: list[T], key: Callable[[T], Any]) -> None:
     """Sort ``items`` in place as ``std::sort(begin, end, less)`` does with libstdc++, where
-    ``less(a, b)`` is ``key(a) < key(b)`` (a strict weak order, as ``std::sort`` needs)."""
+    ``less(a, b)`` is ``key(a) < key(b)``."""
     n = len(items)
-    if n <= THRESHOLD:  # (the insertion sort alone, which is stable)
-        items.sort(key=key)
-        return
     keys = list(map(key, items))
-    distinct = set(keys)
-    if len(distinct) == n:  # (no two tie: one sorted order)
-        items.sort(key=key)
+    order = sorted(range(n), key=keys.__getitem__)
+    ranked = list(map(keys.__getitem__, order))
+    if all(map(lt, ranked, islice(ranked, 1, None))):  # (each below the next: one order)
+        items[:] = list(map(items.__getitem__, order))
         return
-    shift = n.bit_length()
-    codes = _codes(keys, distinct, shift)
-    _introsort_loop(codes, 0, n, 2 * (n.bit_length() - 1), shift)
-    # __final_insertion_sort, a stable sort by rank: by rank, then place in ``codes``
-    mask = (1 << shift) - 1
-    final = sorted(map(or_, map(and_, codes, repeat(~mask)), range(n)))
-    places = map(and_, map(codes.__getitem__, map(and_, final, repeat(mask))), repeat(mask))
-    items[:] = map(items.__getitem__, places)
+    places = list(range(n))
+    less: Less[int] = lambda a, b: keys[a] < keys[b]  # noqa: E731
+    _introsort_loop(places, 0, n, 2 * (n.bit_length() - 1), less)
+    _final_insertion_sort(places, 0, n, less)
+    items[:] = list(map(items.__getitem__, places))
 
 
-def _codes(keys: list[Any], distinct: set[Any], shift: int) -> list[int]:
-    """Each item as one int: its key's rank among the ``distinct`` keys (equal keys share
-    it), then its place, in ``shift`` bits."""
-    rank = {k: r for r, k in enumerate(sorted(distinct))}
-    places = range(len(keys))
-    return list(map(or_, map(lshift, map(rank.__getitem__, keys), repeat(shift)), places))
-
-
-def _introsort_loop(a: list[int], first: int, last: int, depth: int, shift: int) -> None:
+def _introsort_loop(a: list[T], first: int, last: int, depth: int, less: Less[T]) -> None:
     """``__introsort_loop``: partition until ranges are short, heap sort past the depth."""
     while last - first > THRESHOLD:
         if depth == 0:
-            _heap_sort(a, first, last, lambda x, y: x >> shift < y >> shift)
-            return
-        low = (a[first] >> shift) << shift
-        if min(a[first:last]) >= low and max(a[first:last]) >> shift == low >> shift:
-            _ties_loop(a, first, last, depth, shift)
+            _heap_sort(a, first, last, less)
             return
         depth -= 1
-        cut = _partition_pivot(a, first, last, shift)
-        _introsort_loop(a, cut, last, depth, shift)
+        cut = _partition_pivot(a, first, last, less)
+        _introsort_loop(a, cut, last, depth, less)
         last = cut
 
 
-def _ties_loop(a: list[int], first: int, last: int, depth: int, shift: int) -> None:
-    """``__introsort_loop`` over a range whose items all tie. No comparison holds, so
-    ``__move_median_to_first`` takes the middle item (its last case) and the unguarded
-    partition stops at every item: it swaps the 2nd and the last, the 3rd and the one
-    before, and so on (it reverses all but the first) and cuts after ``(n - 1) // 2`` of
-    them, n the range's length."""
-    while last - first > THRESHOLD:
-        if depth == 0:
-            _heap_sort(a, first, last, lambda x, y: x >> shift < y >> shift)
-            return
-        depth -= 1
-        mid = first + (last - first) // 2
-        a[first], a[mid] = a[mid], a[first]
-        a[first + 1 : last] = a[last - 1 : first : -1]
-        cut = first + 1 + (last - first - 1) // 2
-        _ties_loop(a, cut, last, depth, shift)
-        last = cut
-
-
-def _partition_pivot(a: list[int], first: int, last: int, shift: int) -> int:
+def _partition_pivot(a: list[T], first: int, last: int, less: Less[T]) -> int:
     """``__unguarded_partition_pivot``: the median of the second, middle and last items
-    moved to the front, then the rest partitioned around it (by rank: ``x < pivot`` is
-    ``x < below``, ``pivot < x`` is ``x >= above``)."""
-    _move_median_to_first(a, first, first + 1, first + (last - first) // 2, last - 1, shift)
-    below = (a[first] >> shift) << shift
-    above = below + (1 << shift)
+    moved to the front, then the rest partitioned around it."""
+    mid = first + (last - first) // 2
+    _move_median_to_first(a, first, first + 1, mid, last - 1, less)
+    pivot = a[first]
     lo, hi = first + 1, last
     while True:
-        while a[lo] < below:
+        while less(a[lo], pivot):
             lo += 1
         hi -= 1
-        while a[hi] >= above:
+        while less(pivot, a[hi]):
             hi -= 1
         if not lo < hi:
             return lo
@@ -124,24 +80,55 @@ def _partition_pivot(a: list[int], first: int, last: int, shift: int) -> int:
         lo += 1
 
 
-def _move_median_to_first(a: list[int], result: int, x: int, y: int, z: int, shift: int) -> None:
-    """``__move_median_to_first``: swap the median of ``a[x]``, ``a[y]``, ``a[z]`` (by
-    rank) into ``a[result]``."""
-    rx, ry, rz = a[x] >> shift, a[y] >> shift, a[z] >> shift
-    if rx < ry:
-        if ry < rz:
+def _move_median_to_first(a: list[T], result: int, x: int, y: int, z: int, less: Less[T]) -> None:
+    """``__move_median_to_first``: swap the median of ``a[x]``, ``a[y]``, ``a[z]`` into
+    ``a[result]``."""
+    if less(a[x], a[y]):
+        if less(a[y], a[z]):
             pick = y
-        elif rx < rz:
+        elif less(a[x], a[z]):
             pick = z
         else:
             pick = x
-    elif rx < rz:
+    elif less(a[x], a[z]):
         pick = x
-    elif ry < rz:
+    elif less(a[y], a[z]):
         pick = z
     else:
         pick = y
     a[result], a[pick] = a[pick], a[result]
+
+
+def _final_insertion_sort(a: list[T], first: int, last: int, less: Less[T]) -> None:
+    """``__final_insertion_sort``: the first 16 by insertion, the rest unguarded."""
+    if last - first > THRESHOLD:
+        _insertion_sort(a, first, first + THRESHOLD, less)
+        for i in range(first + THRESHOLD, last):
+            _linear_insert(a, i, less)
+    else:
+        _insertion_sort(a, first, last, less)
+
+
+def _insertion_sort(a: list[T], first: int, last: int, less: Less[T]) -> None:
+    """``__insertion_sort``: an item below the first goes to the front at once."""
+    for i in range(first + 1, last):
+        if less(a[i], a[first]):
+            value = a[i]
+            a[first + 1 : i + 1] = a[first:i]
+            a[first] = value
+        else:
+            _linear_insert(a, i, less)
+
+
+def _linear_insert(a: list[T], last: int, less: Less[T]) -> None:
+    """``__unguarded_linear_insert``: move ``a[last]`` down past the items above it."""
+    value = a[last]
+    nxt = last - 1
+    while less(value, a[nxt]):
+        a[last] = a[nxt]
+        last = nxt
+        nxt -= 1
+    a[last] = value
 
 
 def _heap_sort(a: list[T], first: int, last: int, less: Less[T]) -> None:

