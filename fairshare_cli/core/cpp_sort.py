@@ -2,19 +2,28 @@
 
 HTCondor's daemons are built with GCC on Linux, and where they ``std::sort`` a list whose
 order is fixed before the sort (the negotiator's groups, breadth-first; a group's children
-by name) the order of equal keys afterwards is fixed too: up to 16 items it is an insertion
-sort, which keeps them as they were; above that the introsort's partitions move them.
-:func:`cpp_sort` is that algorithm step by step (``bits/stl_algo.h``: ``__introsort_loop``
-with a depth limit of ``2·⌊log2 n⌋``, the median of three moved to the front,
-``__unguarded_partition``, a heap sort past the depth limit, then
-``__final_insertion_sort``), so a Python list sorted with the same comparison ends in the
-same order as the C++ vector.
+by name; condor_userprio's rows, in the negotiator's ad order) the order of equal keys
+afterwards is fixed too: up to 16 items it is an insertion sort, which keeps them as they
+were; above that the introsort's partitions move them. :func:`cpp_sort` is that algorithm
+step by step (``bits/stl_algo.h``: ``__introsort_loop`` with a depth limit of
+``2·⌊log2 n⌋``, the median of three moved to the front, ``__unguarded_partition``, a heap
+sort past the depth limit, then ``__final_insertion_sort``), so a Python list sorted by
+the same comparison ends in the same order as the C++ vector.
+
+The comparison is ``key(a) < key(b)``, the keys computed once and the items sorted as
+their places (ints), so each comparison is a list lookup (``benchmarks/run.py --rows
+userprio``). Where no two keys tie there is one order, and Python's sort gives it; the
+step-by-step replay is kept for ties, and for keys that are no strict weak order (a NaN,
+which ``<`` finds neither below nor above anything: C++ then leaves the items where its
+steps do, and so does the replay).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from itertools import islice
+from operator import lt
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 Less = Callable[[T, T], bool]
@@ -23,12 +32,21 @@ Less = Callable[[T, T], bool]
 THRESHOLD = 16
 
 
-def cpp_sort(items: list[T], less: Less[T]) -> None:
-    """Sort ``items`` in place as ``std::sort(begin, end, less)`` does with libstdc++."""
+def cpp_sort(items: list[T], key: Callable[[T], Any]) -> None:
+    """Sort ``items`` in place as ``std::sort(begin, end, less)`` does with libstdc++, where
+    ``less(a, b)`` is ``key(a) < key(b)``."""
     n = len(items)
-    if n > 1:
-        _introsort_loop(items, 0, n, 2 * (n.bit_length() - 1), less)
-        _final_insertion_sort(items, 0, n, less)
+    keys = list(map(key, items))
+    order = sorted(range(n), key=keys.__getitem__)
+    ranked = list(map(keys.__getitem__, order))
+    if all(map(lt, ranked, islice(ranked, 1, None))):  # (each below the next: one order)
+        items[:] = list(map(items.__getitem__, order))
+        return
+    places = list(range(n))
+    less: Less[int] = lambda a, b: keys[a] < keys[b]  # noqa: E731
+    _introsort_loop(places, 0, n, 2 * (n.bit_length() - 1), less)
+    _final_insertion_sort(places, 0, n, less)
+    items[:] = list(map(items.__getitem__, places))
 
 
 def _introsort_loop(a: list[T], first: int, last: int, depth: int, less: Less[T]) -> None:

@@ -409,15 +409,8 @@ def _rr_order(rr_times: list[float], quotas: list[float], wanted: list[float]) -
     subtree quota, then larger demand), ties where GCC's sort leaves them (in order up to
     16 members, moved by its partitions above that)."""
 
-    def before(a: int, b: int) -> bool:
-        if rr_times[a] != rr_times[b]:
-            return rr_times[a] < rr_times[b]
-        if quotas[a] != quotas[b]:
-            return quotas[a] > quotas[b]
-        return wanted[a] > wanted[b]
-
     order = list(range(len(wanted)))
-    cpp_sort(order, before)
+    cpp_sort(order, lambda i: (rr_times[i], -quotas[i], -wanted[i]))
     return order
 
 

@@ -80,18 +80,9 @@ def negotiation_order(tree: GroupTree) -> list[GroupNode]:
     by ``sort_key`` (``group_order``; with autoregroup ``<none>`` after every other), ties
     where GCC's sort leaves them: in breadth-first order up to 16 groups, moved by its
     partitions above that (:func:`~fairshare_cli.core.cpp_sort.cpp_sort`)."""
-    root = tree.root
-
-    def before(a: GroupNode, b: GroupNode) -> bool:
-        if tree.autoregroup:
-            if a is root:
-                return False
-            if b is root:
-                return True
-        return a.sort_key < b.sort_key
-
+    root, last = tree.root, tree.autoregroup
     order = list(tree.groups)
-    cpp_sort(order, before)
+    cpp_sort(order, lambda g: (last and g is root, g.sort_key))
     return order
 
 

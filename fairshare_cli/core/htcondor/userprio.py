@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import compress, repeat
 from operator import itemgetter, not_
 from typing import Any
 
@@ -122,7 +122,7 @@ def userprio_view(
     else:
         with_groups = has_group_data and not hide_groups
         if introsort:  # (every ad read is sorted, those the filter leaves out too)
-            every = _view_rows(records, config, now, query, None, queue, group_info or {})
+            every = _every_row(rows, records, config, now, query, cutoff, queue, group_info or {})
             ordered, listed = _introsorted(rows, every, ranks, at, query.group_order, with_groups)
         else:
             ordered, listed = (
@@ -161,14 +161,14 @@ def _introsorted_blocks(
         if row.is_group or row.group != group:
             n, group = n + 1, (row.name if row.is_group else row.group)
         blocks[row.name] = n
-    get, last = itemgetter(at), len(ranks)
+    get = itemgetter(at)
 
-    def less(a: UserprioRow, b: UserprioRow) -> bool:
-        ka, kb = (blocks[a.name], not a.is_group), (blocks[b.name], not b.is_group)
-        return ka < kb or (ka == kb and not a.is_group and bool(get(a) < get(b)))
+    def key(row: UserprioRow) -> tuple[int, int, Any]:
+        # (a block holds one group row: two rows equal in the first two are users)
+        return (blocks[row.name], 0, 0) if row.is_group else (blocks[row.name], 1, get(row))
 
-    rows = sorted(ordered, key=lambda r: ranks.get(r.name, last))
-    cpp_sort(rows, less)
+    rows = _in_ad_order(ordered, ranks)
+    cpp_sort(rows, key)
     return rows
 
 
@@ -215,11 +215,12 @@ def _flat_order(
 #: ``_S_threshold``): a stable sort, so rows that tie keep the order of the ads.
 _STABLE_SORT_MAX = 16
 #: The most records whose ties ``fs`` orders as the negotiator's ad and ``std::sort`` leave
-#: them; a larger table lists them by name. Replaying the sort step by step in Python, and
-#: hashing each name as the accountant's table does, cost 0.17 s of CPU at 20,000
-#: submitters (``benchmarks/run.py --rows userprio``: 0.27 s became 0.44 s, over its 0.3 s
-#: target), some 10 ms at this size.
-AD_ORDER_MAX = 2_000
+#: them; a larger table lists them by name. Hashing each name as the accountant's table
+#: does and replaying the sort (:func:`~fairshare_cli.core.cpp_sort.cpp_sort`) cost some
+#: 0.02 s of CPU at this size and 0.05 s at 20,000 submitters (2-core machine, in-process
+#: ``userprio_view`` with and without), where ``fs userprio --allusers`` has a 0.3 s target
+#: (``benchmarks/run.py --rows userprio``).
+AD_ORDER_MAX = 10_000
 
 
 def _cutoff(query: UserprioQuery, since: float) -> float | None:
@@ -265,7 +266,7 @@ def _ad_ranks(
     order = breadth_first(config.groups)
     users = [n for n, rec in records.items() if not rec.is_group and n != acct.ROOT_GROUP]
     order.extend(table_order(users, table_entries))
-    return {name: i for i, name in enumerate(order)}
+    return dict(zip(order, range(len(order)), strict=True))
 
 
 def ties_keep_ad_order(records: int, query: UserprioQuery) -> bool:
@@ -293,19 +294,40 @@ def _introsorted(
     its place (``SortGroupsFirstByIndex``)."""
     assert ranks is not None  # (only past _STABLE_SORT_MAX ranked rows)
     assert at is not None
+    ordered = _in_ad_order(every, ranks)
+    key: Callable[[UserprioRow], Any] = itemgetter(at)
+    if group_order:
+        key = _groups_first_key(ranks, at)
+    cpp_sort(ordered, key)
+    listed = ordered
+    if rows is not every:
+        shown = {r.name: r for r in rows}
+        listed = [shown[r.name] for r in ordered if r.name in shown]
+    return (listed if with_groups else [r for r in listed if not r.is_group]), listed
+
+
+def _in_ad_order(rows: list[UserprioRow], ranks: Mapping[str, int]) -> list[UserprioRow]:
+    """``rows`` by their place in the ad (one not in it after the rest, in its order)."""
+    places = list(map(ranks.get, map(itemgetter(0), rows), repeat(len(ranks))))
+    return list(map(rows.__getitem__, sorted(range(len(rows)), key=places.__getitem__)))
+
+
+def _groups_first_key(ranks: Mapping[str, int], at: int) -> Callable[[UserprioRow], Any]:
+    """The key of ``LineRecLT`` with ``-grouporder``: a group and another row go by their
+    places in the ad, two users by the field at ``at``. The ad places the groups first
+    (every user's place is after theirs), and a group it does not hold (place: past the
+    end) comes after every other row, ties among such groups: so groups by place, then
+    users by the field, then groups the ad does not hold."""
     last = len(ranks)
-    ordered = sorted(every, key=lambda r: ranks.get(r.name, last))
     get = itemgetter(at)
 
-    def less(a: UserprioRow, b: UserprioRow) -> bool:
-        if group_order and (a.is_group or b.is_group):
-            return ranks.get(a.name, last) < ranks.get(b.name, last)
-        return bool(get(a) < get(b))
+    def key(row: UserprioRow) -> tuple[int, Any]:
+        if not row.is_group:
+            return (1, get(row))
+        place = ranks.get(row.name, last)
+        return (0, place) if place < last else (2, 0)
 
-    cpp_sort(ordered, less)
-    shown = {r.name: r for r in rows}
-    listed = [shown[r.name] for r in ordered if r.name in shown]
-    return (listed if with_groups else [r for r in listed if not r.is_group]), listed
+    return key
 
 
 def _ranked_key(at: int | None, descending: bool, ranks: Mapping[str, int]) -> Callable[[Row], Any]:
@@ -351,6 +373,23 @@ def _view_rows(
     if query.group_rollup:
         every = rolled_up(every, config.groups)
     return [r for r in every if _active_since(r, cutoff)]
+
+
+def _every_row(
+    rows: list[UserprioRow],
+    records: Mapping[str, CustomerRecord],
+    config: Config,
+    now: float,
+    query: UserprioQuery,
+    cutoff: float | None,
+    queue: QueueDemand,
+    group_info: Mapping[str, GroupQuotaInfo],
+) -> list[UserprioRow]:
+    """Every row of the ads read, past the activity filter or not (``rows``, the rows past
+    it, when there is none)."""
+    if cutoff is None:
+        return rows
+    return _view_rows(records, config, now, query, None, queue, group_info)
 
 
 def _active_since(row: UserprioRow, cutoff: float | None) -> bool:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fairshare_cli.core.htcondor.acctlog_order import hash_key, table_order, table_size
+from fairshare_cli.core.htcondor.acctlog_order import hash_key, hash_keys, table_order, table_size
 
 
 def test_hash_key_by_hand() -> None:
@@ -28,6 +28,31 @@ def test_hash_key_is_the_wrapping_loop(key: str) -> None:
     for byte in key.encode():
         i = (i + (i << 5) + byte) & (2**64 - 1)
     assert hash_key(key) == i
+
+
+def _wrapping_loop(key: str) -> int:
+    i = 0
+    for byte in key.encode():
+        i = (i + (i << 5) + byte) & (2**64 - 1)
+    return i
+
+
+# Keys that share lengths, prefixes, suffixes and whole columns (a column of one byte is
+# added to every slot at once), multi-byte characters, and long ones (many terms a slot).
+_KEYS = st.lists(
+    st.one_of(
+        st.text(alphabet="ab@.é中\x00\xff", max_size=12),
+        st.builds("Customer.{}@d".format, st.text(alphabet="xyz09", max_size=6)),
+        st.text(min_size=200, max_size=300),
+    ),
+    max_size=40,
+)
+
+
+@given(_KEYS)
+def test_hash_keys_are_each_keys_wrapping_loop(keys: list[str]) -> None:
+    """The keys of a length at once, side by side in one int: each key's own hash."""
+    assert hash_keys(keys) == [_wrapping_loop(k) for k in keys]
 
 
 @pytest.mark.parametrize(

@@ -113,11 +113,8 @@ def sort_submitters(subs: list[Submitter]) -> None:
     by effective priority, then starvation ratio. It breaks what ties in both by
     ``LastHeardFrom % 1009``, equal here (one schedd, whose submitter ads reach the
     collector together), so ties go where :func:`cpp_sort` leaves them from the list's
-    order. Without ties there is one sorted order, which Python's sort gives faster."""
-    if len({(s.eup, s.starvation) for s in subs}) == len(subs):
-        subs.sort(key=lambda s: (s.eup, s.starvation))
-    else:
-        cpp_sort(subs, lambda a, b: (a.eup, a.starvation) < (b.eup, b.starvation))
+    order."""
+    cpp_sort(subs, lambda s: (s.eup, s.starvation))
 
 
 class Pie:
