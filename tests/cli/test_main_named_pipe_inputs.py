@@ -190,6 +190,9 @@ def test_a_pipe_of_zero_bytes_is_refused_at_its_first(
          "table)"),
         (["sprio", "--jobs-file", "{pipe}"], "{pipe}: not valid JSON (line 1, column 1: "
          "Expecting value); expected a list of job objects"),
+        # (fs submit --file read it whole, as yes | fs submit --file - did: for ever)
+        (["submit", "--file", "{pipe}"], "{pipe}: not valid JSON (line 1, column 1: "
+         "Expecting value); expected a list of job objects"),
     ],
 )  # fmt: skip
 def test_a_pipe_of_endless_lines_is_refused_at_its_first(
