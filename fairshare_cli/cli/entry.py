@@ -123,56 +123,9 @@ def _open_closed_streams() -> None:
                 setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
 
 
-class _TextOnly(io.RawIOBase):
-    """Standard input from a pipe or a socket, refused at its first NUL byte.
-
-    A pipe has no size to look at first: ``cat /dev/zero | fs import condor-q -`` was read
-    into one endless line until the kernel killed fs. No input fs reads holds a NUL byte
-    (HTCondor's and Slurm's text output, JSON, CSV, TOML, a DIRAC ``.cfg``: a NUL in JSON
-    is written ``\\u0000``), so the first one ends the read, as ``grep`` calls such input
-    binary; what was read before it is never more than a chunk.
-    """
-
-    def __init__(self, fd: int) -> None:
-        self._fd, self._at = fd, 0
-
-    def readable(self) -> bool:
-        return True
-
-    def fileno(self) -> int:
-        return self._fd
-
-    def readinto(self, buffer: Any) -> int:
-        data = self._checked(os.read(self._fd, len(buffer)))
-        buffer[: len(data)] = data
-        return len(data)
-
-    def readall(self) -> bytes:
-        chunks = []
-        while data := self._checked(os.read(self._fd, 1 << 20)):
-            chunks.append(data)
-        return b"".join(chunks)
-
-    def _checked(self, data: bytes) -> bytes:
-        """``data``, the next bytes read.
-
-        Raises:
-            UnreadableInput: they hold a NUL byte (naming its offset in the input).
-        """
-        nul = data.find(b"\0")
-        if nul >= 0:
-            from fairshare_cli.errors import UnreadableInput  # (not on fs --help's path)
-
-            raise UnreadableInput(
-                f"cannot read -: binary data (a NUL byte at byte {self._at + nul:,}), not "
-                "text; fs stopped reading standard input there"
-            )
-        self._at += len(data)
-        return data
-
-
 def _refuse_binary_pipes() -> None:
-    """Read standard input through :class:`_TextOnly` when it is a pipe or a socket (a file
+    """Read standard input through :class:`~fairshare_cli.io.input_heads.TextOnly` when it
+    is a pipe or a socket (a file
     redirected is refused before it is read, by :func:`~fairshare_cli.io.inputs.
     refuse_blank_stdin`)."""
     stdin = sys.stdin
@@ -182,7 +135,9 @@ def _refuse_binary_pipes() -> None:
         return
     if stdin is None or not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
         return
-    raw = io.BufferedReader(_TextOnly(0), buffer_size=1 << 16)
+    from fairshare_cli.io.input_heads import TextOnly  # (only for a pipe)
+
+    raw = io.BufferedReader(TextOnly(0), buffer_size=1 << 16)
     sys.stdin = io.TextIOWrapper(raw, encoding=stdin.encoding, errors=stdin.errors, newline="\n")
 
 

@@ -196,9 +196,13 @@ def file_objects(path: str) -> list[Any]:
     Raises:
         InputError: the reader refuses the file, or it lists no job objects.
     """
-    from fairshare_cli.io.jobs import load_job_objects
+    from fairshare_cli.io.jobs import JOBS_TEXT, load_job_objects
+    from fairshare_cli.io.spool import spooled
 
-    objs = load_job_objects(path)
+    # (stdin or a pipe judged as --jobs-file's is: a first character no JSON value starts
+    # with, or 16 MB of blank space, refused before the rest is read)
+    with spooled(path, JOBS_TEXT, documents=True, json=True) as readable:
+        objs = load_job_objects(readable, path)
     if not objs:
         raise InputError(f"{path}: no job objects in the list; nothing to submit")
     return objs

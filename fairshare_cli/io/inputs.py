@@ -16,6 +16,18 @@ from fairshare_cli.core.limits import MAX_LINE
 from fairshare_cli.core.names import shown
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import ClosedStdin, InputError, UnreadableInput, decoder_fault
+from fairshare_cli.io.input_heads import (
+    BLANK,
+    BLANK_LIMIT,
+    BLOCK,
+    ZERO_BLOCK,
+    TextOnly,
+    blank_on,
+    judged_pipe,
+    piped,
+    refuse_blank_stdin,
+    refuse_zeros,
+)
 from fairshare_cli.io.json_keys import RepeatedKeys, surely_distinct
 from fairshare_cli.io.json_numbers import number_hooks
 
@@ -86,140 +98,6 @@ def refuse_device(path: str | os.PathLike[str]) -> None:
             raise OSError(errno.EINVAL, BLANK)
 
 
-#: How much of a file's start :func:`refuse_zeros` looks at.
-ZERO_BLOCK = 4096
-
-#: How much blank space (whitespace only) may open an input file: no tool's dump or jobs
-#: file starts with this much, and read whole such a file cost twice its size in memory
-#: (a copy of the bytes and of the text) before any reader could say it held nothing.
-BLANK_LIMIT = 16 * 1024 * 1024
-BLANK = f"it starts with {BLANK_LIMIT >> 20} MB of whitespace only (no JSON value or record)"
-
-
-def blank_on(fd: int, start: int, end: int) -> bool:
-    """Whether bytes ``start`` to ``end`` of the regular file open on ``fd`` are all
-    whitespace (spaces, tabs, line ends): no JSON value, record or line of text. Read in
-    blocks with ``pread``, so the descriptor's offset stays (stdin is read from it)."""
-    while start < end:
-        block = os.pread(fd, min(1 << 20, end - start), start)
-        if not block or block.strip():
-            return False
-        start += len(block)
-    return True
-
-
-def refuse_blank_stdin() -> None:
-    """Refuse a standard input that :func:`refuse_device` refuses as a file: redirected
-    from a device (``fs import condor-q - < /dev/zero``: read whole, it filled the memory;
-    a terminal and ``/dev/null`` pass), or from a file whose next bytes are zero bytes only
-    (``< big.sparse``: spooled whole into a temporary file first) or whose next
-    :data:`BLANK_LIMIT` bytes are whitespace; or a pipe whose first :data:`BLANK_LIMIT`
-    bytes are whitespace (:func:`_judge_piped_stdin`).
-
-    Raises:
-        OSError: it is such a device or file.
-    """
-    try:
-        found = os.fstat(0)
-        if stat.S_ISCHR(found.st_mode) or stat.S_ISBLK(found.st_mode):
-            if not os.isatty(0) and found.st_rdev != os.stat(os.devnull).st_rdev:
-                raise OSError(errno.EINVAL, "a device, not a file")
-            return
-        if stat.S_ISFIFO(found.st_mode) or stat.S_ISSOCK(found.st_mode):
-            _judge_piped_stdin()
-            return
-        if not stat.S_ISREG(found.st_mode):
-            return
-        at = os.lseek(0, 0, os.SEEK_CUR)
-        head = os.pread(0, ZERO_BLOCK, at)
-        blank = found.st_size - at >= BLANK_LIMIT and blank_on(0, at, at + BLANK_LIMIT)
-    except OSError as exc:
-        if exc.errno == errno.EINVAL:  # (ours, above)
-            raise
-        return  # (reading it names the fault)
-    refuse_zeros(head)
-    if blank:
-        raise OSError(errno.EINVAL, BLANK)
-
-
-def _judge_piped_stdin() -> None:
-    """Read the piped standard input on to its first byte that is not whitespace, and put
-    what was read back in front of the rest (``sys.stdin`` then reads it first): a pipe
-    whose first :data:`BLANK_LIMIT` bytes are blank is refused as a file of them is
-    (``yes '' | fs import squeue -`` was read for ever, no reader ever seeing a line that
-    is not blank), before any reader reads it; a shorter blank start is left to the
-    readers, whose words for it stay. Judged once (a later opening of ``-`` reads what
-    was put back); a standard input that is not descriptor 0 (closed, or a test's) is
-    left alone.
-
-    Raises:
-        OSError: the pipe's first :data:`BLANK_LIMIT` bytes are blank.
-    """
-    stdin = sys.stdin
-    buffer = getattr(stdin, "buffer", None)
-    if buffer is None or isinstance(getattr(buffer, "raw", None), _PutBack):
-        return
-    try:
-        if buffer.fileno() != 0:
-            return
-    except (OSError, ValueError):  # (io.UnsupportedOperation: no descriptor)
-        return
-    head, blank = bytearray(), True
-    try:
-        while blank and len(head) < BLANK_LIMIT:
-            block = buffer.read1(min(BLOCK, BLANK_LIMIT - len(head)))
-            head += block
-            blank = not block.strip()
-            if not block:
-                break
-    except OSError:
-        pass  # (reading on names the fault)
-    if blank and len(head) >= BLANK_LIMIT:
-        raise OSError(errno.EINVAL, BLANK)
-    rest = cast(io.TextIOWrapper, stdin).detach()  # (not closed when the old stream goes)
-    raw = io.BufferedReader(_PutBack(bytes(head), rest), 1 << 16)
-    # (as fs's entry point reads a pipe: line ends as they come)
-    sys.stdin = io.TextIOWrapper(raw, encoding=stdin.encoding, errors=stdin.errors, newline="\n")
-
-
-class _PutBack(io.RawIOBase):
-    """A stream's bytes ``head`` already read, then the rest of it (``rest``)."""
-
-    def __init__(self, head: bytes, rest: Any) -> None:
-        super().__init__()
-        self.head, self.at, self.rest = head, 0, rest
-
-    def readable(self) -> bool:
-        return True
-
-    def fileno(self) -> int:
-        return int(self.rest.fileno())
-
-    def readinto(self, buffer: Any) -> int:
-        if self.at < len(self.head):
-            size = min(len(buffer), len(self.head) - self.at)
-            buffer[:size] = self.head[self.at : self.at + size]
-            self.at += size
-            return size
-        return int(self.rest.readinto1(buffer))
-
-    def readall(self) -> bytes:
-        head, self.at = self.head[self.at :], len(self.head)
-        return head + bytes(self.rest.read())
-
-
-def refuse_zeros(head: bytes) -> None:
-    """Refuse a file whose first bytes ``head`` (up to :data:`ZERO_BLOCK`) are all zero: a
-    sparse file (``truncate -s 2G``) or one a crash left unwritten is no text, and read
-    whole (a 2 GB line of NULs) it filled the memory before any reader saw a byte of it.
-
-    Raises:
-        OSError: ``head`` is not empty and holds only zero bytes.
-    """
-    if head and not head.strip(b"\0"):
-        raise OSError(errno.EINVAL, "it starts with zero bytes only (a sparse or unwritten file)")
-
-
 def read_regular(path: str | os.PathLike[str]) -> bytes:
     """The bytes of ``path``, a regular file (or a symbolic link to one): the state and the
     config, which fs reads whenever it runs and may rewrite, are files, never a named pipe
@@ -263,7 +141,7 @@ def rereadable(path: str) -> bool:
         mode = os.stat(path).st_mode
     except OSError:
         return True
-    return not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode))
+    return not piped(mode)
 
 
 #: The temporary copies of pipes filled as they are read (:func:`~fairshare_cli.io.spool.spooled`
@@ -271,11 +149,32 @@ def rereadable(path: str) -> bool:
 FILLED: dict[str, Callable[[], IO[bytes]]] = {}
 
 
-def open_filled(path: str, **text: Any) -> IO[str] | None:
-    """A reading of the copy at ``path`` as text (``text``: ``open``'s text arguments), or
-    None when ``path`` is no copy being filled."""
+def open_bytes(path: str) -> IO[bytes]:
+    """The one opening of an input file ``path`` as bytes, each reader's: ``-`` is stdin
+    (:func:`refuse_blank_stdin` judges it), a path :func:`refuse_device` refuses is
+    refused, a temporary copy of a pipe being filled (:data:`FILLED`) is read as it is
+    filled, and a named pipe (``<(yes '')``, a FIFO) is judged as a piped stdin is
+    (:func:`judged_pipe`): the same refusals, in the same words. A regular file is opened
+    as it is.
+
+    Raises:
+        OSError: it cannot be opened, or is refused.
+    """
+    refuse_device(path)
+    if path == "-":
+        return cast(IO[bytes], sys.stdin.buffer)
     filled = FILLED.get(path)
-    return None if filled is None else io.TextIOWrapper(filled(), encoding="utf-8", **text)
+    if filled is not None:
+        return filled()
+    fh = open(path, "rb")  # noqa: SIM115 - the caller's to close
+    try:
+        if piped(os.fstat(fh.fileno()).st_mode):  # (as fs's entry point reads stdin's)
+            pipe = io.BufferedReader(TextOnly(fh.fileno(), path, fh.close), 1 << 16)
+            return judged_pipe(pipe)
+    except BaseException:
+        fh.close()
+        raise
+    return fh
 
 
 def open_input(path: str, name: str | None = None) -> IO[str]:
@@ -285,10 +184,10 @@ def open_input(path: str, name: str | None = None) -> IO[str]:
         InputError: the file cannot be opened.
     """
     try:
-        refuse_device(path)  # (stdin too: redirected from a blank file)
         if path == "-":
+            refuse_device(path)  # (redirected from a blank file, a blank pipe)
             return sys.stdin
-        return open_filled(path, newline="") or open(path, encoding="utf-8", newline="")
+        return io.TextIOWrapper(open_bytes(path), encoding="utf-8", newline="")
     except OSError as exc:
         raise cannot_read(name or path, exc) from None
 
@@ -478,7 +377,3 @@ def line_blocks(read: Callable[[int], Any], name: str, expected: str) -> Iterato
             yield make(block[:end])
     if carry:
         yield make(carry)
-
-
-#: How much :func:`line_blocks` reads at a time.
-BLOCK = 1 << 20

@@ -42,7 +42,7 @@ from fairshare_cli.core.jobs import (
 )
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
-from fairshare_cli.io.inputs import JSONFault, not_json, read_json, refuse_device
+from fairshare_cli.io.inputs import JSONFault, not_json, open_bytes, read_json
 from fairshare_cli.io.job_records import (
     projected,
     raw_job_record,
@@ -233,10 +233,9 @@ def _pieces(path: str) -> Iterator[bytes]:
 
     Raises:
         _Refused: it does not start with ``[``, or a piece outgrows :data:`LONGEST_PIECE`.
-        OSError: it cannot be read, or is a device (:func:`refuse_device`).
+        OSError: it cannot be read, or is refused (:func:`~fairshare_cli.io.inputs.open_bytes`).
     """
-    refuse_device(path)
-    with open(path, "rb") as fh:
+    with open_bytes(path) as fh:
         buf = fh.read(PIECE).lstrip(b" \t\r\n")
         if not buf.startswith(b"["):
             raise _Refused

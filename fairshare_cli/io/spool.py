@@ -14,17 +14,14 @@ from typing import IO
 
 from fairshare_cli.core.limits import MAX_LINE
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.input_heads import BLANK, BLANK_LIMIT, BLOCK
 from fairshare_cli.io.inputs import (
-    BLANK,
-    BLANK_LIMIT,
-    BLOCK,
     FILLED,
     JSONFault,
     cannot_read,
     long_line,
     not_json,
-    refuse_blank_stdin,
-    refuse_device,
+    open_bytes,
     rereadable,
 )
 
@@ -65,7 +62,7 @@ def spooled(
     every later opening reads what was copied, then copies on as it reads. With ``json``
     (the input is one JSON document, a jobs file), a pipe is refused as soon as its first
     character is one no JSON value starts with, in the JSON reader's words, or as soon as
-    :data:`~fairshare_cli.io.inputs.BLANK_LIMIT` bytes of it are blank, as a file is
+    :data:`~fairshare_cli.io.input_heads.BLANK_LIMIT` bytes of it are blank, as a file is
     (``yes | fs sprio --jobs-file -`` was copied for ever before either was said).
 
     Raises:
@@ -89,13 +86,11 @@ def spooled(
         # Bytes as they come: decoding (and its errors) is the reader's job.
         read: Callable[[int], bytes] = _nothing
         try:
-            if path != "-":
-                refuse_device(path)  # (a pipe standing for a closed stdin)
-                source = shut.enter_context(open(path, "rb"))
-                read = source.read1
+            if path != "-":  # (judged as stdin is: open_bytes)
+                source = shut.enter_context(open_bytes(path))
+                read = source.read1  # type: ignore[attr-defined]
             elif getattr(sys.stdin, "buffer", None) is not None:
-                refuse_blank_stdin()
-                read = sys.stdin.buffer.read1  # type: ignore[union-attr]
+                read = open_bytes(path).read1  # type: ignore[attr-defined]
             else:  # pragma: no cover - a text-only stdin
                 tmp.write(sys.stdin.read().encode("utf-8", "surrogateescape"))
         except OSError as exc:
@@ -192,7 +187,7 @@ class _JSONHead:
     """The start of a pipe that should hold one JSON document, judged a block at a time:
     a first character (printable ASCII) no value starts with is refused as
     :func:`json.loads` refuses it (``Expecting value``, at its line and column); a start
-    of :data:`~fairshare_cli.io.inputs.BLANK_LIMIT` blank bytes as
+    of :data:`~fairshare_cli.io.input_heads.BLANK_LIMIT` blank bytes as
     :func:`~fairshare_cli.io.inputs.refuse_device` refuses such a file. Any other first
     character is left to the readers (a byte-order mark, binary data: theirs to word). A
     first line longer than :data:`~fairshare_cli.core.limits.MAX_LINE` is refused as such

@@ -20,7 +20,7 @@ from typing import IO, Any
 
 from fairshare_cli.errors import InputError, UnreadableInput
 from fairshare_cli.io.importers.common import cut_capture, refuse_bom
-from fairshare_cli.io.inputs import cannot_read, line_blocks, open_filled, refuse_device
+from fairshare_cli.io.inputs import cannot_read, line_blocks, open_bytes
 from fairshare_cli.io.json_numbers import RefusedNumber, shown_number
 from fairshare_cli.io.json_stream import BINARY, Readable, iter_json_objects
 
@@ -339,14 +339,10 @@ def open_dump(path: str) -> IO[str]:
         InputError: the file cannot be opened.
     """
     import io
-    import sys
 
     try:
-        refuse_device(path)  # (stdin too: redirected from a blank file)
-        if path == "-":
-            return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape")
-        filled = open_filled(path, errors="surrogateescape", newline=None)
-        return filled or open(path, encoding="utf-8", errors="surrogateescape", newline=None)
+        fh = open_bytes(path)  # (stdin and a named pipe judged: a blank pipe refused)
+        return io.TextIOWrapper(fh, encoding="utf-8", errors="surrogateescape", newline=None)
     except OSError as exc:
         raise cannot_read(path, exc) from None
 

@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING, Any, cast
 from fairshare_cli.core.limits import MAX_LINE
 from fairshare_cli.core.usage import refuse_byte_order_mark
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.inputs import FILLED, cannot_read, line_blocks, long_line, refuse_device
+from fairshare_cli.io.inputs import cannot_read, line_blocks, long_line, open_bytes
 from fairshare_cli.io.json_keys import DuplicateKey
 from fairshare_cli.io.json_numbers import NonFiniteNumber, line_of
 
@@ -33,11 +33,7 @@ def as_float(value: float) -> float:
 
 def _open_binary(path: str) -> IO[bytes]:
     try:
-        refuse_device(path)  # (stdin too: redirected from a blank file)
-        if path == "-":
-            return sys.stdin.buffer
-        filled = FILLED.get(path)  # (a copy of a pipe, filled as it is read: io.spool)
-        return open(path, "rb") if filled is None else filled()
+        return open_bytes(path)
     except OSError as exc:
         raise cannot_read(path, exc) from None
 

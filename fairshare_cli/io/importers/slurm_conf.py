@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import chain
 from typing import Any
 
 from fairshare_cli.core.names import check_name, shown
@@ -23,9 +23,10 @@ from fairshare_cli.core.slurm.gres_types import parse_gres_types
 from fairshare_cli.core.timestr import STORED_INFINITE_MAX_AGE, TimeStringError, time_str2secs
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.as_config import Origins
-from fairshare_cli.io.importers.common import HEAD_LINES, given_twice, is_prompt, text_lines
+from fairshare_cli.io.importers.common import given_twice, is_prompt, text_lines
 from fairshare_cli.io.importers.gres import node_gres
 from fairshare_cli.io.importers.hostlist import HostlistError, compress_machines, expand_hostlist
+from fairshare_cli.io.importers.slurm_conf_head import Head, told
 from fairshare_cli.io.importers.slurm_knobs import (
     BACKFILL_OPTIONS,
     KNOBS,
@@ -76,22 +77,31 @@ class _Node:
     gres: tuple[tuple[str, int], ...] = ()
 
 
-def logical_lines(path: str, label: str) -> Iterator[tuple[str, int, str]]:
-    """``(file, first line number, text)`` of each logical line, includes read in place.
+def logical_lines(
+    path: str, label: str, lines: Iterable[tuple[int, str]] | None = None
+) -> Iterator[tuple[str, int, str]]:
+    """``(file, first line number, text)`` of each logical line, includes read in place;
+    ``lines``: the file's lines, where a reading of them is under way.
 
     Raises:
         InputError: unreadable, binary, or an include that cannot be read.
     """
-    yield from _logical(path, label, depth=0, cluster=[None])
+    yield from _logical(path, label, depth=0, cluster=[None], lines=lines)
 
 
 def _logical(
-    path: str, label: str, depth: int, cluster: list[str | None]
+    path: str,
+    label: str,
+    depth: int,
+    cluster: list[str | None],
+    lines: Iterable[tuple[int, str]] | None = None,
 ) -> Iterator[tuple[str, int, str]]:
     pending = ""
     start = 0
-    for number, raw in text_lines(path, label, "slurm.conf text"):
+    for number, raw in text_lines(path, label, "slurm.conf text") if lines is None else lines:
         if not pending:
+            if not raw.strip():  # (a blank line ending no continued line: nothing)
+                continue
             start = number
         text = _strip_comment(raw)
         stripped = text.rstrip()
@@ -174,15 +184,18 @@ def read_slurm_conf(path: str, label: str | None = None, compat: str = "current"
     """
     label = label or path
     out = SlurmConf(Origins(label))
-    if _is_show_config(path, label):
-        return _show_config(path, label, out, compat)
-    if _is_show_partition(path, label):
+    head = Head(text_lines(path, label, "slurm.conf text"))
+    kind = "conf" if path == "-" else told(head)  # (stdin is read once)
+    if kind != "conf":
+        head.read = iter(())  # (that reading closed: the output is read as such)
+        if kind == "config":
+            return _show_config(path, label, out, compat)
         return _show_partition(path, label, out)
     nodes: dict[str, _Node] = {}
     node_default, part_default = Defaults(), Defaults()
     partitions: dict[str, dict[str, Any]] = {}
     part_nodes: dict[str, tuple[str, list[str]]] = {}
-    for file, number, line in logical_lines(path, label):
+    for file, number, line in logical_lines(path, label, chain(head.kept, head.read)):
         where = f"{file}:{number}"
         kv = pairs(line, where)
         key = kv[0][0].lower()
@@ -216,36 +229,6 @@ def read_slurm_conf(path: str, label: str | None = None, compat: str = "current"
         )
         raise InputError(f"{label}: {found}; expected a slurm.conf")
     return out
-
-
-#: How ``scontrol show config`` output starts (after the command line of a transcript).
-_SHOW_CONFIG = ("$ scontrol show config", "$ scontrol show conf", "Configuration data as of")
-
-
-def _is_show_config(path: str, label: str) -> bool:
-    """Whether the file is ``scontrol show config`` output (its first line says so); a
-    file that is not says nothing before its first ``Key=Value`` line."""
-    if path == "-":
-        return False
-    for _, line in text_lines(path, label, "slurm.conf text"):
-        if line.strip():
-            return line.startswith(_SHOW_CONFIG)
-    return False
-
-
-def _is_show_partition(path: str, label: str) -> bool:
-    """Whether the file is ``scontrol show partition`` output: its command line, or a
-    ``PartitionName=NAME`` line alone with the partition's fields on indented lines after."""
-    if path == "-":
-        return False
-    read = text_lines(path, label, "slurm.conf text")
-    lines = [*islice((line for _, line in read if line.strip()), 2)]
-    for _ in islice(read, HEAD_LINES):  # (binary data further on named first, as before)
-        pass
-    if lines and lines[0].startswith("$ scontrol show part"):
-        return True
-    head = re.fullmatch(r"PartitionName=\S+\s*", lines[0]) if lines else None
-    return head is not None and len(lines) > 1 and lines[1][:1].isspace()
 
 
 def _show_partition(path: str, label: str, out: SlurmConf) -> SlurmConf:
