@@ -352,6 +352,34 @@ def long_line(name: str, number: int, expected: str) -> InputError:
     )
 
 
+def bounded_lines(stream: IO[str], name: str, expected: str, first: int = 1) -> Iterator[str]:
+    """``stream``'s lines as iterating it gives them, each at most
+    :data:`~fairshare_cli.core.limits.MAX_LINE` characters: a longer one is refused once
+    that much of it is read (:func:`long_line`, ``first`` the number of the first line),
+    not held until memory runs out (``yes | tr -d '\\n' | fs import dirac-cfg -``).
+
+    Raises:
+        InputError: such a line; as :func:`read_text`.
+    """
+    number = first
+    while line := _read_line(stream, name):
+        if len(line) > MAX_LINE:
+            raise long_line(name, number, expected)
+        yield line
+        number += 1
+
+
+def _read_line(stream: IO[str], name: str) -> str:
+    """The next line of ``stream``, cut after :data:`~fairshare_cli.core.limits.MAX_LINE`
+    characters and one more (as :func:`read_text` reads)."""
+    try:
+        return stream.readline(MAX_LINE + 1)
+    except UnicodeDecodeError as exc:
+        raise not_utf8(name, exc) from None
+    except OSError as exc:
+        raise cannot_read(name, exc) from None
+
+
 def line_blocks(read: Callable[[int], Any], name: str, expected: str) -> Iterator[Any]:
     """The text (or bytes) ``read(n)`` gives, in blocks of whole lines (the last block
     may end without a newline), each as a stream to iterate line by line at the speed of

@@ -18,9 +18,11 @@ from fairshare_cli.core.tres import alloc_tres_counts, tres_text
 from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import EmptyInput, InputError
 from fairshare_cli.io.importers.common import column_spans, cut_capture, refuse_bom
-from fairshare_cli.io.inputs import read_text
+from fairshare_cli.io.inputs import bounded_lines, read_text
 
 _NO_TIME = {"", "none", "unknown", "n/a"}
+#: What the output should be, in refusals.
+_EXPECTED = "sacct -P output (a header line, then jobs)"
 
 
 def _table_rows(lines: list[str]) -> tuple[list[str], list[list[str]], int]:
@@ -72,7 +74,7 @@ def read_sacct(
     numbered = [(k + 1, line) for k, line in enumerate(every) if _listed(line)]
     lines = [line for _, line in numbered]
     if not lines:  # (sacct prints its header even when no job matches)
-        raise EmptyInput(f"{label}: empty; expected sacct -P output (a header line, then jobs)")
+        raise EmptyInput(f"{label}: empty; expected {_EXPECTED}")
     names, rows, first = _header(lines, label)
     index, cpu_field = _fields(names, label)
     records: list[UsageRecord] = []
@@ -143,7 +145,8 @@ def _judged_text(stream: IO[str], label: str) -> str:
     lines = [line for line in whole if _listed(line)][:2]
     if len(lines) == 2 and not head.startswith("\ufeff"):
         _fields(_header(lines, label)[0], label)
-    return head + read_text(stream, label)
+    # (the rest a line at a time: one without end is refused, numbered from the head's)
+    return head + "".join(bounded_lines(stream, label, _EXPECTED, head.count("\n") + 1))
 
 
 class _Row:

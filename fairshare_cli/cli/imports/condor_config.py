@@ -39,6 +39,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     """
     from fairshare_cli.io.importers.as_config import Imported
     from fairshare_cli.io.importers.classad_dumps import open_dump
+    from fairshare_cli.io.importers.condor_config_lines import EXPECTED
     from fairshare_cli.io.importers.condor_config_local import read_as_daemons
     from fairshare_cli.io.importers.condor_knobs import (
         fragment_from_knobs,
@@ -46,10 +47,11 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
         unmodelled,
         unmodelled_settings,
     )
+    from fairshare_cli.io.inputs import bounded_lines
 
     base = Path(file).parent if file != "-" else Path.cwd()
     with open_dump(file) as fh:  # (read as the first reading reads it: a bad line ends it)
-        conf, readings = read_as_daemons(fh, file, base)
+        conf, readings = read_as_daemons(bounded_lines(fh, file, EXPECTED), file, base)
     try:  # (a value refused for its key: the macros taken as empty in it, named first)
         fragment, used, ignored, origins = fragment_from_knobs(conf, file, readings)
         warnings = unmodelled(conf) + unmodelled_settings(conf)

@@ -48,13 +48,13 @@ def command(
     so DIRAC uses 1000 (a warning says so). FILE - is stdin.
     """
     from fairshare_cli.io.importers.as_config import Imported
-    from fairshare_cli.io.importers.cfg_syntax import parse_cfg
+    from fairshare_cli.io.importers.cfg_syntax import CFG_TEXT, parse_cfg
     from fairshare_cli.io.importers.dirac_cfg import read_dirac_cfg
-    from fairshare_cli.io.inputs import not_utf8, open_input
+    from fairshare_cli.io.inputs import bounded_lines, not_utf8, open_input
 
     with open_input(file) as fh:
         try:
-            root = parse_cfg(fh, file)
+            root = parse_cfg(bounded_lines(fh, file, CFG_TEXT), file)
         except UnicodeDecodeError as exc:
             raise not_utf8(file, exc) from None
     result = read_dirac_cfg(root, file, vo=vo, setup=setup)

@@ -161,6 +161,8 @@ def parse_cfg(lines: Iterable[str], source: str) -> CfgSection:
 #: joins into the name of the next section): far more than any configuration's, and a
 #: pipe of text that is no configuration (``yes | fs import dirac-cfg -``) ends there.
 GATHER_LINES = 1 << 16
+#: What the text should be, in refusals.
+CFG_TEXT = "DIRAC's .cfg text"
 
 
 def _gathered_too_long(source: str, since: int) -> InputError:
@@ -186,7 +188,7 @@ def _refuse_unseen(raw: str, source: str, number: int) -> None:
             "as part of the first name; save it as UTF-8 without one"
         )
     if "\0" in raw:
-        raise InputError(f"{source}:{number}: binary data (a NUL byte); expected DIRAC's .cfg text")
+        raise InputError(f"{source}:{number}: binary data (a NUL byte); expected {CFG_TEXT}")
 
 
 def _name_of(parent: CfgSection, child: CfgSection) -> str:
@@ -207,7 +209,7 @@ def _parent(node: CfgSection, name: str, source: str, number: int) -> tuple[CfgS
     if parent is None or not parts:
         raise InputError(
             f"{source}:{number}: '{shown(name, 40)}' names a section path whose parent "
-            "does not exist; expected DIRAC's .cfg text"
+            f"does not exist; expected {CFG_TEXT}"
         )
     return parent, parts[-1]
 

@@ -34,6 +34,7 @@ from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import refuse_pipe
 from fairshare_cli.io.importers.condor_config_if import KEYWORD, IfStack, condition_holds
 from fairshare_cli.io.importers.condor_config_lines import (
+    EXPECTED,
     Heredoc,
     logical_lines,
     operator,
@@ -42,7 +43,7 @@ from fairshare_cli.io.importers.condor_config_lines import (
 from fairshare_cli.io.importers.condor_config_macros import DAEMONS, Knobs
 from fairshare_cli.io.importers.condor_defaults import MACHINE, built_in
 from fairshare_cli.io.importers.condor_templates import templates_used
-from fairshare_cli.io.inputs import refuse_device
+from fairshare_cli.io.inputs import bounded_lines, refuse_device
 
 #: ``CONFIG_MAX_NESTING_DEPTH``: the main file is depth 0, an include at depth 19 is refused.
 MAX_INCLUDE_DEPTH = 20
@@ -278,7 +279,7 @@ def read_file(conf: ConfigFile, path: Path, depth: int) -> str | None:
         refuse_device(path)
         refuse_pipe(path)
         with open(path, encoding="utf-8", errors="surrogateescape") as fh:
-            read_config(fh, str(path), path.parent, conf, depth)
+            read_config(bounded_lines(fh, str(path), EXPECTED), str(path), path.parent, conf, depth)
     except OSError as exc:
         return str(exc.strerror)
     return None

@@ -11,6 +11,9 @@ from typing import NamedTuple
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.common import refuse_bom
 
+#: What a file read as a condor_config should be, in refusals.
+EXPECTED = "a condor_config file"
+
 #: ``X += v`` (the ``+`` a word before the operator) and ``X+= v`` (a name ending in ``+``).
 _PLUS_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_.]*)\s*\+\s*=\s*(.*)$")
 
@@ -37,9 +40,7 @@ def logical_lines(
             refuse_bom(raw, label)
             dump(raw)
         if "\x00" in raw or re.search("[\udc80-\udcff]", raw):
-            raise InputError(
-                f"{label}:{number}: binary data, not text; expected a condor_config file"
-            )
+            raise InputError(f"{label}:{number}: binary data, not text; expected {EXPECTED}")
         line = raw.strip()
         if not parts:
             first = number

@@ -23,19 +23,23 @@ REPO = Path(__file__).resolve().parents[3]
         ("condor-q", "condor_q -json or -long output"),
         ("squeue", "squeue --json or scontrol show jobs output"),
         ("sacctmgr", "sacctmgr output"),
+        ("sacct", "sacct -P output (a header line, then jobs)"),
+        ("dirac-cfg", "DIRAC's .cfg text"),
+        ("condor-config", "a condor_config file"),
     ],
 )
 def test_a_pipe_without_newlines_is_refused_at_the_cap(
     tmp_path: Path, kind: str, expected: str
 ) -> None:
     """``yes | tr -d '\\n' | fs import KIND -`` (with --config, --state and --now where it
-    writes a state): exit 2 and ``-:1: a line longer than 64 MiB``; 64 MiB is
-    67,108,864 = 2**26 bytes."""
+    writes a state): exit 2 and ``-:1: a line longer than 64 MiB``; 64 MiB is 67,108,864 =
+    2**26 bytes. (sacct, dirac-cfg and condor-config held the line whole, past 2 GB.)"""
     assert MAX_LINE == 2**26 == 67_108_864
     state = ["--config", "sample_configs/pool.toml", "--state", str(tmp_path / "s.json"),
              "--now", "2026-11-21T12:00:00Z"]  # fmt: skip
     fs = [sys.executable, "-m", "fairshare_cli", "import", kind, "-"]
-    line = " ".join([*fs, *([] if kind == "sacctmgr" else state)])
+    writes = kind in ("condor-q", "squeue", "sacct")  # (the others print a config fragment)
+    line = " ".join([*fs, *(state if writes else [])])
     result = subprocess.run(
         f"yes | tr -d '\\n' | {line}", shell=True, capture_output=True, text=True,
         env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, cwd=REPO, check=False,
