@@ -86,13 +86,13 @@ def spooled(
         # Bytes as they come: decoding (and its errors) is the reader's job.
         read: Callable[[int], bytes] = _nothing
         try:
-            if path != "-":  # (judged as stdin is: open_bytes)
-                source = shut.enter_context(open_bytes(path))
+            if path == "-" and getattr(sys.stdin, "buffer", None) is None:  # pragma: no cover
+                tmp.write(sys.stdin.read().encode("utf-8", "surrogateescape"))  # (text only)
+            else:  # (stdin and a path judged alike: open_bytes)
+                source = open_bytes(path)
+                if path != "-":  # (stdin is not this reading's to close)
+                    shut.enter_context(source)
                 read = source.read1  # type: ignore[attr-defined]
-            elif getattr(sys.stdin, "buffer", None) is not None:
-                read = open_bytes(path).read1  # type: ignore[attr-defined]
-            else:  # pragma: no cover - a text-only stdin
-                tmp.write(sys.stdin.read().encode("utf-8", "surrogateescape"))
         except OSError as exc:
             raise cannot_read(path, exc) from None
         copy = _Copy(read, tmp, path, expected, documents)
