@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from tests.cli.conftest import common, refused
+from tests.cli.test_sweep import write_spec
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
@@ -242,3 +243,42 @@ def test_fs_import_of_dev_zero_is_refused_before_it_is_read(
     refused(result)
     reads = f"(fs import {kind} reads {READS[kind]})"
     assert result.stderr == f"fs: error: cannot read /dev/zero: a device, not a file {reads}\n"
+
+
+def test_a_sweep_spec_that_never_ends_is_refused_after_64_mib(
+    run: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs sweep run <(yes) --out runs``: a spec is TOML, read whole before it is parsed;
+    read as it came, the pipe filled the memory. Now 64 MiB of it are read (the longest
+    line a dump may hold, core/limits.MAX_LINE), no more, and it is refused: exit 2,
+    nothing written. The writer may send 80 MiB here, so that the refusal is fs's."""
+    monkeypatch.setitem(globals(), "CAP", 80 << 20)
+    out = tmp_path / "runs"
+    line = ["sweep", "run", "{pipe}", "--out", str(out), "--engine", "slurm"]
+    result, pipe, sent = _through_pipe(run, tmp_path, line, b"y\n" * 32768)
+    refused(result)
+    assert result.stderr == (
+        f"fs: error: sweep spec {pipe} is longer than 64 MiB; expected a TOML file\n"
+    )
+    assert (64 << 20) <= sent < (80 << 20)
+    assert not out.exists()
+
+
+def test_a_sweep_spec_through_a_pipe_runs_as_the_file(
+    run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """``fs sweep run SPEC --json`` with the spec a FIFO: the points the file gives (its
+    files named in it found beside the pipe, as beside the file)."""
+    spec = write_spec(tmp_path)
+    as_file = run("sweep", "run", str(spec), "--json")
+    assert as_file.exit_code == 0, as_file.stderr
+    pipe = tmp_path / "spec.pipe"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=pipe.write_bytes, args=(spec.read_bytes(),), daemon=True)
+    writer.start()
+    try:
+        result = run("sweep", "run", str(pipe), "--json", "--out", str(tmp_path / "piped"))
+    finally:
+        writer.join(timeout=PATIENCE)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == as_file.stdout

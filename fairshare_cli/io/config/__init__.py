@@ -15,6 +15,7 @@ from fairshare_cli.core.config import (
     NegotiatorConfig,
     PoolConfig,
 )
+from fairshare_cli.core.limits import MAX_LINE
 from fairshare_cli.errors import ConfigError
 from fairshare_cli.io.config.dirac import read_dirac
 from fairshare_cli.io.config.htcondor import (
@@ -37,8 +38,8 @@ from fairshare_cli.io.inputs import (
     cannot_be_read,
     is_a_folder,
     no_such_file,
+    open_bytes,
     read_regular,
-    refuse_device,
 )
 from fairshare_cli.io.toml import loads_file
 
@@ -72,11 +73,7 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
     """
     text = ""
     try:
-        if what == "config file":
-            data = read_regular(path)
-        else:
-            refuse_device(path)
-            data = path.read_bytes()
+        data = read_regular(path) if what == "config file" else _read_bounded(path, what)
         text = data.decode("utf-8-sig")  # (a leading byte-order mark: skipped)
         if not text.strip():
             start = f"'fs init --force {path}' writes one" if what == "config file" else ""
@@ -92,6 +89,25 @@ def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
         raise ConfigError(
             f"{what} {path} is not UTF-8 text (byte {exc.start}); expected a TOML file"
         ) from None
+
+
+def _read_bounded(path: Path, what: str) -> bytes:
+    """The bytes of the TOML input ``path`` that may be a pipe (a sweep spec), opened as
+    every input is (:func:`~fairshare_cli.io.inputs.open_bytes`) and read to at most
+    :data:`~fairshare_cli.core.limits.MAX_LINE` bytes: a pipe that never ends (``fs sweep
+    run <(yes)``) was read until memory ran out.
+
+    Raises:
+        ConfigError: it holds more than that.
+        OSError: as ``open_bytes``.
+    """
+    with open_bytes(str(path)) as fh:
+        data = fh.read(MAX_LINE + 1)
+    if len(data) > MAX_LINE:
+        raise ConfigError(
+            f"{what} {path} is longer than {MAX_LINE >> 20} MiB; expected a TOML file"
+        )
+    return data
 
 
 def sample_hint(path: Path) -> str:
