@@ -177,6 +177,8 @@ def run(  # noqa: PLR0913  click passes each option
         raise click.UsageError("--memory goes with --engine htcondor or slurm")
     if (dask_scheduler is None) != (engine != "dask"):
         raise click.UsageError("--engine dask and --dask-scheduler ADDRESS go together")
+    if spec_path == "-" and not out:
+        raise click.UsageError("a spec read from standard input (-) needs --out DIR")
     spec = Path(spec_path)
     where = Path(out) if out else spec.with_suffix(".sweep")
     if engine in ("htcondor", "slurm"):

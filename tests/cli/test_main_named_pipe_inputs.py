@@ -282,3 +282,25 @@ def test_a_sweep_spec_through_a_pipe_runs_as_the_file(
         writer.join(timeout=PATIENCE)
     assert result.exit_code == 0, result.stderr
     assert result.stdout == as_file.stdout
+
+
+def test_a_sweep_spec_on_standard_input_needs_out(
+    run: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs sweep run - < SPEC`` would name its folder ``-.sweep`` (which ``rm -r`` takes
+    for an option): it asks for ``--out`` (usage, exit 2); with it, the points the file
+    gives (its files found in the folder fs runs in)."""
+    spec = write_spec(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = run("sweep", "run", "-", input=spec.read_text(encoding="utf-8"))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: a spec read from standard input (-) needs --out DIR "
+        "(see 'cli sweep run --help')\n"
+    )
+    as_file = run("sweep", "run", str(spec), "--json")
+    assert as_file.exit_code == 0, as_file.stderr
+    piped = run("sweep", "run", "-", "--out", str(tmp_path / "in"), "--json",
+                input=spec.read_text(encoding="utf-8"))  # fmt: skip
+    assert piped.exit_code == 0, piped.stderr
+    assert piped.stdout == as_file.stdout
