@@ -412,6 +412,25 @@ def accounted_jobless(
     return out
 
 
+def passed_on(old: Claim | None, m: Match, now: float) -> Claim:
+    """The claim match ``m`` at ``now`` leaves on its slot, whose claim was ``old``: the
+    new one (:func:`match_claim`), but where ``m`` preempts its own submitter's job (the
+    machine ranks the new job above it): ``AddMatch`` finds the slot's resource record
+    already the submitter's ("Match already existed!") and returns, so nothing is charged
+    or released, and the record, its weight and its start go on, now holding the new job
+    (:func:`own_preemption`)."""
+    if old is None or not own_preemption(old, m):
+        return match_claim(m, now)
+    began = old.start_time if old.accountant_start is None else old.accountant_start
+    return dc_replace(old, job_id=m.job_id, start_time=now, accountant_start=began)
+
+
+def own_preemption(old: Claim, m: Match) -> bool:
+    """Whether match ``m`` preempts the job of ``old``, its slot's claim, for the same
+    submitter (a machine-rank preemption: see :func:`passed_on`)."""
+    return bool(m.preempted_job) and old.submitter == m.submitter
+
+
 def match_claim(m: Match, now: float) -> Claim:
     """The claim a match at ``now`` opens: held at the dynamic slot's own weight once the
     next cycle has checked it, its ``match_cost`` (on a partitionable slot, the whole

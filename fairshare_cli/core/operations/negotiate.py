@@ -29,9 +29,10 @@ from fairshare_cli.core.htcondor.claims import (
     claim_weight,
     current_claims,
     displaced_holder,
-    match_claim,
     negotiator_from_json,
     negotiator_to_json,
+    own_preemption,
+    passed_on,
     slot_weigher,
     unchecked_matches,
 )
@@ -354,9 +355,11 @@ def _match_changes(
         if m.reason == BESIDE:
             continue
         old = claims.get(m.slot)
+        claims[m.slot] = passed_on(old, m, now)
         if old is not None and m.preempted_job:
+            if own_preemption(old, m):  # (nothing charged or released)
+                continue
             changes.append((old.submitter, claim_weight(old, weigh), now))
-        claims[m.slot] = match_claim(m, now)
         changes.append((m.submitter, charged_weight(claims[m.slot], weigh), None))
     changes += [change for after, change in jobless if after >= len(result.matches)]
     return changes

@@ -21,7 +21,8 @@ from fairshare_cli.core.htcondor.claims import (
     checked_claim,
     claim_weight,
     dynamic_slot_weigher,
-    match_claim,
+    own_preemption,
+    passed_on,
     unchecked_matches,
 )
 from fairshare_cli.core.htcondor.customer_record import as_stored
@@ -200,6 +201,8 @@ class SimQueue(SimBook):
             for j in at.get(i, ()) if at else ():
                 self._add_jobless(j, t)
             old = self.claims.get(m.slot)
+            if old is not None and own_preemption(old, m):  # (nothing charged or released)
+                continue
             if old is not None and m.preempted_job:
                 self.acc.remove_match(old.submitter, claim_weight(old, self.weigh), t, t)
             if m.reason != beside.BESIDE:
@@ -221,6 +224,7 @@ class SimQueue(SimBook):
         self._charge(result, t)
         started = self._take_idle({m.job_id for m in result.matches})
         for m in result.matches:
+            held = self.claims.get(m.slot)
             if m.preempted_job and m.preempted_job in self.running:
                 run = self._drop_running(m.preempted_job, t)
                 back = replace(run.job, status="idle", slot=None, start_time=None)
@@ -233,7 +237,7 @@ class SimQueue(SimBook):
                 self.beside.add(m.job_id)
                 self._add_running(replace(job, slot=None), m.submitter, None, t)
             else:
-                claim = match_claim(m, t)
+                claim = passed_on(held, m, t)
                 self._claim(claim)
                 self._add_running(job, m.submitter, claim_weight(claim, self.weigh), t)
             if self.slurm is not None:

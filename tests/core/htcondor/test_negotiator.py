@@ -150,6 +150,34 @@ def test_machine_rank_preempts_whatever_preemption_requirements_says() -> None:
     ]
 
 
+@pytest.mark.parametrize("knobs", [LEGACY, CURRENT], ids=["legacy", "current"])
+def test_machine_rank_preempts_the_submitters_own_claim(knobs: object) -> None:
+    """``matchmakingAlgorithm`` tests a claimed slot's ``RANK > CurrentRank`` before it
+    asks whether the slot's remote user is the submitter itself: only priority
+    preemption spares one's own claim. The slot ranks by ``JobPrio``: joe's running 9.0
+    (JobPrio 0) has CurrentRank 0, his idle 1.0 (JobPrio 5) rank 5 > 0, so 1.0 takes the
+    slot and 9.0 is preempted, though joe is at his limit (1 slot of a 1-slot pool: only
+    machine-rank preemption is considered). A job the slot ranks the same (JobPrio 0)
+    does not preempt it."""
+    machines = [
+        MachineSpec(
+            name="exec", count=1, attributes={"Cpus": 1, "Memory": 4096}, rank="TARGET.JobPrio"
+        )
+    ]
+    claims = [Claim("slot1@exec001", "joe@example.org", "9.0", NOW - 10)]
+    running = J("9.0", "joe", status="running", job_prio=0)
+    for prio, want in ((5, [("1.0", "rank", "9.0")]), (0, [])):
+        queue = [running, J("1.0", "joe", job_prio=prio)]
+        result = run(
+            machines,
+            queue,
+            usage={"joe@example.org": 1.0},
+            claims=claims,
+            knobs=knobs,  # type: ignore[arg-type]
+        )
+        assert [(m.job_id, m.reason, m.preempted_job) for m in result.matches] == want
+
+
 def test_slot_weights_charge_cpus() -> None:
     machines = [MachineSpec(name="big", count=2, slots=1, attributes={"Cpus": 4, "Memory": 8192})]
     queue = jobs("a", 5, 1) + jobs("b", 5, 2)

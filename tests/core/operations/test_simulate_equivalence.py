@@ -39,8 +39,11 @@ def _config(
     slurm: bool,
     groups: bool = False,
     partitionable: bool = False,
+    ranked: bool = False,
 ) -> Any:
     machine: dict[str, Any] = {"name": "m", "count": 1, "slots": slots}
+    if ranked:  # the machine prefers JobPrio 1: such a job preempts a 0, its owner's too
+        machine["rank"] = "TARGET.JobPrio"
     if partitionable:  # 4-CPU partitionable slots that jobs of 1-3 CPUs carve
         machine |= {"partitionable": True, "attributes": {"Cpus": 4, "Memory": 8192}}
     raw: dict[str, Any] = {
@@ -128,6 +131,41 @@ def test_fast_simulation_equals_the_reference(
     assert {c.job_id for c in fast.negotiator.claims.values()} == {
         c.job_id for c in ref.negotiator.claims.values()
     }
+
+
+@pytest.mark.parametrize("profile", ["current", "legacy"])
+def test_a_job_the_machine_prefers_preempts_its_owners_own_claim(profile: str) -> None:
+    """One slot that ranks by ``JobPrio``: a's 1.0 (JobPrio 0) runs from the start; a's
+    2.0 (JobPrio 1), queued at 600 s, preempts it at the 600 s cycle (rank 1 above
+    CurrentRank 0: machine-rank preemption spares no submitter's own claim), so a holds
+    the one slot with 1.0 pending, and 2.0 holds the claim. Both loops agree."""
+    config = _config(1, profile, False, False, ranked=True)
+    objs = [
+        {"id": "1.0", "owner": "a", "job_prio": 0, "submit_time": START, "run_time": 3600},
+        {"id": "2.0", "owner": "a", "job_prio": 1, "submit_time": START + 600, "run_time": 3600},
+    ]
+    singles = [one for k, o in enumerate(objs) for one in parse_job(o, f"job {k}")]
+    window = SimWindow(START, 1200, 300)
+    empty = acct.AccountantState(records={})
+    ref = simulate_reference(
+        config,
+        empty,
+        NegotiatorState(),
+        [],
+        singles,
+        window,
+        slurm_tree=slurm_tree_of(config, None),
+    )
+    batches = [JobBatch(job, 1) for job in singles]
+    fast = simulate(config, empty, NegotiatorState(), [], batches, window, slurm=None)
+    for result in (fast, ref):
+        rows = [(r.time - START, r.slots, r.pending) for r in result.rows if r.kind == "submitter"]
+        assert rows == [(0, 1, 0), (300, 1, 0), (600, 1, 1), (900, 1, 1), (1200, 1, 1)]
+        assert [(c.submitter, c.job_id) for c in result.negotiator.claims.values()] == [
+            ("a@d", "2.0")
+        ]
+    for got, want in zip(fast.rows, ref.rows, strict=True):
+        assert _near(got.effective_priority, want.effective_priority)
 
 
 def test_a_simulation_hands_over_simulates_rows_a_cycle_at_a_time() -> None:

@@ -180,10 +180,10 @@ class Matchmaker:
 
         def allowed(entry: Entry) -> bool:
             cls, tier = entry[1], entry[2]
+            if tier == RANK_PREEMPTION:  # (its own claim too: the machine prefers the job)
+                return True
             if cls.remote == sub.name:
                 return False
-            if tier == RANK_PREEMPTION:
-                return True
             return self._policy_allows(sub, cls, job_ad, memo)
 
         tests: list[tuple[int, Bound, Number]] = []
@@ -455,7 +455,7 @@ class Matchmaker:
             _, cls, tier = head
             ci += 1
             head = claimed.get(ci)
-            if cls.head >= len(cls.slots) or cls.remote == name:
+            if cls.head >= len(cls.slots) or (cls.remote == name and tier != RANK_PREEMPTION):
                 continue
             if only_rank and tier != RANK_PREEMPTION:
                 continue
