@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from fairshare_cli.cli.imports._dump_time import latest, refuse_later_dump
+from fairshare_cli.cli.imports._slurm_state import plural
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 
 if TYPE_CHECKING:
@@ -35,12 +36,13 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
     from fairshare_cli.core.htcondor.placement import Running
     from fairshare_cli.core.htcondor.pool import check_jobs, submitter_of
     from fairshare_cli.core.jobs import job_to_json, parse_jobs
+    from fairshare_cli.core.operations.queue import ended_by_dump
     from fairshare_cli.io.importers.classad_dumps import open_dump
     from fairshare_cli.io.importers.condor_q import read_queue
 
     with mutate_state(opts, dry_run) as env:
         groups = frozenset(g.lower() for g in env.config.groups)
-        skipped: list[str] = []
+        skipped: dict[str, str] = {}
         ignored: set[str] = set()
         with open_dump(file) as fh:
             queued = list(read_queue(fh, file, groups, skipped, ignored))
@@ -50,7 +52,8 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
         source = f"state file {env.state_path}: jobs"
         old = env.decode("jobs", lambda raw: parse_jobs([] if raw is None else raw, source))
         ids = {j.id for j in jobs}
-        merged = [j for j in old if j.id not in ids] + jobs
+        old, ended = ended_by_dump([j for j in old if j.id not in ids], skipped)
+        merged = old + jobs
         env.state = env.state.with_section("jobs", [job_to_json(j) for j in merged])
         name = submitter_of(env.config)
         work = [
@@ -67,12 +70,14 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
         ]
         placement = hold_slots(env, work)
     counts = {s: sum(1 for j in jobs if j.status == s) for s in ("idle", "running", "held")}
+    rest = [j for j in skipped if j not in set(ended)]
     prefix = "(dry run, nothing written) " if dry_run else ""
     click.echo(
         f"{prefix}Imported {len(jobs)} jobs from {file} ({counts['idle']} idle, "
         f"{counts['running']} running, {counts['held']} held) into {env.state_path}; "
         f"{len(placement.new)} new claim(s)"
-        + (f"; ignored {len(skipped)} removed/completed: {', '.join(skipped)}" if skipped else "")
+        + _ended(ended)
+        + (f"; ignored {len(rest)} removed/completed: {', '.join(rest)}" if rest else "")
         + _left_out(ignored),
         err=True,
     )
@@ -105,3 +110,11 @@ def _refuse_later_jobs(file: str, queued: list[QueuedJob], now: float) -> None:
     found = latest(times)
     if found is not None:
         refuse_later_dump(found[1], found[0], now)
+
+
+def _ended(ids: list[str]) -> str:
+    """``; ended 2 queued jobs the dump lists removed/completed: 12.0, 12.1``, or nothing."""
+    if not ids:
+        return ""
+    listed = ", ".join(ids)
+    return f"; ended {plural(len(ids), 'queued job')} the dump lists removed/completed: {listed}"

@@ -20,6 +20,7 @@ from fairshare_cli.cli.imports._slurm_state import (
 )
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects
+from fairshare_cli.core.operations.queue import ended_by_dump
 from fairshare_cli.core.slurm.billing import Billing
 from fairshare_cli.core.slurm.usage import SlurmUsage
 from fairshare_cli.errors import InputError
@@ -70,7 +71,8 @@ def command(
     Running jobs accrue usage at every later decay pass, as slurmctld charges them. A
     job's site factor is the dump's SiteFactor (site_factor), else 0; a pending job whose
     printed Priority the imported usage does not give is named, not absorbed; one printed
-    with Priority 0 is held (sprio leaves it out). Finished jobs are listed as ignored.
+    with Priority 0 is held (sprio leaves it out). Finished jobs are listed as ignored;
+    one the queue holds is over there (completed).
     """
     from fairshare_cli.io.importers.squeue import read_jobs
 
@@ -82,7 +84,7 @@ def command(
     with mutate_state(opts, dry_run) as env:
         env.jobs_source = file  # (the dump's jobs are the queue's new ones)
         when = resolve_last_decay(last_decay, env.now)
-        ignored = [f"{j} (finished)" for j in dump.skipped]
+        ignored: list[str] = []  # (the finished jobs first, once the queue is read)
         _settle(dump.jobs, when, no_site_factor)
         running = [*compress(dump.jobs, map(eq, map(_STATUS_OF, dump.jobs), repeat("running")))]
         slurm, missing = _charge_running(env, running, when)
@@ -98,6 +100,9 @@ def command(
         unexplained = _mismatches(env, slurm, dump.jobs, new) if slurm.usage else []
         written = _written(dump.jobs, new)
         kept, same = _kept(env, dict(zip(map(_ID_OF, new), written, strict=True)))
+        kept, ended = ended_by_dump(kept, dict.fromkeys(dump.skipped, "completed"))
+        over = set(ended)
+        ignored[:0] = [f"{j} (finished)" for j in dump.skipped if j not in over]
         section = [*map(job_to_json, kept), *written]
         queue = [*kept, *new]
         env.state = env.state.with_section("jobs", section)
@@ -113,6 +118,9 @@ def command(
             text += "; site factor from Priority: " + ", ".join(
                 f"{k}={v}" for k, v in sites.items()
             )
+        if ended:
+            text += f"; ended {plural(len(ended), 'queued job')} the dump lists finished: "
+            text += ", ".join(ended)
         text += _unexplained(unexplained, last_decay is None, _incr_only(env))
         text += _held(env, [j for j in new if j.status == "idle"])
     report(dry_run, text, ignored)  # (once the state is checked and written)

@@ -404,3 +404,23 @@ def remove(
     if any(j.status == "running" for j in gone):
         state = _release(config, state, gone, now)
     return state, gone
+
+
+def ended_by_dump(queue: Sequence[Job], ended: Mapping[str, str]) -> tuple[list[Job], list[str]]:
+    """The queue, each job a later dump of the scheduler's queue lists as over (``ended``:
+    its id, ``"completed"`` or ``"removed"``) so marked, and the ids marked: a running job
+    a re-import of ``scontrol show jobs`` or ``condor_q -all`` shows finished ran on in
+    the queue, and held its claim, for ever. A job already over is left as it is; its
+    claim, if any, ends at the next cycle, as ``CheckMatches`` ends one whose job stopped.
+    """
+    if not ended:
+        return list(queue), []
+    out: list[Job] = []
+    marked: list[str] = []
+    for job in queue:
+        status = ended.get(job.id)
+        if status is not None and job.status not in ENDED:
+            job = replace(job, status=status)
+            marked.append(job.id)
+        out.append(job)
+    return out, marked

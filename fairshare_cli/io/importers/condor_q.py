@@ -191,13 +191,14 @@ def read_queue(
     fh: IO[str],
     label: str,
     groups: frozenset[str],
-    skipped: list[str] | None = None,
+    skipped: dict[str, str] | None = None,
     ignored: set[str] | None = None,
 ) -> Iterator[QueuedJob]:
     """Jobs of ``condor_q -json`` or ``-long`` output, in the dump's order.
 
-    The ids of removed and completed jobs (``-all``) go to ``skipped``; the names of the
-    attributes left out of the jobs' (:func:`referenced`) to ``ignored``.
+    The ids of removed and completed jobs (``-all``) go to ``skipped``, each with which
+    (``"removed"``: ``JobStatus`` 3); the names of the attributes left out of the jobs'
+    (:func:`referenced`) to ``ignored``.
 
     Raises:
         InputError: ``FILE:LINE`` of a malformed line or job ad, or no job ad at all (an
@@ -210,7 +211,8 @@ def read_queue(
         if job is not None:
             yield QueuedJob(job, line)
         elif skipped is not None:
-            skipped.append(f"{ad.get('ClusterId')}.{ad.get('ProcId')}")
+            over = "removed" if ad.get("JobStatus") == 3 else "completed"
+            skipped[f"{ad.get('ClusterId')}.{ad.get('ProcId')}"] = over
     if not ads:
         raise InputError(
             f"{label}: no job ads; expected condor_q -json or -long output (an empty queue "
