@@ -26,6 +26,7 @@ from fairshare_cli.core.slurm.fairshare import (
     renormalise_user,
 )
 from fairshare_cli.core.slurm.pass_grid import real_decay
+from fairshare_cli.core.slurm.passes import add_exact
 from fairshare_cli.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -203,22 +204,26 @@ def _list_place(job_id: str | None) -> tuple[int, ...] | None:
     so ids ascend along it); None for an id of no numbers."""
     if job_id is None:
         return None
+    if job_id.isascii() and job_id.isdigit():
+        return (int(job_id),)
     try:
         return tuple(int(part) for part in job_id.replace("_", ".").split("."))
     except ValueError:
         return None
 
 
-def _first_weighed(
-    tree: AssocTree, queue: Iterable[Job], t: float, running: bool
-) -> dict[int, tuple[tuple[int, ...], bool, Assoc]]:
-    """Each user association's first job the decay pass at ``t`` weighs, by ``id``: its
-    place in the job list, whether it runs (then weighed after its own charge), the
-    association. A pending job, a running one too with ``running`` (``CALCULATE_RUNNING``);
-    not a held job nor one of an admin-set priority (``_get_priority_internal`` returns
-    before the factors), nor one submitted after the pass; a ``parent`` association's jobs
-    take their account's usage, set when the pass starts."""
-    first: dict[int, tuple[tuple[int, ...], bool, Assoc]] = {}
+#: A user association's first job a decay pass weighs: its place in the job list, whether
+#: it runs (then weighed after its own charge), the association.
+_First = tuple[tuple[int, ...], bool, Assoc]
+
+
+def _first_weighed(tree: AssocTree, queue: Iterable[Job], t: float, running: bool) -> list[_First]:
+    """Each user association's first job the decay pass at ``t`` weighs, in job-list order.
+    A pending job, a running one too with ``running`` (``CALCULATE_RUNNING``); not a held
+    job nor one of an admin-set priority (``_get_priority_internal`` returns before the
+    factors), nor one submitted after the pass; a ``parent`` association's jobs take their
+    account's usage, set when the pass starts."""
+    by_pair: dict[tuple[str, str | None], tuple[tuple[int, ...], bool]] = {}
     for job in queue:
         own = job.status == "running"
         if not (job.status == "idle" or (own and running)) or job.admin_priority is not None:
@@ -226,12 +231,18 @@ def _first_weighed(
         place = _list_place(job.id)
         if place is None or (job.submit_time is not None and job.submit_time > t):
             continue
-        a = tree.user_assoc(job_user(job.owner), job.account)
+        pair = (job.owner, job.account)
+        known = by_pair.get(pair)
+        if known is None or (place, own) < known:
+            by_pair[pair] = (place, own)
+    first: dict[int, _First] = {}
+    for (owner, account), (place, own) in by_pair.items():
+        a = tree.user_assoc(job_user(owner), account)
         if a is None or a.is_parent_mode:
             continue
         if id(a) not in first or (place, own) < first[id(a)][:2]:
             first[id(a)] = (place, own, a)
-    return first
+    return sorted(first.values(), key=lambda f: f[:2])
 
 
 def users_mid_pass(
@@ -252,7 +263,8 @@ def users_mid_pass(
     (``priority_p_set_assoc_usage``: its usage over root's as they then stand), which its
     later jobs and sshare reuse. Users of no job so weighed get theirs after the pass, as
     sshare asks, and so do those whose first job comes after every charge (left out here).
-    A charge of no job id is taken as first.
+    A charge of no job id is taken as first. One walk of both lists in job-list order, the
+    charges so far kept as exact sums (:func:`~fairshare_cli.core.slurm.passes.add_exact`).
     """
     running = "CALCULATE_RUNNING" in ",".join(flags).upper()
     placed: list[tuple[tuple[int, ...], su.UsageKey, float]] = []
@@ -263,16 +275,23 @@ def users_mid_pass(
             base.setdefault(key, []).append(amount)
         else:
             placed.append((place, key, amount))
+    placed.sort(key=lambda c: c[0])
     unplaced = math.fsum(math.fsum(v) for v in base.values())
+    so_far: list[float] = []  # (the charges walked, all users', and each user's)
+    by_key: dict[su.UsageKey, list[float]] = {}
     out: list[tuple[Assoc, float]] = []
-    for place, own, a in _first_weighed(tree, queue, t, running).values():
-        earlier = [(k, amt) for p, k, amt in placed if p < place or (p == place and own)]
-        if len(earlier) == len(placed):
-            continue
+    i, n = 0, len(placed)
+    for place, own, a in _first_weighed(tree, queue, t, running):
+        while i < n and (placed[i][0] < place or (own and placed[i][0] == place)):
+            _, k, amount = placed[i]
+            add_exact(so_far, amount)
+            add_exact(by_key.setdefault(k, []), amount)
+            i += 1
+        if i == n:
+            break
         key = (a.account, a.user or "")
-        root = tree.root.usage_raw + unplaced + math.fsum(amt for _, amt in earlier)
-        mine = a.usage_raw + math.fsum(base.get(key, ()))
-        mine += math.fsum(amt for k, amt in earlier if k == key)
+        root = tree.root.usage_raw + unplaced + math.fsum(so_far)
+        mine = a.usage_raw + math.fsum(base.get(key, ())) + math.fsum(by_key.get(key, ()))
         norm = mine / root if root else 0.0
         out.append((a, 1.0 if norm > 1.0 else norm))
     return out
