@@ -335,7 +335,7 @@ def priority_inputs(env: Env, jobs: Sequence[Job] | None = None) -> tuple[float,
     from fairshare_cli.core.slurm.tree_usage import evaluate
 
     state, _ = view_usage(env, jobs)
-    when, tree = evaluate(env.config, state, env.now)
+    when, tree = evaluate(env.config, state, env.now, jobs)
     return when, slurm.priority_context(env.config, tree)
 
 

@@ -270,14 +270,17 @@ def _share_columns(
     """The algorithm in effect, sshare's columns, holding the rows asked for, the
     cluster's name and the Slurm whose output is printed (``priority.output_compat``)."""
     from fairshare_cli.cli.slurm_usage import view_usage
+    from fairshare_cli.cli.sprio import load_jobs
     from fairshare_cli.core.slurm import tree_usage as slurm
     from fairshare_cli.core.slurm.fairshare import share_columns
     from fairshare_cli.render.sshare_fields import account_fairshare_printed, format_names
 
     env = load_env(opts)
-    state, jobs = view_usage(env)
-    when, tree = slurm.evaluate(env.config, state, env.now)
     algo = slurm.algorithm(env.config)
+    # classic: a user's usage as the pass computed it at the user's first job, so the queue
+    queue = load_jobs(env) if algo == "classic" else None
+    state, jobs = view_usage(env, queue)
+    when, tree = slurm.evaluate(env.config, state, env.now, queue)
     columns = share_columns(
         tree,
         algo,

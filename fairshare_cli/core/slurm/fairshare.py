@@ -105,6 +105,17 @@ def _classic(tree: AssocTree, algorithm: str, damp: int) -> None:
         a.level_fs = 0.0
 
 
+def renormalise_user(tree: AssocTree, a: Assoc, usage_norm: float, damp: int = 1) -> None:
+    """Classic fair share of user association ``a`` from a normalised usage of its own
+    (``priority_p_set_assoc_usage`` run mid-pass: :func:`~fairshare_cli.core.slurm.
+    tree_usage.evaluate`): its effective usage from its parent's and its factor."""
+    fs = a.fs_parent
+    assert fs is not None
+    a.usage_norm = usage_norm
+    a.usage_efctv = _classic_ue(a, fs, tree.root, "classic")
+    a.fs_factor = classic_factor(a.usage_efctv, a.shares_norm, damp)
+
+
 def _chained_shares(tree: AssocTree) -> dict[int, float]:
     """Each association's share of the whole machine, as ``_normalize_assoc_shares_traditional``
     multiplies it (22.05 and 26.05 alike): from 1.0, times its own level ratio, then each

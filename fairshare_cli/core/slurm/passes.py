@@ -80,13 +80,20 @@ class Ledger:
         if amounts is None:
             self.extras[k] = [amount]
             return
-        if len(amounts) >= COMPACT_AT:
-            amounts[:] = partials(amounts)
-        amounts.append(amount)
+        add_exact(amounts, amount)
 
 
 #: How many amounts a pass holds before they are compacted to partials (:meth:`Ledger.add_extra`).
 COMPACT_AT = 64
+
+
+def add_exact(amounts: list[float], amount: float) -> None:
+    """Add ``amount`` to ``amounts``, floats whose exact sum ``math.fsum`` rounds: appended,
+    the list first compacted to the :func:`partials` of its exact sum once it holds
+    :data:`COMPACT_AT` (:meth:`Ledger.add_extra`)."""
+    if len(amounts) >= COMPACT_AT:
+        amounts[:] = partials(amounts)
+    amounts.append(amount)
 
 
 def partials(amounts: Iterable[float]) -> list[float]:

@@ -228,7 +228,7 @@ def _first_rows(
     listed = [job for job in jobs if job.status == "idle"]
     if not listed or not config.accounts:
         return {}
-    t, tree = evaluate(config, state, now)
+    t, tree = evaluate(config, state, now, listed)
     ctx = priority_context(config, tree)
     # each (owner, account) looked up once (in C per job), each partition list split once
     pairs = [*zip(map(_OWNER, listed), map(_ACCOUNT, listed), strict=True)]

@@ -11,21 +11,27 @@ Apart from :mod:`~fairshare_cli.core.slurm.model` (job priority, the history sin
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from fairshare_cli.core.slurm import usage as su
-from fairshare_cli.core.slurm.assoc_tree import AssocTree, build_tree, set_usage
+from fairshare_cli.core.slurm.assoc_tree import Assoc, AssocTree, build_tree, set_usage
 from fairshare_cli.core.slurm.billing import Billing, billable_tres
-from fairshare_cli.core.slurm.factors import effective_algorithm
-from fairshare_cli.core.slurm.fairshare import STALE_ACCOUNT_USAGE, compute_fairshare
+from fairshare_cli.core.slurm.factors import effective_algorithm, job_user
+from fairshare_cli.core.slurm.fairshare import (
+    STALE_ACCOUNT_USAGE,
+    compute_fairshare,
+    renormalise_user,
+)
 from fairshare_cli.core.slurm.pass_grid import real_decay
+from fairshare_cli.core.slurm.passes import add_exact
 from fairshare_cli.errors import ConfigError
 
 if TYPE_CHECKING:
     from fairshare_cli.core.config import Config
+    from fairshare_cli.core.jobs import Job
 
 __all__ = [
     "ClusterSize",
@@ -33,8 +39,10 @@ __all__ = [
     "cluster_size",
     "decay_params",
     "evaluate",
+    "pass_charges",
     "tree_from_config",
     "usage_before_charges",
+    "users_mid_pass",
 ]
 
 
@@ -130,6 +138,21 @@ def cluster_size(config: Config) -> ClusterSize:
     return ClusterSize(nodes, cpus, per_part)
 
 
+def pass_charges(
+    state: su.SlurmUsage, t: float, params: su.DecayParams
+) -> list[tuple[su.UsageKey, str | None, float]]:
+    """What the decay pass at ``t`` charged each running job: ``(association, job id,
+    amount)``, ``Δ · d^Δ · rate`` for the ``Δ`` seconds since the pass before, taken to be
+    one calc period earlier (``_apply_new_usage``)."""
+    factor, prev = params.factor, t - params.calc_period
+    out = []
+    for r in state.running:
+        if r.start < t and (r.end is None or r.end >= t):
+            delta = t - max(r.start, prev)
+            out.append(((r.account, r.user), r.job, delta * real_decay(factor, delta) * r.rate))
+    return out
+
+
 def usage_before_charges(
     state: su.SlurmUsage,
     t: float,
@@ -156,14 +179,11 @@ def usage_before_charges(
     cutoff = su.reset_cutoff(params, anchor if anchor is not None else t, state.last_reset, t)
     if cutoff == t or state.last_reset == t:
         return dict.fromkeys(usage, 0.0)
-    factor, prev = params.factor, t - params.calc_period
+    factor = params.factor
     taken: dict[su.UsageKey, list[float]] = {}
+    for key, _, amount in pass_charges(state, t, params):
+        taken.setdefault(key, []).append(amount)
     for r in state.running:
-        if r.start < t and (r.end is None or r.end >= t):
-            delta = t - max(r.start, prev)
-            taken.setdefault((r.account, r.user), []).append(
-                delta * real_decay(factor, delta) * r.rate
-            )
         if params.charge_job_end and r.end is not None and t <= r.end <= now:
             delta = r.end - max(t, r.start)
             taken.setdefault((r.account, r.user), []).append(
@@ -178,12 +198,115 @@ def usage_before_charges(
     return out
 
 
-def evaluate(config: Config, state: su.SlurmUsage, now: float) -> tuple[float, AssocTree]:
+def _list_place(job_id: str | None) -> tuple[int, ...] | None:
+    """Where a job stands in slurmctld's job list: its id's numbers (jobs are appended as
+    they are created, ``_create_job_record``, and a restart reads them back in that order,
+    so ids ascend along it); None for an id of no numbers."""
+    if job_id is None:
+        return None
+    if job_id.isascii() and job_id.isdigit():
+        return (int(job_id),)
+    try:
+        return tuple(int(part) for part in job_id.replace("_", ".").split("."))
+    except ValueError:
+        return None
+
+
+#: A user association's first job a decay pass weighs: its place in the job list, whether
+#: it runs (then weighed after its own charge), the association.
+_First = tuple[tuple[int, ...], bool, Assoc]
+
+
+def _first_weighed(tree: AssocTree, queue: Iterable[Job], t: float, running: bool) -> list[_First]:
+    """Each user association's first job the decay pass at ``t`` weighs, in job-list order.
+    A pending job, a running one too with ``running`` (``CALCULATE_RUNNING``); not a held
+    job nor one of an admin-set priority (``_get_priority_internal`` returns before the
+    factors), nor one submitted after the pass; a ``parent`` association's jobs take their
+    account's usage, set when the pass starts."""
+    by_pair: dict[tuple[str, str | None], tuple[tuple[int, ...], bool]] = {}
+    for job in queue:
+        own = job.status == "running"
+        if not (job.status == "idle" or (own and running)) or job.admin_priority is not None:
+            continue
+        place = _list_place(job.id)
+        if place is None or (job.submit_time is not None and job.submit_time > t):
+            continue
+        pair = (job.owner, job.account)
+        known = by_pair.get(pair)
+        if known is None or (place, own) < known:
+            by_pair[pair] = (place, own)
+    first: dict[int, _First] = {}
+    for (owner, account), (place, own) in by_pair.items():
+        a = tree.user_assoc(job_user(owner), account)
+        if a is None or a.is_parent_mode:
+            continue
+        if id(a) not in first or (place, own) < first[id(a)][:2]:
+            first[id(a)] = (place, own, a)
+    return sorted(first.values(), key=lambda f: f[:2])
+
+
+def users_mid_pass(
+    tree: AssocTree,
+    queue: Iterable[Job],
+    charges: list[tuple[su.UsageKey, str | None, float]],
+    t: float,
+    flags: Sequence[str],
+) -> list[tuple[Assoc, float]]:
+    """Classic: the normalised usage of each user association whose first job the decay
+    pass at ``t`` weighs comes before a job it charges, as the pass computes it
+    (``(assoc, usage_norm)``); ``tree`` holds the usage the pass started from,
+    ``charges`` what it charged (:func:`pass_charges`).
+
+    The pass (``_decay_thread``) resets users' effective usage, then walks the job list
+    charging each running job and weighing each pending one (:func:`_first_weighed`);
+    ``_get_fairshare_priority`` computes a user's usage at its first such job
+    (``priority_p_set_assoc_usage``: its usage over root's as they then stand), which its
+    later jobs and sshare reuse. Users of no job so weighed get theirs after the pass, as
+    sshare asks, and so do those whose first job comes after every charge (left out here).
+    A charge of no job id is taken as first. One walk of both lists in job-list order, the
+    charges so far kept as exact sums (:func:`~fairshare_cli.core.slurm.passes.add_exact`).
+    """
+    running = "CALCULATE_RUNNING" in ",".join(flags).upper()
+    placed: list[tuple[tuple[int, ...], su.UsageKey, float]] = []
+    base: dict[su.UsageKey, list[float]] = {}  # (charges of no job id: taken as first)
+    for key, job, amount in charges:
+        place = _list_place(job)
+        if place is None:
+            base.setdefault(key, []).append(amount)
+        else:
+            placed.append((place, key, amount))
+    placed.sort(key=lambda c: c[0])
+    unplaced = math.fsum(math.fsum(v) for v in base.values())
+    so_far: list[float] = []  # (the charges walked, all users', and each user's)
+    by_key: dict[su.UsageKey, list[float]] = {}
+    out: list[tuple[Assoc, float]] = []
+    i, n = 0, len(placed)
+    for place, own, a in _first_weighed(tree, queue, t, running):
+        while i < n and (placed[i][0] < place or (own and placed[i][0] == place)):
+            _, k, amount = placed[i]
+            add_exact(so_far, amount)
+            add_exact(by_key.setdefault(k, []), amount)
+            i += 1
+        if i == n:
+            break
+        key = (a.account, a.user or "")
+        root = tree.root.usage_raw + unplaced + math.fsum(so_far)
+        mine = a.usage_raw + math.fsum(base.get(key, ())) + math.fsum(by_key.get(key, ()))
+        norm = mine / root if root else 0.0
+        out.append((a, 1.0 if norm > 1.0 else norm))
+    return out
+
+
+def evaluate(
+    config: Config, state: su.SlurmUsage, now: float, queue: Iterable[Job] | None = None
+) -> tuple[float, AssocTree]:
     """The tree with usage and fair share as the last decay pass before ``now`` left them.
 
     Returns the pass time (what sprio's ages count to) and the computed tree. Classic
     and depth-oblivious fair share over usage / root usage take the accounts' usage from
-    the start of that pass (:func:`usage_before_charges`), the users' as it stands.
+    the start of that pass (:func:`usage_before_charges`), the users' as it stands; with
+    ``queue`` (the state's jobs, in any order), classic takes a user's as the pass computed
+    it at the user's first job in slurmctld's job list (:func:`users_mid_pass`).
 
     Raises:
         ConfigError: the account tree is invalid.
@@ -193,11 +316,15 @@ def evaluate(config: Config, state: su.SlurmUsage, now: float) -> tuple[float, A
     t, usage = su.usage_at(state, now, params)
     algo = algorithm(config)
     pass_usage = None
+    mid_pass: list[tuple[Assoc, float]] = []
     if algo in STALE_ACCOUNT_USAGE and config.priority.usage_normalization == "total":
         before = usage_before_charges(state, t, usage, now, params)
         if before is not None:
             set_usage(tree, before)
             pass_usage = [a.usage_raw for a in tree.assocs]
+            if algo == "classic" and queue is not None:
+                charges = pass_charges(state, t, params)
+                mid_pass = users_mid_pass(tree, queue, charges, t, config.priority.flags)
     set_usage(tree, usage)
     capacity = None
     if config.priority.usage_normalization == "capacity":
@@ -205,11 +332,8 @@ def evaluate(config: Config, state: su.SlurmUsage, now: float) -> tuple[float, A
         size = cluster_size(config)
         if size.cpus and hl > 0 and not math.isinf(hl):
             capacity = size.cpus * hl * 2.0
-    compute_fairshare(
-        tree,
-        algo,
-        dampening_factor=config.priority.dampening_factor,
-        capacity=capacity,
-        pass_usage=pass_usage,
-    )
+    damp = config.priority.dampening_factor
+    compute_fairshare(tree, algo, dampening_factor=damp, capacity=capacity, pass_usage=pass_usage)
+    for a, norm in mid_pass:
+        renormalise_user(tree, a, norm, damp)
     return t, tree
