@@ -283,7 +283,8 @@ def folder_lock(path: Path, what: str) -> Iterator[None]:
     """Hold an exclusive ``flock`` on the folder of ``path`` (the nearest one that exists)
     for a read-modify-write of ``path``: two fs merging into one config take turns (a lock
     on the file itself would stay on the file the rename replaces, and make no lock file
-    beside a user's config). A folder that cannot be opened is not locked."""
+    beside a user's config); the temp files a killed writer of ``path`` left are removed
+    once it is held. A folder that cannot be opened is not locked."""
     folder = path.parent
     while not folder.is_dir() and folder != folder.parent:
         folder = folder.parent
@@ -294,9 +295,21 @@ def folder_lock(path: Path, what: str) -> Iterator[None]:
         return
     try:
         lock_saying_so(fd, f"{os.path.abspath(folder)}: another fs is changing a {what} in it")
+        remove_stale_temp_files(path)
         yield
     finally:
         os.close(fd)  # (and the lock with it)
+
+
+def remove_stale_temp_files(path: Path) -> None:
+    """Delete the temp files (``.NAME.XXXX.tmp``) a killed writer of ``path`` left beside
+    it; call under the lock its writers take, when no other writer has one open."""
+    import glob
+
+    with contextlib.suppress(OSError):
+        for tmp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
 
 
 def lock_saying_so(fd: int, waiting_for: str) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import glob
 import json
 import os
 import sys
@@ -31,6 +30,7 @@ from fairshare_cli.io.atomic import (
     lock_saying_so,
     refuse_read_only,
     refuse_special,
+    remove_stale_temp_files,
 )
 from fairshare_cli.io.inputs import fast_loads, read_regular
 from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys, surely_distinct
@@ -296,18 +296,3 @@ def _refuse_file_in_path(path: Path) -> None:
                     f"state file {path}: {parent} is a file, not a folder; give another path"
                 )
             return
-
-
-def remove_stale_temp_files(path: Path) -> list[Path]:
-    """Delete temp files a killed writer of ``path`` left behind; call under the lock.
-
-    Writers name them ``.<state name>.<random>.tmp`` in the state's folder; while the lock
-    is held no other writer has one open, so every such file is stale.
-    """
-    removed = []
-    with contextlib.suppress(OSError):
-        for tmp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-                removed.append(tmp)
-    return removed

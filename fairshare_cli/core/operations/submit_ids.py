@@ -1,5 +1,5 @@
 """The ids ``fs submit`` takes: those a scheduler hands out, given by ``--id`` or in a
-``--file`` list."""
+``--file`` list; the imports of a queue take no other."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ def check_new_id(job_id: str, count: int) -> None:
     Raises:
         InputError: naming the id and the forms taken.
     """
-    if not _scheduler_id(job_id):
-        raise InputError(f'fs submit: job id "{shown(job_id)}": {_ID_FORMS}')
+    if not scheduler_id(job_id):
+        raise InputError(f'fs submit: job id "{shown(job_id)}": {ID_FORMS}')
     cluster, dot, _proc = job_id.partition(".")
     if dot and count > 1:
         raise InputError(
@@ -41,21 +41,21 @@ def check_file_ids(objects: Sequence[Any], source: str) -> None:
     """
     for place, obj in enumerate(objects, 1):
         given = obj.get("id") if isinstance(obj, Mapping) else None
-        if isinstance(given, str) and not _scheduler_id(given):
+        if isinstance(given, str) and not scheduler_id(given):
             raise InputError(
                 f'{source}: job object {place} (counting from 1): job id "{shown(given)}": '
-                + _ID_FORMS
+                + ID_FORMS
             )
 
 
 #: The ids a scheduler hands out, as a refusal of another names them.
-_ID_FORMS = (
+ID_FORMS = (
     "expected a whole number from 1 (a Slurm or DIRAC job id, or an HTCondor cluster) or"
     " CLUSTER.PROC (HTCondor's 12.0), in digits without leading zeros"
 )
 
 
-def _scheduler_id(job_id: str) -> bool:
+def scheduler_id(job_id: str) -> bool:
     """``job_id`` is one a scheduler hands out: ``CLUSTER`` or ``CLUSTER.PROC``."""
     cluster, dot, proc = job_id.partition(".")
     return _whole(cluster, least=1) and (not dot or _whole(proc, least=0))

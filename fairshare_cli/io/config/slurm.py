@@ -400,7 +400,7 @@ def _read_account(name: str, body: Any, file: str) -> AccountSpec:
         r.fail(f"accounts.{name}.users: expected a table like {{ alice = 1 }}")
     r.check_names(users_raw, "users")
     users = {u: r.shares(v, f"accounts.{name}.users.{u}") for u, v in users_raw.items()}
-    parent = None if name == "root" else r.get("parent", r.string, "root")
+    parent = None if name == "root" else r.get("parent", r.name, "root")
     if name == "root" and r.has("parent"):
         r.fail("accounts.root.parent: the root account has no parent")
     return AccountSpec(
@@ -426,7 +426,7 @@ def _plain_account(name: str, body: Any) -> AccountSpec | None:
     parent = body.get("parent", "root")
     shares = body.get("shares", DEFAULT_SHARES)
     users = body.get("users", {})
-    if type(parent) is not str or type(shares) is not int or type(users) is not dict:
+    if type(parent) is not str or not parent or type(shares) is not int or type(users) is not dict:
         return None
     if not 0 <= shares <= UINT32_MAX:
         return None

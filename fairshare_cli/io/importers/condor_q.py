@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from fairshare_cli.core.jobs import Job, parse_job
+from fairshare_cli.core.operations.submit_ids import ID_FORMS, scheduler_id
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.classad_dumps import (
     Ad,
@@ -122,6 +123,26 @@ def _check_times(ad: Ad, where: str, keys: tuple[str, ...]) -> None:
             refuse_nonfinite(where, _job_name(ad), key, value)
 
 
+def _status(ad: Ad, where: str, job_id: str) -> str | None:
+    """The job's state, None for a removed or completed job, once its id and ``JobStatus``
+    are ones HTCondor gives (a cluster from 1, its jobs numbered from 0; ``JobStatus`` 1 to
+    7, proc.h's states: 8 and 9 are kept for future use), not a damaged capture's.
+
+    Raises:
+        InputError: naming ``where`` and the id or the status.
+    """
+    if not scheduler_id(job_id):
+        raise InputError(f'{where}: job id "{job_id}" (ClusterId.ProcId): {ID_FORMS}')
+    code = _int(ad, "JobStatus", where, 1)
+    if not 1 <= code <= 7:
+        raise InputError(
+            f"{where}: job {job_id}: JobStatus = {code}; expected 1 to 7, the states HTCondor"
+            " gives a job (1 idle, 2 running, 3 removed, 4 completed, 5 held, 6 transferring"
+            " output, 7 suspended)"
+        )
+    return STATUS.get(code)
+
+
 def _job_name(ad: Ad) -> str:
     """``job 12.0``: the job of ``ad``, for a refusal."""
     return f"job {ad.get('ClusterId')}.{ad.get('ProcId')}"
@@ -135,7 +156,7 @@ def job_from_ad(
 
     Raises:
         InputError: naming ``where`` for an ad without ClusterId/ProcId or Owner, or with a
-            malformed value.
+            malformed value (an id or a JobStatus HTCondor never gives too).
     """
     cluster, proc = ad.get("ClusterId"), ad.get("ProcId")
     if not isinstance(cluster, int) or not isinstance(proc, int):
@@ -143,7 +164,7 @@ def job_from_ad(
             f"{where}: expected a job ad with ClusterId and ProcId{other_dump(ad, 'job')}"
         )
     _check_times(ad, where, ("QDate",))
-    status = STATUS.get(_int(ad, "JobStatus", where, 1))
+    status = _status(ad, where, f"{cluster}.{proc}")
     if status is None:
         return None
     owner = ad.get("Owner") or ad.get("User")

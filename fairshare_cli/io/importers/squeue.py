@@ -16,6 +16,8 @@ from functools import partial
 from typing import Any
 
 from fairshare_cli.core.jobs import jobs_from_objects, parse_job
+from fairshare_cli.core.names import shown
+from fairshare_cli.core.operations.submit_ids import ID_FORMS, scheduler_id
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.gc_pause import gc_paused
 from fairshare_cli.io.importers.common import as_float, is_prompt, json_document, text_pieces
@@ -115,9 +117,15 @@ def _parse_all(out: JobDump, label: str) -> None:
     """Every job read from its object at once (:func:`jobs_from_objects`, in C); what it
     refuses, the exact reader words for the record's ``FILE:LINE``.
 
+    A job id no Slurm hands out (``0``, ``-5``, ``007``: a damaged dump) is refused, as
+    ``fs submit --id`` refuses it, before it can reach the state.
+
     Raises:
         InputError: a job no view could read.
     """
+    for item in out.jobs:
+        if not scheduler_id(item.obj["id"]):
+            raise InputError(f'{item.where}: job id "{shown(item.obj["id"])}": {ID_FORMS}')
     try:
         jobs = jobs_from_objects([item.obj for item in out.jobs], label)
     except InputError:
