@@ -119,6 +119,10 @@ def _pyplot() -> Any:
         InputError: matplotlib is not installed.
     """
     try:
+        import logging
+
+        # (its font-cache notes, on a full disk or an unwritable HOME: fs's error is one line)
+        logging.getLogger("matplotlib").setLevel(logging.ERROR)
         import matplotlib
 
         matplotlib.use("Agg")

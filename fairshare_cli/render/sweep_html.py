@@ -81,6 +81,10 @@ def _number(value: Any) -> str:
 
 
 def _figure(width: float, height: float) -> Any:
+    import logging
+
+    # (its font-cache notes, on a full disk or an unwritable HOME: fs's error is one line)
+    logging.getLogger("matplotlib").setLevel(logging.ERROR)
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width, height), layout="constrained")
