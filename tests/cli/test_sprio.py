@@ -81,7 +81,7 @@ def test_listing_pieces_are_written_as_click_echo_writes_them(
 ) -> None:
     """ASCII pieces without an escape go straight to stdout; any other piece through
     ``click.echo`` (which strips ANSI codes off a terminal), in the order given."""
-    from fairshare_cli.cli.sprio import write_lines
+    from fairshare_cli.cli.sprio_format import write_lines
 
     write_lines(["a\n", "\x1b[1mb\x1b[0m\n", "c\n", "é\n", "d"], sys.stdout)
     assert capsys.readouterr().out == "a\nb\nc\né\nd"
