@@ -272,7 +272,7 @@ def _share_columns(
     from fairshare_cli.cli.slurm_usage import view_usage
     from fairshare_cli.cli.sprio import load_jobs
     from fairshare_cli.core.slurm import tree_usage as slurm
-    from fairshare_cli.core.slurm.fairshare import share_columns
+    from fairshare_cli.core.slurm.fairshare import basic_columns, share_columns
     from fairshare_cli.render.sshare_fields import account_fairshare_printed, format_names
 
     env = load_env(opts)
@@ -281,18 +281,22 @@ def _share_columns(
     queue = load_jobs(env) if algo == "classic" else None
     state, jobs = view_usage(env, queue)
     when, tree = slurm.evaluate(env.config, state, env.now, queue)
+    # where the table leaves an account's factor blank, ``sshare --json`` carries it, as
+    # every format but the table does here (and but fs whatif's table's rows)
+    account_factor = account_fairshare_printed(algo, env.config.priority.output_compat) or (
+        opts.output != "table" and not opts.table_rows
+    )
     columns = share_columns(
         tree,
         algo,
-        # where the table leaves an account's factor blank, ``sshare --json`` carries it,
-        # as every format but the table does here (and but fs whatif's table's rows)
-        account_fairshare=account_fairshare_printed(algo, env.config.priority.output_compat)
-        or (opts.output != "table" and not opts.table_rows),
+        account_fairshare=account_factor,
         cluster=env.config.pool.name,
         tres_run_mins=_tres_run_mins(env, state, jobs, tree, when)
         if env.config.priority.enforce_limits
         else None,
     )
+    if env.config.priority.type == "basic":
+        basic_columns(columns, algo, account_factor)
     # assoc_mgr_get_shares matches names without regard to (ASCII) case: xstrcasecmp
     compat = env.config.priority.output_compat
     wanted_users = {_caseless(uid_user_name(user, compat)) for user in users}

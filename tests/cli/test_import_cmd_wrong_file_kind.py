@@ -60,6 +60,8 @@ READS: dict[str, tuple[str, ...] | str | None] = {
     "slurm.conf.classic": ("slurm-conf",),
     "slurm.conf.fairtree": ("slurm-conf",),
     "slurm.conf.flags": ("slurm-conf",),
+    "slurm.conf.basic": ("slurm-conf",),
+    "slurm.conf.basic_fairtree": ("slurm-conf",),
     "squeue_json.txt": ("squeue",),
     "history.csv": ("history",),
     "pool.toml": "give it as --config",
@@ -73,7 +75,7 @@ READS |= {name: SPRIO for name in ("sprio.txt", "sprio_l.txt", "sprio_n_l.txt", 
 READS |= {"sprio_long_format.txt": SPRIO}
 #: Every capture (the three other Slurm 22.05 clusters' files are cl1_idle's again), and
 #: fs's own sample files.
-COPIES = {"cl2_idle", "ft1_running", "ft2_idle"}
+COPIES = {"cl2_idle", "ft1_running", "ft2_idle", "basic_fairtree"}
 FILES = sorted(p for p in FIXTURES.rglob("*") if p.is_file() and p.parent.name not in COPIES)
 FILES += [SAMPLE / name for name in ("history.csv", "pool.toml", "sample-state.json", "jobs.json")]
 KINDS = ["condor-config", "condor-history", "condor-q", "condor-status", "condor-userprio"]

@@ -306,14 +306,18 @@ def evaluate(
     and depth-oblivious fair share over usage / root usage take the accounts' usage from
     the start of that pass (:func:`usage_before_charges`), the users' as it stands; with
     ``queue`` (the state's jobs, in any order), classic takes a user's as the pass computed
-    it at the user's first job in slurmctld's job list (:func:`users_mid_pass`).
+    it at the user's first job in slurmctld's job list (:func:`users_mid_pass`). Under
+    ``priority/basic`` no pass runs: the usage stays as stored, neither decayed nor charged.
 
     Raises:
         ConfigError: the account tree is invalid.
     """
     tree = tree_from_config(config)
     params = decay_params(config)
-    t, usage = su.usage_at(state, now, params)
+    if config.priority.type == "basic":
+        t, usage = now, dict(state.usage)
+    else:
+        t, usage = su.usage_at(state, now, params)
     algo = algorithm(config)
     pass_usage = None
     mid_pass: list[tuple[Assoc, float]] = []
