@@ -296,7 +296,7 @@ def _share_columns(
         else None,
     )
     if env.config.priority.type == "basic":
-        basic_columns(columns, algo, account_factor)
+        basic_columns(columns, algo, account_factor, env.config.priority.output_compat)
     # assoc_mgr_get_shares matches names without regard to (ASCII) case: xstrcasecmp
     compat = env.config.priority.output_compat
     wanted_users = {_caseless(uid_user_name(user, compat)) for user in users}

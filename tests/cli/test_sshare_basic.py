@@ -55,3 +55,29 @@ def test_sshare_under_priority_basic_prints_what_sshare_printed(
     later = [*common[:-1], "2026-12-03T06:00:00Z"]
     result = run("sshare", "-a", "-l", *later)
     assert result.stdout == _body(LOCAL / capture / "sshare_a_l.txt")
+
+
+def test_todays_sshare_under_priority_basic_prints_the_unset_factor(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Today's sshare prints a user's own ``fs_factor`` and blanks an account's
+    (master's ``process.c``, ``PRINT_FSFACTOR``), with no factor of its own: under basic,
+    classic flags too, the unset factor, 0. ``basic_idle``'s pool under ``output_compat =
+    "current"``: ``fs sshare -a -P -o Account,User,FairShare``."""
+    cfg = tmp_path / "pool.toml"
+    cfg.write_text('[pool]\ndefaults = "current"\n')
+    conf = str(LOCAL / "config" / "slurm.conf.basic")
+    assert run("import", "slurm-conf", conf, "--into", str(cfg), "--replace").exit_code == 0
+    tree = str(LOCAL / "basic_idle" / "sacctmgr_assoc_tree.txt")
+    assert run("import", "sacctmgr", tree, "--into", str(cfg)).exit_code == 0
+    now = (LOCAL / "basic_idle" / "date.txt").read_text().splitlines()[4]
+    common = ["--config", str(cfg), "--state", str(tmp_path / "state.json"), "--now", now]
+    dump = str(LOCAL / "basic_idle" / "scontrol_assoc_mgr.txt")
+    assert run("import", "scontrol-assoc", dump, *common).exit_code == 0
+    result = run("sshare", "-a", "-P", "-o", "Account,User,FairShare", *common)
+    assert result.exit_code == 0, result.stderr
+    rows = [line.split("|") for line in result.stdout.splitlines()[1:]]
+    assert rows[:4] == [["root", "", ""], [" root", "root", "0.000000"], [" bio", "", ""],
+                        ["  bio", "u6", "0.000000"]]  # fmt: skip
+    assert {r[2] for r in rows if r[1]} == {"0.000000"}
+    assert {r[2] for r in rows if not r[1]} == {""}

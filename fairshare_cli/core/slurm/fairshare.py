@@ -357,23 +357,24 @@ def share_columns(
     return columns
 
 
-def basic_columns(columns: dict[str, list[Any]], algorithm: str, account_fairshare: bool) -> None:
-    """:func:`share_columns` as sshare prints them under ``PriorityType=priority/basic``
-    (22.05 and today alike): that plugin never normalises the associations' shares or
-    usage (``NO_VAL64``, ``NO_VAL``: blank) nor sets their effective usage or level (0:
-    ``0.000000``; a ``parent`` row's level blank). FairShare is, under Fair Tree's flags,
-    each user's unset factor (0) and blank on accounts; otherwise sshare's own
-    ``priority_g_calc_fs_factor``, basic's, of that usage over ``NO_VAL64`` shares:
-    2^-0 = 1, on the rows that show it. Checked against a real 22.05.8."""
+def basic_columns(
+    columns: dict[str, list[Any]], algorithm: str, account_fairshare: bool, compat: str
+) -> None:
+    """:func:`share_columns` as sshare prints them under ``PriorityType=priority/basic``:
+    that plugin never normalises the associations' shares or usage (``NO_VAL64``,
+    ``NO_VAL``: blank) nor sets their effective usage, level or factor (0: ``0.000000``; a
+    ``parent`` row's level blank). FairShare shows where :func:`share_columns` shows it:
+    the factor left unset, 0, but where 22.05's sshare computes it itself (not under
+    Fair Tree's flags: ``priority_g_calc_fs_factor``, basic's, of that 0 usage over
+    ``NO_VAL64`` shares: 2^-0 = 1); today's prints the association's own. Checked against
+    a real 22.05.8 (classic and Fair Tree)."""
     n = len(columns["account"])
     columns["norm_shares"] = [None] * n
     columns["norm_usage"] = [None] * n
     columns["effective_usage"] = [0.0] * n
-    users = columns["is_user"]
-    if algorithm == "fair_tree":
-        columns["fairshare"] = [0.0 if u else None for u in users]
-    else:
-        columns["fairshare"] = [1.0 if u or account_fairshare else None for u in users]
+    shown = account_fairshare and algorithm != "fair_tree"
+    value = 1.0 if compat == "22.05" and algorithm != "fair_tree" else 0.0
+    columns["fairshare"] = [value if u or shown else None for u in columns["is_user"]]
     columns["level_fs"] = [None if r == "parent" else 0.0 for r in columns["raw_shares"]]
 
 
