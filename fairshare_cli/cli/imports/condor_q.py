@@ -70,7 +70,8 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
         ]
         placement = hold_slots(env, work)
     counts = {s: sum(1 for j in jobs if j.status == s) for s in ("idle", "running", "held")}
-    rest = [j for j in skipped if j not in set(ended)]
+    over = set(ended)
+    rest = [j for j in skipped if j not in over]
     prefix = "(dry run, nothing written) " if dry_run else ""
     click.echo(
         f"{prefix}Imported {len(jobs)} jobs from {file} ({counts['idle']} idle, "
