@@ -101,8 +101,12 @@ def _read_bounded(path: Path, what: str) -> bytes:
         ConfigError: it holds more than that.
         OSError: as ``open_bytes``.
     """
-    with open_bytes(str(path)) as fh:
+    fh = open_bytes(str(path))
+    try:
         data = fh.read(MAX_LINE + 1)
+    finally:
+        if str(path) != "-":  # (stdin is not this reading's to close, as spool.spooled)
+            fh.close()
     if len(data) > MAX_LINE:
         raise ConfigError(
             f"{what} {path} is longer than {MAX_LINE >> 20} MiB; expected a TOML file"
