@@ -278,7 +278,8 @@ def _share_columns(
     env = load_env(opts)
     algo = slurm.algorithm(env.config)
     # classic: a user's usage as the pass computed it at the user's first job, so the queue
-    queue = load_jobs(env) if algo == "classic" else None
+    mid_pass = algo == "classic" and env.config.priority.type != "basic"
+    queue = load_jobs(env) if mid_pass else None
     state, jobs = view_usage(env, queue)
     when, tree = slurm.evaluate(env.config, state, env.now, queue)
     # where the table leaves an account's factor blank, ``sshare --json`` carries it, as

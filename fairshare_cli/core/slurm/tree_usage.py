@@ -314,14 +314,13 @@ def evaluate(
     """
     tree = tree_from_config(config)
     params = decay_params(config)
-    if config.priority.type == "basic":
-        t, usage = now, dict(state.usage)
-    else:
-        t, usage = su.usage_at(state, now, params)
+    basic = config.priority.type == "basic"  # (no pass: nothing charged before it either)
+    t, usage = (now, dict(state.usage)) if basic else su.usage_at(state, now, params)
     algo = algorithm(config)
     pass_usage = None
     mid_pass: list[tuple[Assoc, float]] = []
-    if algo in STALE_ACCOUNT_USAGE and config.priority.usage_normalization == "total":
+    stale = algo in STALE_ACCOUNT_USAGE and config.priority.usage_normalization == "total"
+    if stale and not basic:
         before = usage_before_charges(state, t, usage, now, params)
         if before is not None:
             set_usage(tree, before)
