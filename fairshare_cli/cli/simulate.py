@@ -143,7 +143,7 @@ def html_option(func: Callable[..., None]) -> Callable[..., None]:
     type=click.Choice(["htcondor", "slurm"]),
     default="htcondor",
     show_default=True,
-    help="Negotiation cycles (htcondor) or multifactor priority order on nodes (slurm).",
+    help="Negotiation cycles (htcondor) or Slurm's priority order on nodes (slurm).",
 )
 @click.option(
     "--backfill",
@@ -182,7 +182,8 @@ def simulate(  # noqa: PLR0913  Click passes each option as one keyword argument
     Starts from the state at --now: its queue, claims and priorities. Each cycle, jobs
     whose run_time is up finish, workload jobs whose submit_time has come are queued, and
     one negotiation cycle is committed (with --scheduler slurm: pending jobs start in
-    multifactor priority order on their partitions' nodes). The table sums each
+    multifactor priority order, first in first out under priority/basic, on their
+    partitions' nodes). The table sums each
     submitter, group, Slurm user and the pool up (mean, largest and last holding; last
     priority, quota, fair share, idle jobs); --series and json/ndjson/csv give one row per
     cycle and entity. Without --workload the state's queue is run (refused when it is

@@ -92,12 +92,15 @@ def command(
         store_slurm(env, slurm)
         ignored += missing
         sites: dict[str, int] = {}
-        if site_factor_from_priority and not slurm.usage:
+        basic = env.config.priority.type == "basic"  # (printed: its first-in-first-out count)
+        if site_factor_from_priority and basic:
+            ignored.append("site factors (priority/basic weighs no factors)")
+        elif site_factor_from_priority and not slurm.usage:
             ignored.append("site factors (no usage imported yet: import scontrol-assoc first)")
         elif site_factor_from_priority:
             sites = _site_factors(env, slurm, dump.jobs, ignored)
         new = _new_jobs(env, dump.jobs, sites)
-        unexplained = _mismatches(env, slurm, dump.jobs, new) if slurm.usage else []
+        unexplained = _mismatches(env, slurm, dump.jobs, new) if slurm.usage and not basic else []
         written = _written(dump.jobs, new)
         kept, same = _kept(env, dict(zip(map(_ID_OF, new), written, strict=True)))
         kept, ended = ended_by_dump(kept, dict.fromkeys(dump.skipped, "completed"))
@@ -236,19 +239,20 @@ def _new_jobs(env: Env, dumped: list[ImportedJob], sites: dict[str, int]) -> lis
     """The dump's jobs as the queue takes them: with the site factors found (``sites``),
     and under ``INCR_ONLY`` each pending job of one partition and QOS with the priority
     slurmctld stored for it (``slurm_priority``: its highest, which orders the queue;
-    an admin-set one is the admin's)."""
+    an admin-set one is the admin's); under ``priority/basic`` every pending job with
+    its own (the order it was given at submission, ``fs simulate`` goes by)."""
     new = [*map(_JOB_OF, dumped)]
     if sites:
         new = [replace(j, site_factor=sites[j.id]) if j.id in sites else j for j in new]
-    if not _incr_only(env):
+    basic = env.config.priority.type == "basic"
+    if not basic and not _incr_only(env):
         return new
     return [
         replace(job, slurm_priority=item.printed_priority)
         if job.status == "idle"
         and item.printed_priority
         and job.admin_priority is None
-        and len(job.partitions) < 2
-        and "," not in (job.qos or "")
+        and (basic or (len(job.partitions) < 2 and "," not in (job.qos or "")))
         else job
         for item, job in zip(dumped, new, strict=True)
     ]

@@ -12,7 +12,9 @@ from typing import Any
 from msgspec.structs import replace
 
 from fairshare_cli.core.config import Config, PartitionSpec, in_partition
+from fairshare_cli.core.htcondor.negotiator import machine_names
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.core.slurm.node_space import Node
 from fairshare_cli.core.slurm.partition import (
     NoDefaultPartition,
     default_partition,
@@ -409,6 +411,17 @@ def pending_reason(
             top, want = format_slurm_time(spec.max_time), format_slurm_time(asked)
             return f"{TIME_LIMIT} (MaxTime {top}, the job asks for {want})"
     return limit
+
+
+def cluster_nodes(config: Config) -> list[Node]:
+    """The cluster's nodes: every ``[[machines]]`` stanza is ``count`` nodes of
+    ``slots × Cpus`` CPUs, in its ``partitions`` (none: every partition)."""
+    out = []
+    for spec in config.machines:
+        parts = frozenset(spec.partitions or config.partitions)
+        for name in machine_names(spec):
+            out.append(Node(name, spec.node_cpus(), parts))
+    return out
 
 
 def _nodes(count: int) -> str:

@@ -1,4 +1,6 @@
-"""``fs simulate --scheduler slurm``: pending jobs start in multifactor priority order.
+"""``fs simulate --scheduler slurm``: pending jobs start in multifactor priority order
+(under ``priority/basic``, first in, first out:
+:mod:`~fairshare_cli.core.slurm.basic_priority`).
 
 Each cycle at ``t`` (the scheduling interval): jobs whose run time (cut at their time limit
 plus ``OverTimeLimit``, as Slurm kills them there) is up end and free their CPUs; workload
@@ -58,9 +60,8 @@ from msgspec.structs import replace
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config, PartitionSpec
-from fairshare_cli.core.htcondor.negotiator import machine_names
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.core.operations.node_fit import NodeFit
+from fairshare_cli.core.operations.node_fit import NodeFit, cluster_nodes
 from fairshare_cli.core.operations.sim_row import NEVER_QUEUED, JobStart, SimRow
 from fairshare_cli.core.operations.slurm_pending import (
     PendingJobs,
@@ -74,6 +75,7 @@ from fairshare_cli.core.operations.slurm_pending import (
 )
 from fairshare_cli.core.operations.slurm_series import SlurmSeries, user_rows
 from fairshare_cli.core.slurm import partition as slurm_part
+from fairshare_cli.core.slurm.basic_priority import basic_priorities
 from fairshare_cli.core.slurm.factors import parse_flags
 from fairshare_cli.core.slurm.node_space import (
     Alloc,
@@ -98,17 +100,6 @@ class _Running:
     name: str
 
 
-def _nodes(config: Config) -> list[Node]:
-    """Every ``[[machines]]`` stanza is ``count`` nodes of ``slots × Cpus`` CPUs, in its
-    ``partitions`` (none: every partition)."""
-    out = []
-    for spec in config.machines:
-        parts = frozenset(spec.partitions or config.partitions)
-        for name in machine_names(spec):
-            out.append(Node(name, spec.node_cpus(), parts))
-    return out
-
-
 class SlurmSim:
     """The Slurm cluster a simulation carries from cycle to cycle."""
 
@@ -125,7 +116,7 @@ class SlurmSim:
         self.series = series
         self.backfill = backfill
         self.start = start
-        self.nodes = _nodes(config)
+        self.nodes = cluster_nodes(config)
         self.space = NodeSpace(self.nodes)
         #: the partitions of some node (a job of none of them never starts)
         self.node_parts = frozenset().union(*(n.partitions for n in self.nodes))
@@ -137,7 +128,8 @@ class SlurmSim:
             batches, key=lambda b: (self._submitted(b.job), b.job.cluster_proc)
         )
         self.next_work = 0
-        self.queue = PendingJobs(self._score)
+        self.basic = basic_priorities(config, queue)  # (priority/basic: first in, first out)
+        self.queue = PendingJobs(self._score, self.basic is not None)
         self.queued: list[Job] = []  # jobs queued since the last cycle (scored at once)
         #: the batches started this cycle, by id: (batch, what is left of it or None)
         self.left_of: dict[str, tuple[JobBatch, JobBatch | None]] = {}
@@ -146,8 +138,9 @@ class SlurmSim:
         self.overdue = OverdueEnds(self.space, config.priority.kill_wait)  # (may outlive ends)
         self.multi: dict[str, bool] = {}  # job id -> several partitions or QOS
         #: under PriorityFlags=INCR_ONLY, job id -> its priority kept at its highest so far
+        incr_only = "INCR_ONLY" in parse_flags(config.priority.flags)
         self.highest: dict[str, int] | None = (
-            {} if "INCR_ONLY" in parse_flags(config.priority.flags) else None
+            {} if incr_only and config.priority.type != "basic" else None
         )
         #: the decay pass (time, tree, priority context) priorities are of, and the cycle
         self.pass_time: float | None = None
@@ -188,6 +181,8 @@ class SlurmSim:
 
     def _taken(self, job: Job) -> Job:
         """The job as slurmctld takes it: of no time limit, its partition's ``DefaultTime``."""
+        if self.basic is not None:
+            job = self.basic.queued(job)
         spec = self._spec(job)
         limit = None if spec is None else slurm_part.submitted_time_limit(job, spec)
         return job if limit is None else replace(job, time_limit=limit)
@@ -301,7 +296,8 @@ class SlurmSim:
         """The jobs' records as of the last decay pass, with the usage charged so far
         (:func:`~fairshare_cli.core.operations.slurm_pending.job_records`)."""
         when, _, ctx = self.ctx
-        return job_records(jobs, ctx, when, self.fit.held, self.multi, self.highest)
+        held, basic = self.fit.held, self.basic is not None
+        return job_records(jobs, ctx, when, held, self.multi, self.highest, basic)
 
     def _priorities(self, t: float) -> None:
         """Priorities as of the last decay pass: all made again (as the order reaches them)

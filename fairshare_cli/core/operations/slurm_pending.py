@@ -53,11 +53,14 @@ _BEFORE_ALL: Tie = (-math.inf, -1, -1)  # a group's place before its next run is
 _Entry = tuple[int, int, Tie, int, int, Any]
 
 
-def _group_key(job: Job) -> tuple[Any, ...]:
+def _group_key(job: Job, basic: bool = False) -> tuple[Any, ...]:
     """What a job's priority depends on but its age (its own key when it carries
     attributes, an admin priority, or no accrue time and a begin time other than its submit
-    time: its age then need not follow its submission)."""
-    if job.attributes or job.admin_priority is not None or job.slurm_priority is not None:
+    time: its age then need not follow its submission). Under ``priority/basic`` (``basic``)
+    what its records depend on but its priority, which its ``slurm_priority`` carries."""
+    if job.attributes or job.admin_priority is not None:
+        return (job.id,)
+    if job.slurm_priority is not None and not basic:
         return (job.id,)
     if job.accrue_time is None and job.eligible_time not in (None, job.submit_time):
         return (job.id,)
@@ -72,8 +75,11 @@ def _tie(job: Job, job_id: str) -> Tie:
     return (submitted, *cluster_proc(job_id))
 
 
-def _age_key(job: Job) -> float:
-    """Oldest first: by the time the job accrues age from (none: last)."""
+def _age_key(job: Job, basic: bool = False) -> float:
+    """Oldest first: by the time the job accrues age from (none: last); under
+    ``priority/basic`` (``basic``), highest priority first."""
+    if basic:
+        return -float(job.slurm_priority or 0)
     accrued = job.accrue_time if job.accrue_time is not None else job.submit_time
     return accrued if accrued is not None else float("inf")
 
@@ -81,8 +87,9 @@ def _age_key(job: Job) -> float:
 class PendingJobs:
     """The pending batches by group, scored per decay pass as the order is read."""
 
-    def __init__(self, scorer: Scorer) -> None:
+    def __init__(self, scorer: Scorer, basic: bool = False) -> None:
         self.scorer = scorer
+        self.basic = basic  # (priority/basic: the jobs carry theirs, in ``slurm_priority``)
         self.groups: dict[tuple[Any, ...], list[JobBatch]] = {}
         self.place: dict[str, tuple[float, Tie, int]] = {}  # id -> group order
         self.score: dict[str, Score] = {}  # this decay pass's scores
@@ -99,8 +106,8 @@ class PendingJobs:
         """Queue ``batch`` (in its group, by age)."""
         self.queued += 1
         job = batch.job
-        self.place[job.id] = (_age_key(job), _tie(job, job.id), self.queued)
-        key = _group_key(job)
+        self.place[job.id] = (_age_key(job, self.basic), _tie(job, job.id), self.queued)
+        key = _group_key(job, self.basic)
         group = self.groups.get(key)
         if group is None:
             group = self.groups[key] = []
@@ -129,7 +136,7 @@ class PendingJobs:
     def settle(self, batch: JobBatch, rest: JobBatch | None) -> None:
         """``batch`` started, all of it (``rest`` None) or its first jobs (``rest`` the others,
         which take its place)."""
-        key = _group_key(batch.job)
+        key = _group_key(batch.job, self.basic)
         group = self.groups[key]
         self.heads.pop(key, None)
         self.stale.add(key)
@@ -242,6 +249,7 @@ def job_records(
     held: Callable[[Job, str], str | None],
     multi: dict[str, bool],
     highest: dict[str, int] | None = None,
+    basic: bool = False,
 ) -> dict[str, Score]:
     """Each job's records as of the decay pass at ``when`` (``ctx``: the priority context
     of the tree then): a record per ``sprio`` row (partition and QOS), with its partition's
@@ -259,6 +267,8 @@ def job_records(
             scored before (the dump's ``slurm_priority`` until then), raised here: each
             pass keeps the higher of it and its own sum, as slurmctld keeps
             ``job_ptr->priority`` from pass to pass.
+        basic: ``priority/basic``: every record has the job's ``slurm_priority``
+            (:class:`~fairshare_cli.core.slurm.basic_priority.BasicPriorities`), no factors.
     """
     from fairshare_cli.core.slurm.priority import controller_priority
     from fairshare_cli.core.slurm.priority_table import compute_rows
@@ -277,8 +287,8 @@ def job_records(
         if held(job, row.partition) is not None:
             continue
         tier = ctx.partitions[row.partition].priority_tier
-        p = controller_priority(row, multi[row.job_id])
-        if incr_only and not multi[row.job_id]:
+        p = (job.slurm_priority or 1) if basic else controller_priority(row, multi[row.job_id])
+        if incr_only and not multi[row.job_id] and not basic:
             floor = (
                 job.slurm_priority if highest is None else highest.get(job.id, job.slurm_priority)
             )
@@ -287,7 +297,7 @@ def job_records(
             if highest is not None and not row.admin:
                 highest[job.id] = p
         records.setdefault(row.job_id, []).append((tier, p, row.partition, row.qos))
-        if multi[row.job_id] and len(job.partitions) < 2:
+        if multi[row.job_id] and len(job.partitions) < 2 and not basic:
             ends.setdefault(row.job_id, []).append(row)
     for job_id, rows in ends.items():
         records[job_id] = at_job_priority(records[job_id], rows, by_id[job_id], when)

@@ -47,15 +47,20 @@ class SlurmSeries:
         self.started = 0
         self.new: list[Any] = []  # running charges started since the last advance
         self._tree: tuple[float, float, Any] | None = None
+        #: ``priority/basic``: no decay pass ever runs; the tree is the state's, throughout
+        self.basic = config.priority.type == "basic"
 
     def start(self, job_id: str, job: Job, t: float) -> None:
-        """A job starts at ``t``: a running charge from ``t`` on.
+        """A job starts at ``t``: a running charge from ``t`` on (none under
+        ``priority/basic``).
 
         Raises:
             InputError: the job names an unknown QOS.
         """
         from fairshare_cli.core.slurm.usage import RunningCharge
 
+        if self.basic:  # (no charge: priority/basic keeps no usage)
+            return
         record = UsageRecord(
             owner=job.owner,
             start=t,
@@ -95,7 +100,7 @@ class SlurmSeries:
 
         cached = self._tree
         if cached is not None and (
-            (cached[0] == t and not self.ended) or self._same_pass(cached[1], t)
+            (cached[0] == t and not self.ended) or self._same_pass(cached[1], t) or self.basic
         ):
             return cached[1], cached[2]
         if self.new:  # (kept aside: a tuple made again at each start costs the running jobs)
@@ -109,7 +114,8 @@ class SlurmSeries:
             )
             self.state = replace(self.state, running=running)
             self.ended = {}
-        self.state = su.advance(self.state, t, self.params)
+        if not self.basic:
+            self.state = su.advance(self.state, t, self.params)
         # The state is at its last pass: its running jobs add nothing to the usage there
         # (charged from the next pass on), so the tree need not charge them again.
         state = replace(self.state, running=()) if self.lasts else self.state
@@ -159,7 +165,8 @@ class SlurmSeries:
         from fairshare_cli.core.slurm.fairshare import user_fairshare_factors
 
         _, tree = self.tree(t)
-        return user_fairshare_factors(tree, self.algo)
+        compat = self.config.priority.output_compat if self.basic else None
+        return user_fairshare_factors(tree, self.algo, compat)
 
 
 def slurm_series_of(config: Config, section: Any) -> SlurmSeries | None:

@@ -373,15 +373,27 @@ def basic_columns(
     columns["norm_usage"] = [None] * n
     columns["effective_usage"] = [0.0] * n
     shown = account_fairshare and algorithm != "fair_tree"
-    value = 1.0 if compat == "22.05" and algorithm != "fair_tree" else 0.0
+    value = basic_fairshare(algorithm, compat)
     columns["fairshare"] = [value if u or shown else None for u in columns["is_user"]]
     columns["level_fs"] = [None if r == "parent" else 0.0 for r in columns["raw_shares"]]
 
 
-def user_fairshare_factors(tree: AssocTree, algo: str) -> dict[str, float]:
+def basic_fairshare(algorithm: str, compat: str) -> float:
+    """The FairShare sshare prints under ``priority/basic`` (:func:`basic_columns`)."""
+    return 1.0 if compat == "22.05" and algorithm != "fair_tree" else 0.0
+
+
+def user_fairshare_factors(
+    tree: AssocTree, algo: str, basic_compat: str | None = None
+) -> dict[str, float]:
     """Each user association's fair-share factor, as sshare prints it, by name: ``user``,
-    or ``user (account)`` for a user in several accounts (the simulation's series)."""
+    or ``user (account)`` for a user in several accounts (the simulation's series); under
+    ``priority/basic`` (``basic_compat``: the ``output_compat``) basic's
+    (:func:`basic_fairshare`)."""
     columns = share_columns(tree, algo)
+    if basic_compat is not None:
+        value = basic_fairshare(algo, basic_compat)
+        columns["fairshare"] = [value] * len(columns["fairshare"])
     users = [
         (str(user), account, value)
         for user, account, value in zip(
