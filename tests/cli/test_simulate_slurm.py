@@ -72,9 +72,12 @@ def test_less_usage_starts_first_and_factors_equal_sshare(
 
     The series' fair-share factors are those ``fs sshare`` shows at the same instants for a
     state holding the same work (each job charged from its start, and to its end once it
-    has ended), imported as history: the simulation charges usage as an import does.
+    has ended), imported as history, and the same queue: the simulation charges usage as
+    an import does, and classic takes a user's usage at its first pending job in job id
+    order, before the charges of the running jobs after it, as ``fs sshare`` does.
     """
     cfg, state = cluster
+    classic = 'fairshare = "classic"' in cfg.read_text()
     work = tmp_path / "work.json"
     work.write_text(json.dumps(WORKLOAD))
     common = ["--config", str(cfg), "--state", str(state)]
@@ -105,13 +108,44 @@ def test_less_usage_starts_first_and_factors_equal_sshare(
         recs.write_text("\n".join(lines) + "\n")
         opts = ["--config", str(cfg), "--state", str(copy), "--now", _iso(t)]
         assert run("import", "history", str(recs), *opts).exit_code == 0
+        _with_queue(copy, t)
         r = run("sshare", "-a", *opts, "--json")
         assert r.exit_code == 0, r.stderr
         want = {s["user"]: s["fairshare"] for s in json.loads(r.stdout) if s["user"]}
         for user in ("u2", "u3"):
             got = users[(_iso(t), user)]["fairshare"]
+            if user == "u2" and t == T0 + 600 and classic:
+                # u3's job ended on this pass, which still charged its last minute, after
+                # weighing u2's job 1 (lower id): u2's usage is over a root without that
+                # minute, its factor lower. An import of history folds an end on the pass
+                # in at once, so no state it writes holds that charge in the job list.
+                assert got < want[user]
+                continue
             assert got == pytest.approx(want[user], rel=1e-9), (t, user)
     assert users[(_iso(T0), "u3")]["fairshare"] > users[(_iso(T0), "u2")]["fairshare"]
+
+
+def _with_queue(state: Path, t: float) -> None:
+    """The state's queue as slurmctld's job list stands at ``t`` (jobs 1 and 2 of the
+    workload: pending until their start, running until their end), its running charges
+    with their jobs' ids: what classic fair share takes a user's usage by (its first
+    pending job in that list, before the charges of the jobs after it)."""
+    data = json.loads(state.read_text())
+    starts = {"1": T0 + 600, "2": T0}
+    jobs = []
+    for job in WORKLOAD:
+        start = starts[str(job["id"])]
+        if start + 600 <= t:
+            continue
+        status = (
+            {"status": "idle"} if start >= t else {"status": "running", "start_time": _iso(start)}
+        )
+        jobs.append({**job, "submit_time": _iso(T0), **status})
+    data["jobs"] = jobs
+    ids = {"u2": "1", "u3": "2"}
+    for charge in data["slurm"]["running"]:
+        charge["job"] = ids[charge["user"]]
+    state.write_text(json.dumps(data))
 
 
 def test_backfill_needs_slurm_and_slurm_needs_accounts(

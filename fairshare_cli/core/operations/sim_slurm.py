@@ -130,6 +130,7 @@ class SlurmSim:
         self.next_work = 0
         self.basic = basic_priorities(config, queue)  # (priority/basic: first in, first out)
         self.queue = PendingJobs(self._score, self.basic is not None)
+        series.pending = lambda: (b.job for g in self.queue.groups.values() for b in g)
         self.queued: list[Job] = []  # jobs queued since the last cycle (scored at once)
         #: the batches started this cycle, by id: (batch, what is left of it or None)
         self.left_of: dict[str, tuple[JobBatch, JobBatch | None]] = {}

@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
+
+import msgspec
 
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import Job
@@ -47,6 +51,13 @@ class SlurmSeries:
         self.started = 0
         self.new: list[Any] = []  # running charges started since the last advance
         self._tree: tuple[float, float, Any] | None = None
+        #: classic fair share: the simulation's pending jobs (its scheduler sets this) and
+        #: the jobs started here, with when, for each user's usage at its first job in
+        #: slurmctld's job list (:func:`~fairshare_cli.core.slurm.tree_usage.users_mid_pass`);
+        #: their charges then carry their job ids, for that list's order
+        self.pending: Callable[[], Iterable[Job]] | None = None
+        self.began: dict[str, tuple[Job, float]] = {}
+        self.tags = {r.job for r in self.state.running if r.job is not None}
         #: ``priority/basic``: no decay pass ever runs; the tree is the state's, throughout
         self.basic = config.priority.type == "basic"
 
@@ -79,6 +90,10 @@ class SlurmSeries:
         (account, user), rate = charge
         self.started += 1
         tag = f"simulate:{self.started}"
+        if self.algo == "classic" and job_id not in self.tags:
+            tag = job_id
+            self.began[job_id] = (job, t)
+        self.tags.add(tag)
         self.open[job_id] = tag
         self.new.append(RunningCharge(account, user, rate, t, None, tag))
 
@@ -86,6 +101,7 @@ class SlurmSeries:
         """A job that started here, or whose charge the state holds, ended at ``t`` (it is
         charged up to ``t``)."""
         tag = self.open.pop(job_id, None)
+        self.began.pop(job_id, None)
         if tag is None and job_id in self.held:
             self.held.discard(job_id)
             tag = job_id
@@ -119,9 +135,26 @@ class SlurmSeries:
         # The state is at its last pass: its running jobs add nothing to the usage there
         # (charged from the next pass on), so the tree need not charge them again.
         state = replace(self.state, running=()) if self.lasts else self.state
-        when, tree = evaluate(self.config, state, t)
+        when, tree = evaluate(self.config, state, t, self._listed())
         self._tree = (t, when, tree)
         return when, tree
+
+    def _listed(self) -> Iterable[Job] | None:
+        """Classic: slurmctld's job list at the last decay pass (any order): the pending
+        jobs, and those started here since the pass (pending then) or, as the pass weighs
+        running jobs too (``CALCULATE_RUNNING``), before it. None: no list (another
+        algorithm, or no scheduler's jobs)."""
+        if self.pending is None or self.algo != "classic":
+            return None
+        return itertools.chain(self.pending(), self._started_listed())
+
+    def _started_listed(self) -> Iterator[Job]:
+        when = self.state.last_decay_ran
+        weigh_running = "CALCULATE_RUNNING" in ",".join(self.config.priority.flags).upper()
+        for job, began in self.began.values():
+            status = "running" if when is not None and began < when else "idle"
+            if status == "idle" or weigh_running:
+                yield job if job.status == status else msgspec.structs.replace(job, status=status)
 
     def passes_between(self, first: float, t: float) -> list[float]:
         """The decay passes from ``first`` (a pass :meth:`tree` gave; included) up to the

@@ -10,6 +10,7 @@ Apart from :mod:`~fairshare_cli.core.slurm.model` (job priority, the history sin
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -159,6 +160,7 @@ def usage_before_charges(
     usage: Mapping[su.UsageKey, float],
     now: float,
     params: su.DecayParams,
+    charges: list[tuple[su.UsageKey, str | None, float]] | None = None,
 ) -> dict[su.UsageKey, float] | None:
     """Usage per user association after the decay pass at ``t`` decayed it and before it
     charged running jobs: in the proportions of the usage the pass started from. None when
@@ -173,7 +175,8 @@ def usage_before_charges(
     the pass before, as ``_apply_new_usage``) and, with ``charge_job_end``, without the ends
     charged after the pass (``priority_p_job_end``). All zero after a usage reset at ``t``
     (``_reset_usage`` runs first). The pass before is taken to be one calc period earlier
-    (a restart between them is not recorded).
+    (a restart between them is not recorded). ``charges``: :func:`pass_charges`, when
+    already made.
     """
     anchor = state.last_decay_ran
     cutoff = su.reset_cutoff(params, anchor if anchor is not None else t, state.last_reset, t)
@@ -181,7 +184,7 @@ def usage_before_charges(
         return dict.fromkeys(usage, 0.0)
     factor = params.factor
     taken: dict[su.UsageKey, list[float]] = {}
-    for key, _, amount in pass_charges(state, t, params):
+    for key, _, amount in charges if charges is not None else pass_charges(state, t, params):
         taken.setdefault(key, []).append(amount)
     for r in state.running:
         if params.charge_job_end and r.end is not None and t <= r.end <= now:
@@ -198,10 +201,12 @@ def usage_before_charges(
     return out
 
 
+@functools.lru_cache(maxsize=1 << 18)
 def _list_place(job_id: str | None) -> tuple[int, ...] | None:
     """Where a job stands in slurmctld's job list: its id's numbers (jobs are appended as
     they are created, ``_create_job_record``, and a restart reads them back in that order,
-    so ids ascend along it); None for an id of no numbers."""
+    so ids ascend along it); None for an id of no numbers. (Kept: ``fs simulate``'s
+    classic passes place the same jobs cycle after cycle.)"""
     if job_id is None:
         return None
     if job_id.isascii() and job_id.isdigit():
@@ -264,7 +269,7 @@ def users_mid_pass(
     later jobs and sshare reuse. Users of no job so weighed get theirs after the pass, as
     sshare asks, and so do those whose first job comes after every charge (left out here).
     A charge of no job id is taken as first. One walk of both lists in job-list order, the
-    charges so far kept as exact sums (:func:`~fairshare_cli.core.slurm.passes.add_exact`).
+    charges so far kept as an exact sum (:func:`~fairshare_cli.core.slurm.passes.add_exact`).
     """
     running = "CALCULATE_RUNNING" in ",".join(flags).upper()
     placed: list[tuple[tuple[int, ...], su.UsageKey, float]] = []
@@ -285,7 +290,7 @@ def users_mid_pass(
         while i < n and (placed[i][0] < place or (own and placed[i][0] == place)):
             _, k, amount = placed[i]
             add_exact(so_far, amount)
-            add_exact(by_key.setdefault(k, []), amount)
+            by_key.setdefault(k, []).append(amount)  # (summed once: at its user, if any)
             i += 1
         if i == n:
             break
@@ -321,12 +326,12 @@ def evaluate(
     mid_pass: list[tuple[Assoc, float]] = []
     stale = algo in STALE_ACCOUNT_USAGE and config.priority.usage_normalization == "total"
     if stale and not basic:
-        before = usage_before_charges(state, t, usage, now, params)
+        charges = pass_charges(state, t, params)
+        before = usage_before_charges(state, t, usage, now, params, charges)
         if before is not None:
             set_usage(tree, before)
             pass_usage = [a.usage_raw for a in tree.assocs]
             if algo == "classic" and queue is not None:
-                charges = pass_charges(state, t, params)
                 mid_pass = users_mid_pass(tree, queue, charges, t, config.priority.flags)
     set_usage(tree, usage)
     capacity = None
