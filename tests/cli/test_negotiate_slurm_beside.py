@@ -351,3 +351,39 @@ def test_under_incr_only_a_job_waits_at_the_priority_slurmctld_kept(
     cfg.write_text(POOL + age.replace('"INCR_ONLY"', ""))
     beside = [m for m in _matches(_cycle(run, common)) if m[2] == "slurm_beside"]
     assert beside == [("3", "slot1@na001", "slurm_beside", 0.0)]
+
+
+def _fifo_or_fair_share(tmp_path: Path, run: Run, prio_type: str) -> list[Any]:
+    """Jobs 1 and 3 (u1) and job 2 (u2), 1 CPU each, on the 2-CPU node of partition a;
+    Slurm usage 100 for u2, none for u1, and fair share weighed (Fair Tree, 1000)."""
+    pool = POOL.replace(
+        "[accounts.acc]",
+        f'[priority]\ntype = "{prio_type}"\nfairshare = "fair_tree"\n'
+        "[priority.weights]\nfairshare = 1000\n[accounts.acc]",
+    )
+    tmp_path = tmp_path / prio_type
+    tmp_path.mkdir()
+    (tmp_path / "pool.toml").write_text(pool)
+    common = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "state.json")]
+    for owner in ("u1", "u2", "u1"):
+        res = run("submit", "--owner", owner, *ONE_CPU, *common, "--now", SUBMIT)
+        assert res.exit_code == 0, res.stderr
+    state = json.loads((tmp_path / "state.json").read_text())
+    state["slurm"] = {"last_decay_ran": 1795255200, "usage": {"acc": {"u2": 100.0}}}
+    (tmp_path / "state.json").write_text(json.dumps(state))
+    return _matches(_cycle(run, common))
+
+
+def test_priority_basic_starts_the_jobs_left_first_in_first_out(tmp_path: Path, run: Run) -> None:
+    """The negotiator gives u1's job 1 the node's one slot; jobs 2 (u2) and 3 (u1) are
+    left for its one free CPU. Under multifactor u1's job 3 comes first (u1 has no usage:
+    factor 1, PRIORITY 1000; u2 1/2, 500) and runs beside job 1; under basic job 2 does,
+    the earlier submitted (4294901759 against 4294901758)."""
+    assert _fifo_or_fair_share(tmp_path, run, "multifactor") == [
+        ("1", "slot1@na001", "no_preemption", 2.0),
+        ("3", "slot1@na001", "slurm_beside", 0.0),
+    ]
+    assert _fifo_or_fair_share(tmp_path, run, "basic") == [
+        ("1", "slot1@na001", "no_preemption", 2.0),
+        ("2", "slot1@na001", "slurm_beside", 0.0),
+    ]

@@ -321,19 +321,25 @@ def series_scorer(config: Config, series: SlurmSeries | None, t: float) -> Score
 def tree_scorer(config: Config, pass_tree: Callable[[], tuple[float, Any]]) -> Scorer:
     """Scores jobs (:func:`job_records`) by the tree ``pass_tree`` gives with the time of
     its decay pass, made when first asked (:func:`queue_scorer`, :func:`series_scorer`,
-    and the tests' reference simulation)."""
+    and the tests' reference simulation); under ``priority/basic`` first in, first out
+    (:class:`~fairshare_cli.core.slurm.basic_priority.BasicPriorities`)."""
+    from fairshare_cli.core.slurm.basic_priority import BasicPriorities
     from fairshare_cli.core.slurm.model import priority_context
 
     fit = NodeFit(config)
     made: list[tuple[float, Any]] = []
     multi: dict[str, bool] = {}
+    basic = config.priority.type == "basic"
 
     def score(jobs: list[Job]) -> dict[str, Score]:
         if not made:
             when, tree = pass_tree()
             made.append((when, priority_context(config, tree)))
         when, ctx = made[0]
-        return job_records(jobs, ctx, when, fit.held, multi)
+        if basic:  # (first in, first out: the jobs by id, their dumps' priorities kept)
+            fifo = BasicPriorities(jobs)
+            jobs = [fifo.queued(job) for job in jobs]
+        return job_records(jobs, ctx, when, fit.held, multi, basic=basic)
 
     return score
 
