@@ -42,3 +42,18 @@ def test_a_named_parent_is_read(tmp_path: Path, run: Callable[..., Any]) -> None
     result = run("config", "check", "--config", str(pool["config"]))
     assert result.exit_code == 0, result.stderr
     assert 'accounts.sub.parent = "hep"' in result.stdout
+
+
+def test_a_parent_with_a_blank_is_named_as_a_bad_name(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``parent = "a b"`` on an account of the usual shape was read by the accounts' fast
+    path without the name check, and the tree then said ``unknown account "a b"; add
+    [accounts.a b]``, a name it would refuse; now the name is refused as the general
+    reader refuses it."""
+    pool = write_pool(tmp_path, CONFIG + '[accounts.sub]\nparent = "a b"\n')
+    result = run("config", "check", "--config", str(pool["config"]))
+    refused(
+        result, "accounts.sub.parent: expected a name without blanks or control characters, "
+        "got 'a b'",
+    )  # fmt: skip

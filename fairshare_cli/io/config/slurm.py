@@ -428,7 +428,7 @@ def _plain_account(name: str, body: Any) -> AccountSpec | None:
     users = body.get("users", {})
     if type(parent) is not str or not parent or type(shares) is not int or type(users) is not dict:
         return None
-    if not 0 <= shares <= UINT32_MAX:
+    if not 0 <= shares <= UINT32_MAX or not plain_names({parent: parent}):
         return None
     if users:
         values = users.values()
