@@ -10,6 +10,7 @@ fit is printed wider than the terminal. ``--wide`` prints at natural width.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
@@ -55,6 +56,11 @@ def _rich_console(out: TextIO, width: int) -> Any:
         def print(self, *objects: Any, **kwargs: Any) -> None:
             kwargs.setdefault("crop", False)
             super().print(*objects, **kwargs)
+
+        def on_broken_pipe(self) -> None:
+            """The reader left (``| head -1``): the closed pipe goes to fs's own handling
+            (a view ends with 0), not Rich's, which ends the program with 1."""
+            raise BrokenPipeError(errno.EPIPE, "the reader left")
 
     return _Uncropped(file=out, width=width, highlight=False, markup=False, emoji=False)
 

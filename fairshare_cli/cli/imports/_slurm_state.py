@@ -86,6 +86,27 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def refuse_none_known(file: str, kept: int, ignored: list[str]) -> None:
+    """A dump none of whose user associations the config has (``kept`` 0 of them): another
+    cluster's, or one whose tree is not imported yet. Its usage would replace the state's
+    with none at all, every association's usage forgotten.
+
+    Raises:
+        InputError: naming the dump and its associations.
+    """
+    if kept or not ignored:
+        return
+    from fairshare_cli.errors import InputError
+    from fairshare_cli.io.importers.common import summary_names
+
+    raise InputError(
+        f"{file}: the config has none of its {plural(len(ignored), 'user association')} "
+        f"({summary_names(ignored)}), so importing it would forget all the state's Slurm "
+        "usage; import the cluster's associations first (fs import sacctmgr, or "
+        "fs import sshare --into CONFIG), or give its config with --config"
+    )
+
+
 def report(dry_run: bool, text: str, ignored: list[str]) -> None:
     """The one-line summary on stderr (what came in, what was ignored by name)."""
     from fairshare_cli.io.importers.common import summary_names

@@ -8,6 +8,7 @@ from fairshare_cli.cli.context import mutate_state
 from fairshare_cli.cli.imports._slurm_state import (
     last_decay_option,
     plural,
+    refuse_none_known,
     report,
     resolve_last_decay,
     slurm_section,
@@ -37,7 +38,8 @@ def command(
 
     UsageRaw has two decimals there (sshare's RawUsage is cut to an integer). The
     usage of every user association replaces the state's, as of the last decay pass;
-    usage of users the config has no association for is listed as ignored. Where the
+    usage of users the config has no association for is listed as ignored (a dump of
+    none it has is refused). Where the
     state already holds usage from an earlier pass that, decayed to this one, rounds to
     what the dump printed, that value is kept with all its decimals. QOS usage factors
     are not in this dump (scontrol prints no UsageFactor): import them from
@@ -51,6 +53,7 @@ def command(
     with mutate_state(opts, dry_run) as env:
         when = resolve_last_decay(last_decay, env.now)
         usage, ignored = known_usage(dump.users, env.config)
+        refuse_none_known(file, len(usage), ignored)
         prior = slurm_section(env)
         usage, kept = keep_precision(prior, usage, when, env.config)
         store_slurm(env, with_usage(prior, usage, when))

@@ -11,6 +11,7 @@ from fairshare_cli.cli.context import load_env, mutate_state
 from fairshare_cli.cli.imports._slurm_state import (
     last_decay_option,
     plural,
+    refuse_none_known,
     report,
     resolve_last_decay,
     slurm_section,
@@ -57,9 +58,9 @@ def command(
 
     RawUsage is whole numbers in the text (scontrol-assoc gives two decimals); sshare
     --json (Slurm 23.11 on) gives each user's share of root's usage to every bit. The
-    usage of every user association replaces the state's, as of the last decay pass;
-    with --into the tree (indentation or parents, RawShares) is merged into the config
-    first.
+    usage of every user association replaces the state's, as of the last decay pass
+    (a dump of none the config has is refused); with --into the tree (indentation or
+    parents, RawShares) is merged into the config first.
     """
     from fairshare_cli.cli.fragment import emit_fragment, merged_last
     from fairshare_cli.core.epoch import utc_text
@@ -107,6 +108,7 @@ def command(
         with mutate_state(where, dry_run, created=created) as env:
             when = resolve_last_decay(last_decay, env.now)
             usage, ignored = known_usage(shares.usage, env.config)
+            refuse_none_known(file, len(usage), ignored)
             store_slurm(env, with_usage(slurm_section(env), usage, when))
     report(
         dry_run,

@@ -52,6 +52,14 @@ SPRIO_TABLE = Guess(
     f"fs sprio computes it, from the queue fs import squeue reads ({_QUEUE_READ})",
 )
 SQUEUE_TABLE = Guess("squeue's table", (), f"fs import squeue reads {_QUEUE_READ} instead")
+#: The usage history store beside a state (``state.history.sqlite``): fs opens it itself,
+#: beside the state it keeps; no option takes it (it is no state, no history text).
+STORE_FILE = Guess(
+    "an SQLite database, such as the usage history fs keeps beside a state (STATE.history.sqlite)",
+    (),
+    "fs reads that one itself, beside the state given as --state (fs whatif replays it "
+    "without --history)",
+)
 _M = re.M
 
 #: A usage history's first line: a CSV header naming ``owner``, then after a comma
@@ -83,6 +91,7 @@ def _history_head(body: str) -> bool:
 #: shows decides, so the order matters: a state file holds job objects, a ClassAd dump an
 #: ``Owner``, a jobs file an ``"owner"``.
 _TABLE: list[tuple[str, int, Guess]] = [
+    (r"\ASQLite format 3\x00", 0, STORE_FILE),
     (r'"format"\s*:\s*"fairshare-cli state"', 0, STATE_FILE),
     (r"^\[(pool|accountant|negotiator|priority)\]\s*$|^\[\[machines\]\]", _M, POOL_CONFIG),
     (r'"MyType"\s*:\s*"Job"', 0, Guess("condor_q or condor_history -json output", _CONDOR_JOBS)),

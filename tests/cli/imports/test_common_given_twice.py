@@ -106,6 +106,8 @@ def test_a_qos_records_limits_per_account_and_user_are_read(tmp_path: Path, run:
         limits,
     )
     pool = write_pool(tmp_path)
+    tree = str(CAPTURES / "sacctmgr_assoc_tree.txt")  # (the dump's associations: their usage)
+    assert run("import", "sacctmgr", tree, "--into", str(pool["config"])).exit_code == 0
     dump = tmp_path / "assoc_mgr.txt"
     dump.write_text(text, encoding="utf-8")
     args = ["--config", str(pool["config"]), "--state", str(pool["state"]), "--now", NOW]

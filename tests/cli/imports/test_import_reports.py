@@ -15,13 +15,21 @@ from fairshare_cli.errors import RuntimeFailure
 
 REPO = Path(__file__).resolve().parents[3]
 HTCONDOR = REPO / "tests" / "fixtures" / "htcondor-25.0" / "flat_users"
+#: ``sshare -a -l -P`` of the sample pool (its first rows, as ``fs sshare`` prints them): a
+#: dump of another cluster's associations is refused, the state's usage kept.
+SAMPLE_SSHARE = (
+    "Account|User|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|FairShare|LevelFS"
+    "|GrpTRESMins|TRESRunMins\n"
+    "root|||0.000000|10543971||1.000000||||cpu=0,mem=0\n"
+    " root|ops|10|0.090909|192207|0.018229|0.018229|1.000000|4.987021||cpu=0,mem=0\n"
+)
 
 
 @pytest.mark.parametrize(
     ("kind", "dump"),
     [
         ("condor-userprio", HTCONDOR / "condor_userprio.long_allusers.txt"),
-        ("sshare", REPO / "tests" / "fixtures" / "slurm-22.05" / "ft2_idle" / "sshare_a_l_P.txt"),
+        ("sshare", SAMPLE_SSHARE),
     ],
 )
 def test_no_summary_when_the_state_cannot_be_written(
@@ -29,7 +37,7 @@ def test_no_summary_when_the_state_cannot_be_written(
     run: Callable[..., Any],
     monkeypatch: pytest.MonkeyPatch,
     kind: str,
-    dump: Path,
+    dump: Path | str,
 ) -> None:
     """``fs import KIND DUMP`` on a full disk: exit 1, one line, no summary before it; the
     same line without the fault prints the summary."""
@@ -37,6 +45,9 @@ def test_no_summary_when_the_state_cannot_be_written(
 
     state = tmp_path / "state.json"
     shutil.copy(REPO / "sample_configs" / "sample-state.json", state)
+    if isinstance(dump, str):
+        (tmp_path / "shares.txt").write_text(dump)
+        dump = tmp_path / "shares.txt"
     line = ["import", kind, str(dump), "--config", str(REPO / "sample_configs" / "pool.toml"),
             "--state", str(state), "--now", "2026-11-23T18:25:33Z"]  # fmt: skip
     written = run(*line, "--dry-run")

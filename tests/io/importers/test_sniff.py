@@ -218,3 +218,44 @@ def test_a_usage_history_that_is_another_file_says_where_it_goes(
     refused(res)
     assert res.stderr == f"fs: error: {said.format(tmp=tmp_path)}\n"
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+STORE = (
+    "it looks like an SQLite database, such as the usage history fs keeps beside a state "
+    "(STATE.history.sqlite): fs reads that one itself, beside the state given as --state "
+    "(fs whatif replays it without --history)"
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        pytest.param(["userprio", "--state", "sample-state.history.sqlite"],
+                     "state file sample-state.history.sqlite is not UTF-8 text (byte 102); "
+                     f"{STORE}", id="store-as-state"),
+        pytest.param(["whatif", "--history", "sample-state.history.sqlite", "--set",
+                      "accountant.priority_halflife=3600", "userprio"],
+                     "sample-state.history.sqlite: not UTF-8 text (byte 102 of a read); expected "
+                     f"a text file; {STORE}", id="store-as-history"),
+        pytest.param(["import", "history", "sample-state.history.sqlite"],
+                     "sample-state.history.sqlite: not UTF-8 text (byte 102 of a read); expected "
+                     "a text file (fs import history reads a usage history: CSV with a header "
+                     f"line, or JSON lines); {STORE}", id="store-imported"),
+    ],
+)  # fmt: skip
+def test_the_usage_history_store_given_as_a_file_says_fs_reads_it_itself(
+    line: list[str], said: str, tmp_path: Path, run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """``fs userprio --state sample-state.history.sqlite`` (the store beside the state, not
+    the state) was told ``fix it or move it aside to start afresh``, and the history options
+    only ``expected a text file``: the store is named for what it is, nothing written."""
+    for name in ("pool.toml", "sample-state.json", "sample-state.history.sqlite"):
+        shutil.copy(SAMPLE / name, tmp_path / name)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    monkeypatch.chdir(tmp_path)
+    res = run(*line, "--config", "pool.toml", "--now", NOW)
+    refused(res)
+    assert res.stderr == f"fs: error: {said}\n"
+    after = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.suffix != ".lock"}
+    assert after == before
