@@ -105,8 +105,8 @@ class ImportGroup(ListedGroup):
                 message += f" (fs import {kind} reads {READS[kind]})"
             from fairshare_cli.io.importers.sniff import wrong_file_hint
 
-            message = wrong_file_hint(kind, self._file_of(ctx, line), message)
-            raise type(exc)(message) from None
+            exc.args = (wrong_file_hint(kind, self._file_of(ctx, line), message),)
+            raise exc from None  # (its own class: a RefusedRecord takes other arguments)
 
     def _file_of(self, ctx: click.Context, line: list[str]) -> str | None:
         """The FILE an import's command line names (``line``: the kind, then its own
