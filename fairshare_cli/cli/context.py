@@ -299,7 +299,7 @@ def mutate_state(
                 if not dry_run:
                     with _log_usage(before, env) as (env.state, commit):
                         writes = [w for w in (env.before_rename, commit) if w is not None]
-                        save_state(spath, env.state, before_rename=_in_turn(writes))
+                        save_state(spath, env.state, _in_turn(writes), make_folders=False)
                     written()  # (a Ctrl-C from here on is dropped: the exit code is 0)
         change_ended()
 

@@ -19,6 +19,7 @@ def atomic_write_text(
     what: str,
     mode: int = 0o600,
     before_rename: Callable[[], None] | None = None,
+    make_folders: bool = True,
 ) -> None:
     """Replace ``path`` by ``text`` so that a reader sees the old file or the new one, whole
     (a text in UTF-8, or pieces of bytes written as they are, one after another).
@@ -28,7 +29,7 @@ def atomic_write_text(
     ``before_rename`` is called once the new file is on the disk, before it replaces
     ``path``: a write that goes with it (the usage history's commit) happens only when
     this one can no longer fail for want of space, and what it raises leaves ``path`` as
-    it was.
+    it was. Without ``make_folders`` a folder that is gone is not made again (the state's).
 
     Raises:
         InputError: ``path`` is a device, a pipe or a folder, which the rename would replace
@@ -39,15 +40,17 @@ def atomic_write_text(
 
     refuse_special(path, what)
     replaced = refuse_read_only(path, what)
-    made = _missing(path.parent)
+    made = _missing(path.parent) if make_folders else []
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if make_folders:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         _remove_empty(made)
         blocker = _not_a_folder(path.parent)  # (mkdir said "File exists" of a broken link)
         _refuse_blocker(blocker, f"cannot write {what} {path}")
-        raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
+        gone = "" if make_folders or path.parent.is_dir() else " (its folder was removed)"
+        raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}{gone}") from None
     try:
         _write(fd, text)
         keep_owner(tmp, replaced)
