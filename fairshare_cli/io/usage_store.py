@@ -267,6 +267,10 @@ class open_store:
             self._conn.close()
         if isinstance(exc, sqlite3.Error):  # (a full disk, a locked or damaged file, ...)
             what = f"usage history {self.name}"
+            if not self.path.parent.is_dir():  # (SQLite says "disk I/O error": not the disk)
+                raise RuntimeFailure(
+                    f"cannot write {what}: its folder was removed; nothing was written"
+                ) from None
             failure = disk_failure(exc, what)
             if failure is None and damaged(exc):  # (a bad file, as on opening it: exit 2)
                 raise unusable(exc, self.name) from None
