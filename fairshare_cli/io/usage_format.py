@@ -88,7 +88,7 @@ def check_format(conn: sqlite3.Connection, path: Path, writable: bool = True) ->
                 conn.execute("INSERT INTO meta VALUES ('generation', ?)", (new_generation(),))
         return False
     except sqlite3.DatabaseError as exc:
-        failure = disk_failure(exc, f"usage history {path}") or _cannot_open(exc, path)
+        failure = disk_failure(exc, f"usage history {path}") or cannot_open(exc, path)
         if failure is not None:  # (full, failing, no new file allowed: exit 1)
             raise failure from None
         raise unusable(exc, path) from None
@@ -116,7 +116,7 @@ def unusable(exc: sqlite3.Error, path: Path) -> StateError:
     )
 
 
-def _cannot_open(exc: sqlite3.DatabaseError, path: Path) -> RuntimeFailure | None:
+def cannot_open(exc: sqlite3.Error, path: Path) -> RuntimeFailure | None:
     """SQLite's ``SQLITE_CANTOPEN`` once the file is open, as one line of exit 1: it could
     not make its journal beside the file (a disk out of inodes, a folder that refuses a new
     file), which is no fault of the file's; None for another error."""
