@@ -522,3 +522,25 @@ def test_a_store_whose_folder_is_removed_says_so(tmp_path: Path) -> None:
     assert str(caught.value) == (
         f"cannot write usage history {path}: its folder was removed; nothing was written"
     )
+
+
+def test_a_store_in_a_folder_this_user_may_not_write_names_the_folder(tmp_path: Path) -> None:
+    """A store this user may write (0666) in a folder it may not (0555, another user's):
+    ``fs import history`` as that user ended with SQLite's "usage history ...: attempt to
+    write a readonly database", of a file whose mode allows the write (SQLite could not
+    make its journal: SQLITE_READONLY_DIRECTORY). It names the journal and the folder."""
+    path = tmp_path / "s.history.sqlite"
+    error = sqlite3.OperationalError("attempt to write a readonly database")
+    error.sqlite_errorcode = 1544  # type: ignore[attr-defined]
+
+    def journal_refused() -> None:
+        with open_store(path):
+            raise error
+
+    with pytest.raises(RuntimeFailure) as caught:
+        journal_refused()
+    assert str(caught.value) == (
+        f"cannot write usage history {path}: SQLite cannot make its journal beside it (attempt "
+        "to write a readonly database: the folder is read-only to this user); nothing was "
+        "written (the state and the history are unchanged)"
+    )
