@@ -118,7 +118,7 @@ def main() -> None:
             w.writerow(
                 [
                     ""
-                    if rec[f] is None
+                    if rec.get(f) is None
                     else str(rec[f]).lower()
                     if isinstance(rec[f], bool)
                     else rec[f]

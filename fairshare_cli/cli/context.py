@@ -299,8 +299,9 @@ def mutate_state(
                 if not dry_run:
                     with _log_usage(before, env) as (env.state, commit):
                         writes = [w for w in (env.before_rename, commit) if w is not None]
-                        save_state(spath, env.state, before_rename=_in_turn(writes))
-                    written()  # (a Ctrl-C from here on is dropped: the exit code is 0)
+                        in_turn = _in_turn(writes)
+                        save_state(spath, env.state, in_turn, make_folders=False, hold_stops=True)
+                    written()  # (a Ctrl-C from the rename on is dropped: the exit code is 0)
         change_ended()
 
 

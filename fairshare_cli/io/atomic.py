@@ -5,12 +5,16 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import signal
 import stat
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from fairshare_cli.errors import InputError, RuntimeFailure
+
+#: The signals that stop fs (cli/interrupts.py), held back where a file is made.
+_STOPS = frozenset({signal.SIGINT, signal.SIGTERM})
 
 
 def atomic_write_text(
@@ -19,6 +23,8 @@ def atomic_write_text(
     what: str,
     mode: int = 0o600,
     before_rename: Callable[[], None] | None = None,
+    make_folders: bool = True,
+    hold_stops: bool = False,
 ) -> None:
     """Replace ``path`` by ``text`` so that a reader sees the old file or the new one, whole
     (a text in UTF-8, or pieces of bytes written as they are, one after another).
@@ -28,7 +34,8 @@ def atomic_write_text(
     ``before_rename`` is called once the new file is on the disk, before it replaces
     ``path``: a write that goes with it (the usage history's commit) happens only when
     this one can no longer fail for want of space, and what it raises leaves ``path`` as
-    it was.
+    it was. Without ``make_folders`` a gone folder is not made again; Ctrl-C and SIGTERM wait
+    while the temporary file is made, and with ``hold_stops`` from the rename on (dropped).
 
     Raises:
         InputError: ``path`` is a device, a pipe or a folder, which the rename would replace
@@ -39,27 +46,35 @@ def atomic_write_text(
 
     refuse_special(path, what)
     replaced = refuse_read_only(path, what)
-    made = _missing(path.parent)
+    made = _missing(path.parent) if make_folders else []
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if make_folders:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         _remove_empty(made)
         blocker = _not_a_folder(path.parent)  # (mkdir said "File exists" of a broken link)
         _refuse_blocker(blocker, f"cannot write {what} {path}")
-        raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
+        gone = "" if make_folders or path.parent.is_dir() else " (its folder was removed)"
+        raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}{gone}") from None
     try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # (one held back comes here)
         _write(fd, text)
         keep_owner(tmp, replaced)
         with contextlib.suppress(OSError):
             os.chmod(tmp, mode)
         if before_rename is not None:
             before_rename()
+        if hold_stops:
+            signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
         os.replace(tmp, path)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         _remove_empty(made)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         if isinstance(exc, OSError):
             raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
         raise
@@ -109,10 +124,9 @@ def make_like(path: Path, state: Path) -> None:
 
 def _stat(path: Path) -> os.stat_result | None:
     """``path``'s status (through a link), or None where it is not there."""
-    try:
+    with contextlib.suppress(OSError):
         return os.stat(path)
-    except OSError:
-        return None
+    return None
 
 
 def stage_file(path: Path, text: Sequence[bytes], what: str, mode: int, tag: str) -> Path:
@@ -384,12 +398,10 @@ def refuse_special(path: Path, what: str) -> None:
 def refuse_read_only(path: Path, what: str) -> os.stat_result | None:
     """Refuse to replace a file this user may not write: the rename needs only the folder's
     permission, so a state read-only to a user (root's 0644 in a folder the user's group
-    may write, or one made 0444 to freeze it) was replaced all the same.
-
-    A file no one may write (no write bit: 0444) is refused to root as well, whom
-    ``os.access`` grants everything, as vim's ``readfile()`` opens a file without a write
-    bit read-only for root too (``:w`` refused, ``:w!`` needed); ``cp`` and SQLite, which
-    write into the file, do not ask.
+    may write, or one made 0444 to freeze it) was replaced all the same. A file no one may
+    write (no write bit: 0444) is refused to root as well, whom ``os.access`` grants
+    everything, as vim's ``readfile()`` opens such a file read-only for root too (``:w``
+    refused, ``:w!`` needed); ``cp`` and SQLite, which write into the file, do not ask.
 
     Returns:
         ``path``'s status (through a link; None where it is not there), for the write
@@ -403,15 +415,13 @@ def refuse_read_only(path: Path, what: str) -> os.stat_result | None:
     if found is None:
         return None
     mode = found.st_mode
-    if not os.access(path, os.W_OK):
-        if _on_read_only_mount(path):  # (os.access says no to root there too)
-            raise RuntimeFailure(
-                f"cannot write {what} {path}: Read-only file system; nothing was written"
-            )
-        raise RuntimeFailure(
-            f"cannot write {what} {path}: Permission denied (the file is read-only to this "
-            "user); nothing was written"
+    if not os.access(path, os.W_OK):  # (no to root too on a read-only mount)
+        why = (
+            "Read-only file system"
+            if _on_read_only_mount(path)
+            else "Permission denied (the file is read-only to this user)"
         )
+        raise RuntimeFailure(f"cannot write {what} {path}: {why}; nothing was written")
     if not mode & 0o222:
         raise RuntimeFailure(
             f"cannot write {what} {path}: the file is read-only (mode {mode & 0o7777:04o}, "
@@ -423,24 +433,17 @@ def refuse_read_only(path: Path, what: str) -> os.stat_result | None:
 
 def _on_read_only_mount(path: Path) -> bool:
     """Whether ``path`` sits on a file system mounted read-only (``mount -o ro``)."""
-    try:
+    with contextlib.suppress(OSError):
         return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
-    except OSError:
-        return False
+    return False
 
 
 def _write(fd: int, text: str | Sequence[bytes]) -> None:
-    """Write ``text`` to ``fd`` and close it, flushed to the disk (bytes as they are)."""
-    if not isinstance(text, str):
-        with os.fdopen(fd, "wb") as raw:
-            raw.writelines(text)
-            raw.flush()
-            os.fsync(raw.fileno())
-        return
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
+    """Write ``text`` to ``fd`` (in UTF-8; bytes as they are) and close it, flushed to the disk."""
+    with os.fdopen(fd, "wb") as raw:
+        raw.writelines([text.encode("utf-8")] if isinstance(text, str) else text)
+        raw.flush()
+        os.fsync(raw.fileno())
 
 
 def fsync_folder(folder: Path) -> None:

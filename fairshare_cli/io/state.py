@@ -174,10 +174,20 @@ def _not_text(obj: Any, where: str) -> str | None:
     return None
 
 
-def save_state(path: Path, state: State, before_rename: Callable[[], None] | None = None) -> None:
+def save_state(
+    path: Path,
+    state: State,
+    before_rename: Callable[[], None] | None = None,
+    make_folders: bool = True,
+    hold_stops: bool = False,
+) -> None:
     """Write atomically: temp file in the same folder, flush, fsync, rename, fsync folder;
     the file keeps its permissions (a new one is private: 0600). ``before_rename`` runs
     between the fsync and the rename (:func:`~fairshare_cli.io.atomic.atomic_write_text`).
+    Without ``make_folders`` a folder that is gone is not made again: under
+    :func:`state_lock`, whose lock file is in it (a folder removed while fs ran, made again,
+    would hold a state no lock guards). With ``hold_stops`` Ctrl-C and SIGTERM are held back
+    from the rename on (:func:`~fairshare_cli.io.atomic.atomic_write_text`).
 
     Raises:
         StateError: a string in it is not Unicode text (a lone surrogate the state read
@@ -201,7 +211,7 @@ def save_state(path: Path, state: State, before_rename: Callable[[], None] | Non
         mode = os.stat(path).st_mode & 0o777
     except OSError:
         mode = 0o600
-    atomic_write_text(path, text, "state file", mode, before_rename)
+    atomic_write_text(path, text, "state file", mode, before_rename, make_folders, hold_stops)
 
 
 @contextlib.contextmanager

@@ -88,7 +88,7 @@ def check_format(conn: sqlite3.Connection, path: Path, writable: bool = True) ->
                 conn.execute("INSERT INTO meta VALUES ('generation', ?)", (new_generation(),))
         return False
     except sqlite3.DatabaseError as exc:
-        failure = disk_failure(exc, f"usage history {path}") or _cannot_open(exc, path)
+        failure = disk_failure(exc, f"usage history {path}") or cannot_open(exc, path)
         if failure is not None:  # (full, failing, no new file allowed: exit 1)
             raise failure from None
         raise unusable(exc, path) from None
@@ -116,20 +116,29 @@ def unusable(exc: sqlite3.Error, path: Path) -> StateError:
     )
 
 
-def _cannot_open(exc: sqlite3.DatabaseError, path: Path) -> RuntimeFailure | None:
-    """SQLite's ``SQLITE_CANTOPEN`` once the file is open, as one line of exit 1: it could
-    not make its journal beside the file (a disk out of inodes, a folder that refuses a new
-    file), which is no fault of the file's; None for another error."""
+#: ``SQLITE_READONLY_DIRECTORY``: the journal's folder may not be written.
+_READONLY_DIRECTORY = 1544
+
+
+def cannot_open(exc: sqlite3.Error, path: Path) -> RuntimeFailure | None:
+    """SQLite's ``SQLITE_CANTOPEN`` once the file is open, or ``SQLITE_READONLY_DIRECTORY``
+    (a store this user may write in a folder it may not: "attempt to write a readonly
+    database"), as one line of exit 1: it could not make its journal beside the file (a
+    disk out of inodes, a folder that refuses a new file), which is no fault of the file's;
+    None for another error."""
     code = getattr(exc, "sqlite_errorcode", None)  # (Python 3.11+; else the message)
     cannot_open = code & 0xFF == 14 if isinstance(code, int) else "unable to open" in str(exc)
-    if not cannot_open:
+    read_only_folder = code == _READONLY_DIRECTORY
+    if not cannot_open and not read_only_folder:
         return None
     try:
         room = os.statvfs(Path(path).parent)
     except OSError:
         room = None
     why = (
-        "the folder refuses a new file"
+        "the folder is read-only to this user"
+        if read_only_folder
+        else "the folder refuses a new file"
         if room is None or (room.f_favail and room.f_bavail)
         else "the disk has no room for a new file"
     )

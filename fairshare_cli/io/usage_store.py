@@ -38,7 +38,7 @@ from fairshare_cli.io.atomic import disk_failure, fsync_folder, make_like, refus
 from fairshare_cli.io.usage_format import ADDED_COLUMNS as _ADDED_COLUMNS
 from fairshare_cli.io.usage_format import FORMAT as FORMAT
 from fairshare_cli.io.usage_format import RECORD_INDEXES as _RECORD_INDEXES
-from fairshare_cli.io.usage_format import check_format, damaged, unusable
+from fairshare_cli.io.usage_format import cannot_open, check_format, damaged, unusable
 from fairshare_cli.io.usage_marks import SECTION as SECTION
 from fairshare_cli.io.usage_marks import Marks, marks_of, new_generation, present_file
 from fairshare_cli.io.usage_marks import store_path as store_path
@@ -267,7 +267,11 @@ class open_store:
             self._conn.close()
         if isinstance(exc, sqlite3.Error):  # (a full disk, a locked or damaged file, ...)
             what = f"usage history {self.name}"
-            failure = disk_failure(exc, what)
+            if not self.path.parent.is_dir():  # (SQLite says "disk I/O error": not the disk)
+                raise RuntimeFailure(
+                    f"cannot write {what}: its folder was removed; nothing was written"
+                ) from None
+            failure = disk_failure(exc, what) or cannot_open(exc, self.name)
             if failure is None and damaged(exc):  # (a bad file, as on opening it: exit 2)
                 raise unusable(exc, self.name) from None
             raise failure or RuntimeFailure(f"{what}: {exc}; nothing was written") from None

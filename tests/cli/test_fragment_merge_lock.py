@@ -99,7 +99,7 @@ def test_a_failed_import_puts_the_config_back_under_the_lock(
     state = tmp_path / "s.json"
     other: list[subprocess.Popen[str]] = []
 
-    def full(path: Path, state: Any, before_rename: Any = None) -> None:
+    def full(path: Path, state: Any, before_rename: Any = None, **_: Any) -> None:
         assert "[[machines]]" in config.read_text()  # (ours merged)
         child = subprocess.Popen(
             [sys.executable, "-c", OTHER_MERGE, str(tmp_path), str(config)],
@@ -141,7 +141,7 @@ def test_a_failed_import_puts_back_a_config_nobody_else_changed(
     holder += "fcntl.flock(fd, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(0.5)\n"
     other: list[subprocess.Popen[str]] = []
 
-    def full(path: Path, state: Any, before_rename: Any = None) -> None:
+    def full(path: Path, state: Any, before_rename: Any = None, **_: Any) -> None:
         child = subprocess.Popen(
             [sys.executable, "-c", holder, str(tmp_path)], stdout=subprocess.PIPE, text=True
         )

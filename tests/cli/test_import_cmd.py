@@ -168,7 +168,7 @@ def test_an_import_whose_state_write_fails_says_nothing_was_imported(
     later = _UNSORTED
     from fairshare_cli.io import state as state_io
 
-    def disk_full(path: Path, state: Any, before_rename: Any = None) -> None:
+    def disk_full(path: Path, state: Any, before_rename: Any = None, **_: Any) -> None:
         raise state_io.RuntimeFailure(f"cannot write state file {path}: No space left on device")
 
     monkeypatch.setattr(state_io, "save_state", disk_full)

@@ -99,3 +99,25 @@ def test_many_users_with_no_association_are_one_short_warning(
         "fs: warning: Slurm: ignored the usage of 2000 users with no association: "
         f"{first} (+1988 more)\n"
     )
+
+
+def test_sacct_of_a_qos_the_config_lacks_is_one_line(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """fs import sacct s.txt whose job names a QOS the config has no [qos] for: the import ended in
+    a TypeError traceback (its refusal, re-raised with the import's words, could not be
+    made again), not the model's one line; nothing was written."""
+    config = write_config(CONFIG)
+    dump = tmp_path / "s.txt"
+    dump.write_text(
+        "JobID|User|Account|QOS|AllocCPUS|State|Start|End\n"
+        "1|alice|physics|high|1|COMPLETED|2026-11-21T12:00:00|2026-11-21T13:00:00\n",
+        encoding="utf-8",
+    )
+    state = tmp_path / "s.json"
+    result = run(
+        "import", "sacct", str(dump), "--config", str(config), "--state", str(state), "--now", NOW
+    )
+    assert result.exit_code == 2
+    assert result.stderr == f'fs: error: {dump}: record 1: unknown QOS "high"\n'
+    assert not state.exists()

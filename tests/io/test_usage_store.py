@@ -500,3 +500,47 @@ def test_a_prune_that_fails_commits_none_of_the_import(
     result = run("import", "history", str(tmp_path / "more.csv"), *args)
     assert (result.exit_code, result.stderr[-37:]) == (2, "move it aside to start a new history\n")
     assert _kept(state) == before
+
+
+def test_a_store_whose_folder_is_removed_says_so(tmp_path: Path) -> None:
+    """The state folder removed while ``fs import history`` wrote its store: SQLite, unable
+    to make its journal there, says "disk I/O error", and the line told the user the disk
+    failed and to check the kernel's log. It names the removed folder."""
+    import shutil
+
+    folder = tmp_path / "pool"
+    folder.mkdir()
+    path = folder / "s.history.sqlite"
+
+    def removed_as_it_writes() -> None:
+        with open_store(path):
+            shutil.rmtree(folder)
+            raise sqlite3.OperationalError("disk I/O error")
+
+    with pytest.raises(RuntimeFailure) as caught:
+        removed_as_it_writes()
+    assert str(caught.value) == (
+        f"cannot write usage history {path}: its folder was removed; nothing was written"
+    )
+
+
+def test_a_store_in_a_folder_this_user_may_not_write_names_the_folder(tmp_path: Path) -> None:
+    """A store this user may write (0666) in a folder it may not (0555, another user's):
+    ``fs import history`` as that user ended with SQLite's "usage history ...: attempt to
+    write a readonly database", of a file whose mode allows the write (SQLite could not
+    make its journal: SQLITE_READONLY_DIRECTORY). It names the journal and the folder."""
+    path = tmp_path / "s.history.sqlite"
+    error = sqlite3.OperationalError("attempt to write a readonly database")
+    error.sqlite_errorcode = 1544  # type: ignore[attr-defined]
+
+    def journal_refused() -> None:
+        with open_store(path):
+            raise error
+
+    with pytest.raises(RuntimeFailure) as caught:
+        journal_refused()
+    assert str(caught.value) == (
+        f"cannot write usage history {path}: SQLite cannot make its journal beside it (attempt "
+        "to write a readonly database: the folder is read-only to this user); nothing was "
+        "written (the state and the history are unchanged)"
+    )

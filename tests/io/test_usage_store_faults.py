@@ -81,3 +81,37 @@ def test_a_journal_that_cannot_be_made_is_no_damaged_store(
     )
     after = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name != "state.json.lock"}
     assert after == before
+
+
+def test_a_journal_that_cannot_be_made_as_an_import_appends_says_so(
+    fault_shim: Path, tmp_path: Path
+) -> None:
+    """``fs import history late.jsonl --state state.json`` appending to the sample state's
+    store on a disk out of inodes: SQLite makes its journal at the first row written, not
+    as it opens the file, and the line was SQLite's own ("usage history ...: unable to open
+    database file; nothing was written") of a file that opened well. Now the journal is
+    named, as when it cannot be made for a new store, exit 1, the folder as it was."""
+    for name in ("sample-state.json", "sample-state.history.sqlite"):
+        shutil.copy(REPO / "sample_configs" / name, tmp_path / name.replace("sample-", ""))
+    late = tmp_path / "late.jsonl"
+    late.write_text(
+        '{"owner": "judy", "start": "2026-11-21T12:30:00Z", "end": "2026-11-21T13:00:00Z"}\n',
+        encoding="utf-8",
+    )
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    env = {**os.environ, "LD_PRELOAD": str(fault_shim), "FAULT_OP": "create", "FAULT_SUFFIX": "-journal",
+           "FAULT_ERRNO": "28", "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-m", "fairshare_cli", "import", "history", str(late),
+         "--config", str(POOL), "--state", str(tmp_path / "state.json"),
+         "--now", "2026-11-21T14:00:00Z"],
+        env=env, capture_output=True, text=True, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert (result.returncode, result.stdout) == (1, ""), result.stderr
+    assert result.stderr == (
+        f"fs: error: cannot write usage history {tmp_path / 'state.history.sqlite'}: SQLite "
+        "cannot make its journal beside it (unable to open database file: the folder refuses "
+        "a new file); nothing was written (the state and the history are unchanged)\n"
+    )
+    after = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name != "state.json.lock"}
+    assert after == before

@@ -171,7 +171,7 @@ def test_a_store_replaced_by_an_import_that_died_is_not_the_states(
     assert _import(run, tmp_path, _FIRST).exit_code == 0
     before = state.read_bytes()
 
-    def rename_fails(path: Path, _state: Any, before_rename: Any = None) -> None:
+    def rename_fails(path: Path, _state: Any, before_rename: Any = None, **_: Any) -> None:
         before_rename()
         raise RuntimeFailure(f"cannot write state file {path}: Input/output error")
 

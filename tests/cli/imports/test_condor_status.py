@@ -240,7 +240,7 @@ def test_a_state_that_cannot_be_written_leaves_the_config_as_it_was(
     before = cfg.read_bytes()
     state = tmp_path / "s.json"
 
-    def full(path: Path, state: Any, before_rename: Any = None) -> None:
+    def full(path: Path, state: Any, before_rename: Any = None, **_: Any) -> None:
         raise RuntimeFailure(f"cannot write state file {path}: disk full; nothing was written")
 
     monkeypatch.setattr(state_io, "save_state", full)

@@ -54,7 +54,7 @@ def test_no_summary_when_the_state_cannot_be_written(
     assert written.exit_code == 0, written.stderr
     assert written.stderr.startswith("(dry run, nothing written) ")
 
-    def full(path: Path, state: Any, before_rename: Any = None) -> None:
+    def full(path: Path, state: Any, before_rename: Any = None, **_: Any) -> None:
         raise RuntimeFailure(f"cannot write state file {path}: disk full; nothing was written")
 
     monkeypatch.setattr(state_io, "save_state", full)
