@@ -171,3 +171,27 @@ def test_classic_users_take_their_usage_at_their_first_pending_job(
     res = run("sshare", "-a", "-l", "-P", "-A", "hep", *common)
     row = next(line for line in res.stdout.splitlines() if "|u1|" in line).split("|")
     assert abs(float(row[5]) - 0.513257) <= 1.5e-6
+
+
+@pytest.mark.parametrize("upto", [0, 1, 2, 4], ids=[CAPTURES[i][0] for i in (0, 1, 2, 4)])
+def test_sshare_from_sshare_json_alone(tmp_path: Path, run: Run, upto: int) -> None:
+    """26.05's ``sshare -a -l --json`` in place of the dumps: each user's and account's
+    share of root's usage pins root's within its whole ``usage``, and ``fs sshare`` prints
+    sshare's byte for byte (``fl1_idle``: chem's RawUsage, 626, needs chem's share too; from
+    the users' alone it was 625). Not ``cl2_running``: classic while jobs run
+    (``tests/cli/imports/test_sshare.py``)."""
+    capture, conf = CAPTURES[upto]
+    cfg = tmp_path / "pool.toml"
+    cfg.write_text('[pool]\ndefaults = "current"\n')
+    for step in (
+        ["slurm-conf", str(TODAY / "config" / conf), "--replace"],
+        ["sacctmgr", str(TODAY / capture / "sacctmgr_assoc_tree.txt")],
+    ):
+        assert run("import", *step, "--into", str(cfg)).exit_code == 0, step
+    now, last = _times(TODAY, capture)
+    common = ["--config", str(cfg), "--state", str(tmp_path / "s.json"), "--now", now]
+    dump = str(TODAY / capture / "sshare_a_l_json.txt")
+    assert run("import", "sshare", dump, "--last-decay", last, *common).exit_code == 0
+    for args, name, _ in LISTINGS[5:]:
+        res = run(*args, *common)
+        assert (res.exit_code, res.stdout) == (0, _body(TODAY / capture / name)), name
