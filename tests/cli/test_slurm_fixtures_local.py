@@ -1,4 +1,5 @@
-"""fs sprio and fs sshare against the captures of tests/fixtures/slurm-22.05-local.
+"""fs sprio and fs sshare against the captures of tests/fixtures/slurm-22.05-local and
+slurm-26.05-local.
 
 A second real Slurm 22.05.8 (its README says how it was made): 64 CPUs, three partitions
 (one of ``PriorityTier=2``), TRES and association weights, QOS usage factors, a user in two
@@ -22,9 +23,13 @@ What the dumps cannot give, and the test leaves out (the README's list):
   the value; RawUsage, PRIORITY and ``sprio -l``'s weighted factors to the digit.
 
 The same scenarios on a real Slurm 26.05.3 (tests/fixtures/slurm-26.05-local, its README),
-read under the default ``output_compat = "current"``: every file the same way, plus
-``sprio``, the ``sprio -o`` listing and sshare's ``-o`` fields, byte for byte where 22.05's
-are; there only four jobs started in ``cl2_running``, and its job 20 aged as the dump says.
+read under the default ``output_compat = "current"``, every file the same way (and
+``sprio``, which 26.05's set has), exact where 22.05's are. There only jobs 11, 12, 14 and
+17 started in ``cl2_running``, and job 20 aged as the dump says. u1 in chem and u5 in gen
+had usage before their jobs 17 and 14 started: the ``scontrol-assoc`` import, not knowing
+the jobs started, cannot bring the exact usage of ``cl1_idle`` forward, nor can the jobs
+alone give it (``keep_precision``, ``refine_usage``), so it is assoc_mgr's two decimals,
+as is what jobs 11 to 17 ran before ending after that pass, for ``fl1_idle``.
 """
 
 from __future__ import annotations
