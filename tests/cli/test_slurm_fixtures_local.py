@@ -28,8 +28,8 @@ read under the default ``output_compat = "current"``, every file the same way (a
 17 started in ``cl2_running``, and job 20 aged as the dump says. u1 in chem and u5 in gen
 had usage before their jobs 17 and 14 started: the ``scontrol-assoc`` import, not knowing
 the jobs started, cannot bring the exact usage of ``cl1_idle`` forward, nor can the jobs
-alone give it (``keep_precision``, ``refine_usage``), so it is assoc_mgr's two decimals,
-as is what jobs 11 to 17 ran before ending after that pass, for ``fl1_idle``.
+alone give it (``keep_precision``, ``refine_usage``), so it is assoc_mgr's two decimals
+from then on (``fl1_idle`` too).
 """
 
 from __future__ import annotations
