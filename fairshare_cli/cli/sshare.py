@@ -276,7 +276,7 @@ def _share_columns(
     from fairshare_cli.render.sshare_fields import account_fairshare_printed, format_names
 
     env = load_env(opts)
-    algo = slurm.algorithm(env.config)
+    algo, compat = slurm.algorithm(env.config), env.config.priority.output_compat
     # classic: a user's usage as the pass computed it at the user's first job, so the queue
     mid_pass = algo == "classic" and env.config.priority.type != "basic"
     queue = load_jobs(env) if mid_pass else None
@@ -284,7 +284,7 @@ def _share_columns(
     when, tree = slurm.evaluate(env.config, state, env.now, queue)
     # where the table leaves an account's factor blank, ``sshare --json`` carries it, as
     # every format but the table does here (and but fs whatif's table's rows)
-    account_factor = account_fairshare_printed(algo, env.config.priority.output_compat) or (
+    account_factor = account_fairshare_printed(algo, compat) or (
         opts.output != "table" and not opts.table_rows
     )
     columns = share_columns(
@@ -297,9 +297,13 @@ def _share_columns(
         else None,
     )
     if env.config.priority.type == "basic":
-        basic_columns(columns, algo, account_factor, env.config.priority.output_compat)
+        basic_columns(columns, algo, account_factor, compat)
+    elif account_factor and algo in ("classic", "depth_oblivious") and compat != "22.05":
+        # slurmctld sets no factor of root's (``priority_p_set_assoc_usage`` runs for the
+        # associations below it): 26.05's sshare --json carries 0, where 22.05's sshare
+        # computed 0.5 itself
+        columns["fairshare"][0] = 0.0
     # assoc_mgr_get_shares matches names without regard to (ASCII) case: xstrcasecmp
-    compat = env.config.priority.output_compat
     wanted_users = {_caseless(uid_user_name(user, compat)) for user in users}
     me = invoking_user(compat) if not all_users and not wanted_users else None
     if me is not None:

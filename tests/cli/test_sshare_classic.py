@@ -126,3 +126,26 @@ def test_slurm_22_05_computes_fairshare_on_every_row(
         "  a|u1|1|0.375000|1.000000|0.396850",
         " d||1|0.250000|0.000000|",
     ]
+
+
+def test_todays_sshare_json_carries_no_factor_of_roots(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """slurmctld computes a factor for the associations below root only
+    (``priority_p_set_assoc_usage``), so a real Slurm 26.05.3's ``sshare -a -l --json``
+    under classic gives root's as 0 (tests/fixtures/slurm-26.05-local, ``cl1_idle``: bio's
+    0.653787, root's 0.0); fs's JSON gave 22.05's client-side 2^(-1/damp). 22.05's stays."""
+    capture = Path(__file__).resolve().parents[1] / "fixtures" / "slurm-26.05-local"
+    theirs = json.loads(
+        (capture / "cl1_idle" / "sshare_a_l_json.txt").read_text().split("\n", 1)[1]
+    )
+    assert theirs["shares"]["shares"][0]["fairshare"]["factor"]["number"] == 0.0
+    usage = {"a": {"u1": 400.0}}
+    for compat, root in (("", 0.0), ('output_compat = "22.05"', 0.707107)):
+        priority = f'fairshare = "classic"\ndampening_factor = 2\n{compat}'
+        result = run("sshare", "-a", "--json", *_pool(tmp_path, priority, EDGES, usage))
+        assert (result.exit_code, result.stderr) == (0, "")
+        rows = json.loads(result.stdout)
+        assert (rows[0]["account"], rows[0]["user"]) == ("root", None)
+        assert round(rows[0]["fairshare"], 6) == root
+        assert round(rows[1]["fairshare"], 6) == 0.629961  # a's, as before

@@ -25,6 +25,9 @@ from fairshare_cli.cli.options import (
     pass_options,
 )
 
+#: Why sshare --json's ``usage_normalized`` of a user was not read as its share of root's.
+_NO_SHARE = "usage_normalized no share of root's: classic, at a pending job"
+
 
 @click.command("sshare")
 @click.argument("file", metavar="FILE")
@@ -114,6 +117,7 @@ def command(
         dry_run,
         f"{file}: usage of {plural(len(usage), 'user association')}"
         f"{' (shares of root to every bit)' if shares.exact else ''} as of the decay pass "
-        f"at {utc_text(when)} into {env.state_path}",
+        f"at {utc_text(when)} into {env.state_path}"
+        + (f"; from whole usage ({_NO_SHARE}): {', '.join(shares.whole)}" if shares.whole else ""),
         ignored,
     )

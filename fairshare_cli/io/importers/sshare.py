@@ -57,6 +57,9 @@ class Shares:
     accounts: dict[str, dict[str, Any]] = field(default_factory=dict)
     usage: dict[tuple[str, str], float] = field(default_factory=dict)
     exact: bool = False
+    #: ``account/user`` of --json users whose ``usage_normalized`` is no share of root's
+    #: usage (classic while jobs run): the middle of their whole ``usage`` taken.
+    whole: list[str] = field(default_factory=list)
     #: Whether the listing has user rows (``sshare`` without ``-a`` has none).
     users: bool = True
     #: Where each value of ``accounts`` was read (``FILE:LINE: FIELD``).
@@ -264,13 +267,19 @@ def _read_json(text: str, label: str) -> Shares:
 
     ``usage`` is whole (``UINT64``, as the text's RawUsage), ``usage_normalized`` each
     association's usage over root's at full precision: a user's usage is that share of
-    root's, root's taken at the middle of what every whole ``usage`` allows.
+    root's, root's taken at the middle of what every whole ``usage``, users' and accounts',
+    allows. Under classic
+    fair share a user's ``usage_normalized`` is its usage over root's when the decay pass
+    weighed its first pending job, before the jobs after it were charged
+    (``_decay_thread``): a share whose whole ``usage`` root's cannot give is such a one,
+    and the middle of what the user's whole ``usage`` allows is taken (named in ``whole``).
 
     Raises:
         InputError: not that document, a row without its fields.
     """
     out = Shares(exact=True, origins=Origins(label))
     users: list[tuple[str, str, int, float | None]] = []
+    accounts: list[tuple[int, float | None]] = []  # (their shares of root pin it down too)
     root = 0
     for i, row in enumerate(_json_rows(text, label)):
         where = f"{label}: shares[{i}]"
@@ -293,6 +302,9 @@ def _read_json(text: str, label: str) -> Shares:
         elif name == "root" and not parent:
             root = whole
         else:
+            accounts.append(
+                (whole, _json_number(row.get("usage_normalized"), where, "usage_normalized"))
+            )
             entry = out.accounts.setdefault(name, {})
             entry["parent"] = parent or "root"
             out.origins.add(("accounts", name, "parent"), f"{where}: parent")
@@ -300,9 +312,13 @@ def _read_json(text: str, label: str) -> Shares:
                 entry["shares"] = value
                 out.origins.add(("accounts", name, "shares"), f"{where}: shares")
     out.users = bool(users)
-    scale = _root_usage(root, [(w, n) for _, _, w, n in users])
+    scale = _root_usage(root, [(w, n) for _, _, w, n in users], accounts)
     for account, user, whole, norm in users:
-        out.usage[(account, user)] = float(whole) if norm is None or scale is None else norm * scale
+        share = float(whole) if norm is None or scale is None else norm * scale
+        if math.floor(share) != whole:  # (the middle of what its whole usage allows)
+            out.whole.append(f"{account}/{user}")
+            share = whole + 0.5
+        out.usage[(account, user)] = share
     return out
 
 
@@ -331,12 +347,16 @@ def _json_shares(row: dict[str, Any], where: str) -> int | str | None:
     return "parent" if raw == _FS_USE_PARENT else int(raw)
 
 
-def _root_usage(whole: int, users: list[tuple[int, float | None]]) -> float | None:
-    """Root's raw usage: in ``[whole, whole + 1)`` and such that every user's share of it
-    truncates to the user's whole ``usage``; the middle of what is left (None: no share)."""
+def _root_usage(
+    whole: int, users: list[tuple[int, float | None]], accounts: list[tuple[int, float | None]]
+) -> float | None:
+    """Root's raw usage: in ``[whole, whole + 1)`` and such that every user's share of it,
+    and every account's, truncates to its whole ``usage``; the middle of what is left
+    (None: no user's share)."""
     low, high = float(whole), whole + 1.0
-    for user_whole, norm in users:
-        if norm:
+    for user_whole, norm in users + accounts:
+        # (a share whose whole usage no root's usage within root's whole gives is not one)
+        if norm and user_whole / norm < whole + 1.0 and (user_whole + 1) / norm > whole:
             low = max(low, user_whole / norm)
             high = min(high, (user_whole + 1) / norm)
     if whole == 0 or not any(norm for _, norm in users):

@@ -104,3 +104,41 @@ def test_a_new_config_and_the_usage_are_both_written(tmp_path: Path, run: Any) -
     assert lines[0].startswith(f"merged into {new}: ")
     assert "usage of 5 user associations" in lines[1]
     assert "[accounts" in new.read_text(encoding="utf-8") and state.exists()
+
+
+def _rows(path: Path) -> list[str]:
+    """The rows of a capture file: no command line, header or blank line."""
+    return [row for row in path.read_text().splitlines()[2:] if row]
+
+
+def test_classic_json_users_weighed_at_a_pending_job_keep_their_own_usage(
+    tmp_path: Path, run: Any
+) -> None:
+    """Under classic fair share while jobs run, slurmctld's ``usage_normalized`` of a user is
+    its usage over root's when the decay pass weighed its first pending job (a real Slurm
+    26.05.3, tests/fixtures/slurm-26.05-local ``cl2_running``: u1 in hep 0.485629, its 827.3
+    over root's 3352.26 then 1703.5). Read as a share of root's 3352 at the pass, u1's usage
+    was 1628; it is the middle of its whole ``usage``, and every user's RawUsage is sshare's.
+    """
+    folder = Path(__file__).resolve().parents[2] / "fixtures" / "slurm-26.05-local"
+    cfg, capture = tmp_path / "pool.toml", folder / "cl2_running"
+    cfg.write_text('[pool]\ndefaults = "current"\n')
+    for step in (
+        ["slurm-conf", str(folder / "config" / "slurm.conf.classic"), "--replace"],
+        ["sacctmgr", str(capture / "sacctmgr_assoc_tree.txt")],
+    ):
+        assert run("import", *step, "--into", str(cfg)).exit_code == 0, step
+    common = ["--config", str(cfg), "--state", str(tmp_path / "s.json")]
+    dump = str(capture / "sshare_a_l_json.txt")
+    args = ["--last-decay", "2026-12-02T13:21:36Z", *common, "--now", "2026-12-02T13:21:37Z"]
+    res = run("import", "sshare", dump, *args)
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr.rstrip().endswith(
+        "; from whole usage (usage_normalized no share of root's: classic, at a pending job): "
+        "chem/u4, hep/u1, hep/u2"
+    )
+    res = run("sshare", "-a", "-P", "-o", "Account,User,RawUsage", *args[2:])
+    theirs = [row.split("|") for row in _rows(capture / "sshare_a_P_fields.txt")]
+    users = [row[:2] + row[4:5] for row in theirs if row[1]]
+    ours = [row.split("|") for row in res.stdout.splitlines()[1:] if row.split("|")[1]]
+    assert ours == users
