@@ -27,7 +27,7 @@ from fairshare_cli.core.slurm.fairshare import (
     renormalise_user,
 )
 from fairshare_cli.core.slurm.pass_grid import real_decay
-from fairshare_cli.core.slurm.passes import add_exact
+from fairshare_cli.core.slurm.passes import partials
 from fairshare_cli.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -217,6 +217,9 @@ def _list_place(job_id: str | None) -> tuple[int, ...] | None:
         return None
 
 
+#: How long the list of charges walked may grow before it is compacted (:func:`users_mid_pass`).
+WALK_COMPACT = 4096
+
 #: A user association's first job a decay pass weighs: its place in the job list, whether
 #: it runs (then weighed after its own charge), the association.
 _First = tuple[tuple[int, ...], bool, Assoc]
@@ -269,7 +272,9 @@ def users_mid_pass(
     later jobs and sshare reuse. Users of no job so weighed get theirs after the pass, as
     sshare asks, and so do those whose first job comes after every charge (left out here).
     A charge of no job id is taken as first. One walk of both lists in job-list order, the
-    charges so far kept as an exact sum (:func:`~fairshare_cli.core.slurm.passes.add_exact`).
+    charges so far summed exactly at each user (``math.fsum``), the list of them compacted
+    to the :func:`~fairshare_cli.core.slurm.passes.partials` of its sum past
+    :data:`WALK_COMPACT` (so a walk of few charges makes none).
     """
     running = "CALCULATE_RUNNING" in ",".join(flags).upper()
     placed: list[tuple[tuple[int, ...], su.UsageKey, float]] = []
@@ -289,11 +294,13 @@ def users_mid_pass(
     for place, own, a in _first_weighed(tree, queue, t, running):
         while i < n and (placed[i][0] < place or (own and placed[i][0] == place)):
             _, k, amount = placed[i]
-            add_exact(so_far, amount)
+            so_far.append(amount)
             by_key.setdefault(k, []).append(amount)  # (summed once: at its user, if any)
             i += 1
         if i == n:
             break
+        if len(so_far) > WALK_COMPACT:
+            so_far[:] = partials(so_far)
         key = (a.account, a.user or "")
         root = tree.root.usage_raw + unplaced + math.fsum(so_far)
         mine = a.usage_raw + math.fsum(base.get(key, ())) + math.fsum(by_key.get(key, ()))
