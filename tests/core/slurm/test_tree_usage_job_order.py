@@ -132,3 +132,27 @@ def test_fair_tree_and_no_queue_keep_the_usage_after_the_pass() -> None:
     _, tree = evaluate(_config(), AT_T0, T1 + 25)
     alone = tree.user_assoc("u1", "A")
     assert alone is not None and alone.usage_norm == pytest.approx(5 / 12)
+
+
+def test_many_charges_before_a_users_first_job_are_summed_exactly() -> None:
+    """6,000 running jobs of u2 (ids 100 to 6099, rates of many binary digits) and u1's
+    pending job 5000: the pass charged 4,900 of them before weighing u1's job, more than
+    the walk keeps uncompacted (WALK_COMPACT); u1's usage is 600q over root's 1200q plus
+    exactly those charges (``math.fsum`` of them, 60 · q · rate each), as one sum."""
+    import math
+
+    from fairshare_cli.core.slurm.tree_usage import WALK_COMPACT, decay_params, pass_charges
+
+    rates = [1.0 + k / 7 + 1e-9 * k for k in range(6000)]
+    charges = tuple(
+        RunningCharge("A", "u2", rate, T0, job=str(100 + k)) for k, rate in enumerate(rates)
+    )
+    state = SlurmUsage(last_decay_ran=T0, usage=AT_T0.usage, running=charges)
+    config = _config()
+    _, tree = evaluate(config, state, T1 + 25, [_pending("5000", "u1", "A")])
+    u1 = tree.user_assoc("u1", "A")
+    assert u1 is not None
+    amounts = [amount for _, job, amount in pass_charges(state, T1, decay_params(config))
+               if job is not None and int(job) < 5000]  # fmt: skip
+    assert len(amounts) == 4900 > WALK_COMPACT
+    assert u1.usage_norm == 600 * Q / (1200 * Q + math.fsum(amounts))
