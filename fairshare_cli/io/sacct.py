@@ -11,9 +11,10 @@ are skipped, as are jobs that never started. Times without a zone are UTC.
 
 from __future__ import annotations
 
+import contextlib
 from typing import IO, NamedTuple
 
-from fairshare_cli.core.epoch import parse_time
+from fairshare_cli.core.epoch import parse_time, utc_text
 from fairshare_cli.core.tres import alloc_tres_counts, tres_text
 from fairshare_cli.core.usage import UsageRecord, parse_record
 from fairshare_cli.errors import EmptyInput, InputError
@@ -61,10 +62,11 @@ def read_sacct(
     record keeps its job's as its ``tres``, ``billing`` left out: the weights bill them).
 
     A job that ends after ``now`` is still running at ``now``; one that starts after it
-    is left out.
+    is left out, and a dump whose every job does is refused (:func:`_refuse_all_later`).
 
     Raises:
-        InputError: naming the file and line, for a missing field or a bad value.
+        InputError: naming the file and line, for a missing field or a bad value; every
+            job starting after ``now``.
     """
     text = _judged_text(stream, label)
     refuse_bom(text, label)
@@ -91,7 +93,32 @@ def read_sacct(
                 record = record._replace(tres=tres_text(counts))
                 allocated.append(Allocated(len(records), line.get("jobid"), counts))
             records.append(record)
+    if not records:
+        _refuse_all_later(rows, index, now, label)
     return records, len(rows) - len(records), allocated
+
+
+def _refuse_all_later(rows: list[list[str]], index: dict[str, int], now: float, label: str) -> None:
+    """A dump whose every job that started starts after ``now`` (none before it) is read
+    at the wrong ``--now`` (a ``FAIRSHARE_NOW`` left set, a time zone): refused, as ``fs
+    import history`` refuses such a record, where it imported nothing with exit 0.
+
+    Raises:
+        InputError: naming the dump, ``--now`` and its first job's start.
+    """
+    starts = []
+    for row in rows:
+        line = _Row(row, index)
+        text = line.get("start")
+        if "." not in line.get("jobid") and text.lower() not in _NO_TIME:
+            with contextlib.suppress(InputError):
+                starts.append(parse_time(text, "Start"))
+    if starts and min(starts) > now:
+        raise InputError(
+            f"{label}: every job starts after --now ({utc_text(now)}), the first at "
+            f"{utc_text(min(starts))}: give a --now no earlier than the dump (is "
+            "FAIRSHARE_NOW set?)"
+        )
 
 
 def _header(lines: list[str], label: str) -> tuple[list[str], list[list[str]], int]:

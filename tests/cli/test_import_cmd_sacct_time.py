@@ -228,3 +228,26 @@ def test_an_alloctres_item_not_a_count_is_refused_and_none_left_out(
         "a number (memory with a unit: K, M, G, T or P), as sacct prints it\n"
     )
     assert not (other / "state.json").exists()
+
+
+def test_a_dump_whose_every_job_starts_after_now_is_refused(tmp_path: Path, run: Run) -> None:
+    """Both jobs start after --now (a FAIRSHARE_NOW left from the sample pool's session):
+    fs imported nothing, said "Imported 0 usage records", exit 0, and wrote a state; now
+    refused in one line, exit 2, nothing written, as fs import history refuses a record
+    that starts after --now. A dump with one job before --now imports it, as before."""
+    args = _files(tmp_path, JOBS)
+    res = run(
+        "import", "sacct", str(tmp_path / "sacct.txt"), *args, "--now", "2026-11-21T09:00:00Z"
+    )
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == (
+        f"fs: error: {tmp_path / 'sacct.txt'}: every job starts after --now "
+        "(2026-11-21T09:00:00Z), the first at 2026-11-21T10:00:00Z: give a --now no earlier "
+        "than the dump (is FAIRSHARE_NOW set?)\n"
+    )
+    assert not (tmp_path / "state.json").exists()
+    res = run(
+        "import", "sacct", str(tmp_path / "sacct.txt"), *args, "--now", "2026-11-21T10:01:00Z"
+    )
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.startswith("Imported 1 usage record")
