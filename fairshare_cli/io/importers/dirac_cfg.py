@@ -238,6 +238,9 @@ def _operations(
         if name not in used:
             reading.ignored.append(f"Operations/{name}")
     own = ops.section(vo) if setup and vo else None
+    if setup and ops.section(setup) is None and (own is None or own.section(setup) is None):
+        where = f"/Operations/{setup}" + (f" or /Operations/{vo}/{setup}" if vo else "")
+        reading.warnings.append(f"--setup {setup}: the file has no {where}; its defaults apply")
     for name in own.entries if own is not None else ():
         if name not in ("Defaults", setup):  # (DIRAC 8 read the VO's setups only)
             reading.ignored.append(f"Operations/{vo}/{name}")

@@ -133,6 +133,7 @@ Operations
         name="d8.cfg",
     )
     result = run("import", "dirac-cfg", str(cfg), "--setup", "Prod")
+    assert "--setup" not in result.stderr  # (the file has it: no warning)
     dirac = toml(result.stdout)["dirac"]
     assert dirac["cpu_segments"] == [500, 600]
     assert dirac["correction"]["enabled"] is True
@@ -144,12 +145,18 @@ def test_a_setup_leaves_the_vos_own_sections_listed_as_ignored(run: Callable[...
     """``fs import dirac-cfg dirac.cfg --setup X`` of a DIRAC 9 file: DIRAC 8's Operations
     read only ``/Operations/lhcb/Defaults`` and ``/Operations/lhcb/X``, so the VO's
     ``JobScheduling`` (correction on, 4 segments) is not read. The summary left it out of
-    what was ignored ("ignored 8: ..."), as if all had been read; now it names it."""
+    what was ignored ("ignored 8: ..."), as if all had been read; now it names it. The file
+    has no section of setup X: a warning says its defaults apply (a misspelt setup was
+    taken without a word)."""
     result = run("import", "dirac-cfg", str(CFG), "--setup", "X")
     assert result.exit_code == 0, result.stderr
     dirac = toml(result.stdout)["dirac"]
     assert (dirac["correction"]["enabled"], dirac["cpu_segments"]) == (False, [360, 1800, 3600])
     assert result.stderr.splitlines()[1] == (
+        "fs: warning: --setup X: the file has no /Operations/X or /Operations/lhcb/X; its "
+        "defaults apply"
+    )
+    assert result.stderr.splitlines()[2] == (
         "dirac-cfg: 5 groups, share correction off with 0 instances (0 slices), 3 CPU "
         "segments; ignored 9: Operations/JobScheduling/CheckJobLimits, Operations/gridpp, "
         "Operations/lhcb/JobScheduling, Registry/DefaultGroup, Registry/Groups/*/Users, "
