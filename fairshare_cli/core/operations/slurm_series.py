@@ -90,10 +90,10 @@ class SlurmSeries:
         (account, user), rate = charge
         self.started += 1
         tag = f"simulate:{self.started}"
-        if self.algo == "classic" and job_id not in self.tags:
+        if self.algo == "classic" and job_id not in self.tags:  # (an id no charge has)
             tag = job_id
+            self.tags.add(tag)
             self.began[job_id] = (job, t)
-        self.tags.add(tag)
         self.open[job_id] = tag
         self.new.append(RunningCharge(account, user, rate, t, None, tag))
 
@@ -149,8 +149,10 @@ class SlurmSeries:
         return itertools.chain(self.pending(), self._started_listed())
 
     def _started_listed(self) -> Iterator[Job]:
+        from fairshare_cli.core.slurm.factors import parse_flags
+
         when = self.state.last_decay_ran
-        weigh_running = "CALCULATE_RUNNING" in ",".join(self.config.priority.flags).upper()
+        weigh_running = "CALCULATE_RUNNING" in parse_flags(self.config.priority.flags)
         for job, began in self.began.values():
             status = "running" if when is not None and began < when else "idle"
             if status == "idle" or weigh_running:

@@ -160,7 +160,7 @@ def usage_before_charges(
     usage: Mapping[su.UsageKey, float],
     now: float,
     params: su.DecayParams,
-    charges: list[tuple[su.UsageKey, str | None, float]] | None = None,
+    charges: list[tuple[su.UsageKey, str | None, float]],
 ) -> dict[su.UsageKey, float] | None:
     """Usage per user association after the decay pass at ``t`` decayed it and before it
     charged running jobs: in the proportions of the usage the pass started from. None when
@@ -175,8 +175,8 @@ def usage_before_charges(
     the pass before, as ``_apply_new_usage``) and, with ``charge_job_end``, without the ends
     charged after the pass (``priority_p_job_end``). All zero after a usage reset at ``t``
     (``_reset_usage`` runs first). The pass before is taken to be one calc period earlier
-    (a restart between them is not recorded). ``charges``: :func:`pass_charges`, when
-    already made.
+    (a restart between them is not recorded). ``charges``: what the pass charged each
+    running job (:func:`pass_charges`).
     """
     anchor = state.last_decay_ran
     cutoff = su.reset_cutoff(params, anchor if anchor is not None else t, state.last_reset, t)
@@ -184,7 +184,7 @@ def usage_before_charges(
         return dict.fromkeys(usage, 0.0)
     factor = params.factor
     taken: dict[su.UsageKey, list[float]] = {}
-    for key, _, amount in charges if charges is not None else pass_charges(state, t, params):
+    for key, _, amount in charges:
         taken.setdefault(key, []).append(amount)
     for r in state.running:
         if params.charge_job_end and r.end is not None and t <= r.end <= now:

@@ -40,6 +40,7 @@ from fairshare_cli.core.slurm.pass_grid import decay_factor
 from fairshare_cli.core.slurm.tree_usage import (
     decay_params,
     evaluate,
+    pass_charges,
     tree_from_config,
     usage_before_charges,
 )
@@ -143,25 +144,32 @@ def test_before_charges_takes_out_the_pass_charge_and_ends_after_it() -> None:
         ),
     )
     params = decay_params(_config(enforce_limits=True))
-    out = usage_before_charges(ends, T1, ends.usage, T1 + 20, params)
+    out = usage_before_charges(
+        ends, T1, ends.usage, T1 + 20, params, pass_charges(ends, T1, params)
+    )
     assert out is not None
     assert out[("A", "u2")] == pytest.approx(300.0 - 240.0 * Q)
     assert out[("A", "u1")] == pytest.approx(100.0 - 60.0 * D**30)
     assert out[("B", "u3")] == pytest.approx(500.0 - 60.0 * Q - 10.0 * D**10)
     # Not yet ended at ``now``: only its pass charge comes out.
-    out = usage_before_charges(ends, T1, ends.usage, T1 + 5, params)
+    out = usage_before_charges(ends, T1, ends.usage, T1 + 5, params, pass_charges(ends, T1, params))
     assert out is not None
     assert out[("B", "u3")] == pytest.approx(500.0 - 60.0 * Q)
     # A pass that charged nothing: the usage is already in the pass start's proportions.
     idle = SlurmUsage(last_decay_ran=T1, usage=ends.usage)
-    assert usage_before_charges(idle, T1, idle.usage, T1 + 5, params) is None
+    assert (
+        usage_before_charges(idle, T1, idle.usage, T1 + 5, params, pass_charges(idle, T1, params))
+        is None
+    )
 
 
 def test_a_reset_at_the_pass_leaves_accounts_no_usage() -> None:
     """``_reset_usage`` runs before ``_set_children_usage_efctv``: every account's
     usage_norm is 0 (root usage 0), so u2's UE = 1/6 + (0 - 1/6)/2 = 1/12."""
     reset = SlurmUsage(last_decay_ran=T1, last_reset=T1, usage={("A", "u2"): 1.0, ("B", "u3"): 5.0})
-    assert usage_before_charges(reset, T1, reset.usage, T1, decay_params(_config())) == {
+    params = decay_params(_config())
+    charges = pass_charges(reset, T1, params)
+    assert usage_before_charges(reset, T1, reset.usage, T1, params, charges) == {
         ("A", "u2"): 0.0,
         ("B", "u3"): 0.0,
     }

@@ -108,7 +108,7 @@ def test_a_view_is_the_same_whether_or_not_the_state_was_advanced(
     """Advancing (what every mutating command does first) changes no later view: neither
     the usage nor the usage before the last pass charged its jobs (which classic fair
     share reads), a job ended after that pass included."""
-    from fairshare_cli.core.slurm.tree_usage import usage_before_charges
+    from fairshare_cli.core.slurm.tree_usage import pass_charges, usage_before_charges
 
     p = DecayParams(halflife=600, calc_period=60, charge_job_end=end_charge)
     t0 = _t("2026-11-21T00:00:00")
@@ -126,8 +126,9 @@ def test_a_view_is_the_same_whether_or_not_the_state_was_advanced(
         assert t2 == t
         for key in usage.keys() | usage2.keys():
             assert usage2.get(key, 0.0) == pytest.approx(usage.get(key, 0.0), rel=1e-9, abs=1e-9)
-        before = usage_before_charges(state, t, usage, view, p) or usage
-        before2 = usage_before_charges(stepped, t, usage2, view, p) or usage2
+        before = usage_before_charges(state, t, usage, view, p, pass_charges(state, t, p)) or usage
+        charges2 = pass_charges(stepped, t, p)
+        before2 = usage_before_charges(stepped, t, usage2, view, p, charges2) or usage2
         for key in before.keys() | before2.keys():
             assert before2.get(key, 0.0) == pytest.approx(before.get(key, 0.0), rel=1e-9, abs=1e-6)
 
