@@ -11,7 +11,6 @@ are skipped, as are jobs that never started. Times without a zone are UTC.
 
 from __future__ import annotations
 
-import contextlib
 from typing import IO, NamedTuple
 
 from fairshare_cli.core.epoch import parse_time, utc_text
@@ -106,13 +105,8 @@ def _refuse_all_later(rows: list[list[str]], index: dict[str, int], now: float, 
     Raises:
         InputError: naming the dump, ``--now`` and its first job's start.
     """
-    starts = []
-    for row in rows:
-        line = _Row(row, index)
-        text = line.get("start")
-        if "." not in line.get("jobid") and text.lower() not in _NO_TIME:
-            with contextlib.suppress(InputError):
-                starts.append(parse_time(text, "Start"))
+    found = (_start(_Row(row, index), label) for row in rows)
+    starts = [start for start in found if start is not None]
     if starts and min(starts) > now:
         raise InputError(
             f"{label}: every job starts after --now ({utc_text(now)}), the first at "
@@ -188,6 +182,18 @@ class _Row:
         return self.row[i].strip() if i is not None else ""
 
 
+def _start(row: _Row, where: str) -> float | None:
+    """A job line's start (None: a job step's line, or a job that never started).
+
+    Raises:
+        InputError: a bad time, naming ``where``.
+    """
+    text = row.get("start")
+    if "." in row.get("jobid") or text.lower() in _NO_TIME:
+        return None
+    return parse_time(text, f"{where}: Start")
+
+
 def _record(row: _Row, cpu_field: str, where: str, now: float) -> UsageRecord | None:
     """The usage record of one sacct line, or None for a step, an unstarted or CPU-less job.
 
@@ -201,11 +207,8 @@ def _record(row: _Row, cpu_field: str, where: str, now: float) -> UsageRecord | 
     for field, name in (("jobid", "JobID"), ("account", "Account")):
         if not get(field):  # sacct prints both for every job: a blank one is no job of its
             raise InputError(f"{where}: {name} is empty")
-    start_text = get("start")
-    if start_text.lower() in _NO_TIME:
-        return None
-    start = parse_time(start_text, f"{where}: Start")
-    if start > now:
+    start = _start(row, where)
+    if start is None or start > now:
         return None
     end_text = get("end")
     end = None if end_text.lower() in _NO_TIME else parse_time(end_text, f"{where}: End")
