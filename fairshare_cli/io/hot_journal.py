@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 
 from fairshare_cli.errors import InputError, RuntimeFailure
-from fairshare_cli.io.atomic import READONLY_ROLLBACK, disk_failure
+from fairshare_cli.io.sqlite_errors import READONLY_ROLLBACK, disk_failure
 
 #: SQLite's primary codes of an open that may not write the file: ``SQLITE_PERM``,
 #: ``SQLITE_READONLY`` (``SQLITE_READONLY_ROLLBACK`` among them), ``SQLITE_CANTOPEN``.

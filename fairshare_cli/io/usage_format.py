@@ -10,12 +10,11 @@ file of a newer format is refused, never written.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
-from fairshare_cli.errors import RuntimeFailure, StateError
-from fairshare_cli.io.atomic import disk_failure
+from fairshare_cli.errors import StateError
+from fairshare_cli.io.sqlite_errors import cannot_open, disk_failure
 from fairshare_cli.io.usage_marks import new_generation
 
 _SCHEMA = """
@@ -113,38 +112,6 @@ def unusable(exc: sqlite3.Error, path: Path) -> StateError:
     return StateError(
         f"usage history {path} is not a usable SQLite file ({exc}); move it aside to "
         "start a new history"
-    )
-
-
-#: ``SQLITE_READONLY_DIRECTORY``: the journal's folder may not be written.
-_READONLY_DIRECTORY = 1544
-
-
-def cannot_open(exc: sqlite3.Error, path: Path) -> RuntimeFailure | None:
-    """SQLite's ``SQLITE_CANTOPEN`` once the file is open, or ``SQLITE_READONLY_DIRECTORY``
-    (a store this user may write in a folder it may not: "attempt to write a readonly
-    database"), as one line of exit 1: it could not make its journal beside the file (a
-    disk out of inodes, a folder that refuses a new file), which is no fault of the file's;
-    None for another error."""
-    code = getattr(exc, "sqlite_errorcode", None)  # (Python 3.11+; else the message)
-    cannot_open = code & 0xFF == 14 if isinstance(code, int) else "unable to open" in str(exc)
-    read_only_folder = code == _READONLY_DIRECTORY
-    if not cannot_open and not read_only_folder:
-        return None
-    try:
-        room = os.statvfs(Path(path).parent)
-    except OSError:
-        room = None
-    why = (
-        "the folder is read-only to this user"
-        if read_only_folder
-        else "the folder refuses a new file"
-        if room is None or (room.f_favail and room.f_bavail)
-        else "the disk has no room for a new file"
-    )
-    return RuntimeFailure(
-        f"cannot write usage history {path}: SQLite cannot make its journal beside it "
-        f"({exc}: {why}); nothing was written (the state and the history are unchanged)"
     )
 
 

@@ -34,11 +34,12 @@ from typing import Any
 
 from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import RuntimeFailure
-from fairshare_cli.io.atomic import disk_failure, fsync_folder, make_like, refuse_read_only
+from fairshare_cli.io.atomic import fsync_folder, make_like, refuse_read_only
+from fairshare_cli.io.sqlite_errors import cannot_open, disk_failure
 from fairshare_cli.io.usage_format import ADDED_COLUMNS as _ADDED_COLUMNS
 from fairshare_cli.io.usage_format import FORMAT as FORMAT
 from fairshare_cli.io.usage_format import RECORD_INDEXES as _RECORD_INDEXES
-from fairshare_cli.io.usage_format import cannot_open, check_format, damaged, unusable
+from fairshare_cli.io.usage_format import check_format, damaged, unusable
 from fairshare_cli.io.usage_marks import SECTION as SECTION
 from fairshare_cli.io.usage_marks import Marks, marks_of, new_generation, present_file
 from fairshare_cli.io.usage_marks import store_path as store_path
