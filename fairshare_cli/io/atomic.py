@@ -139,11 +139,14 @@ def stage_file(path: Path, text: Sequence[bytes], what: str, mode: int, tag: str
     """
     import tempfile
 
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)  # (till its name is known)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{tag}.{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         raise RuntimeFailure(f"cannot write {what} {path}: {exc.strerror}") from None
     try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # (one held back comes here)
         _write(fd, text)
         os.chmod(tmp, mode)
     except BaseException as exc:
@@ -219,16 +222,19 @@ def write_new_folder(
 
     first = folder / next(iter(files))
     made = _missing(folder.parent)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)  # (till the staging is named)
     try:
         if os.path.lexists(folder):  # (a link to nothing, a loop: the rename would replace it)
             raise FileExistsError(errno.EEXIST, "File exists")
         folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{tag}.", suffix=".tmp", dir=folder.parent))
     except OSError as exc:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         _remove_empty(made)
         _refuse_blocker(_not_a_folder(folder), f"cannot write {what} {first}")
         raise RuntimeFailure(f"cannot write {what} {first}: {exc.strerror}") from None
     try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # (one held back comes here)
         for name, text in files.items():
             try:
                 fd = os.open(staging / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)

@@ -128,3 +128,52 @@ def test_kill_9_at_any_moment_leaves_nothing_or_the_whole_pool(
         _whole(folder, run)
         assert [p.name for p in folder.iterdir() if p.name.startswith(".")] == []
         assert [p.name for p in base.iterdir()] == ["ex"]
+
+
+#: ``fs init --example ex`` with the signal sent from inside as the hidden file or folder
+#: it stages in is made (mkstemp or mkdtemp returning).
+_STOP_AS_STAGED = """
+import os, signal, sys, tempfile
+from fairshare_cli.cli.entry import main
+
+def stopping(make):
+    def made(*args, **kwargs):
+        out = make(*args, **kwargs)
+        os.kill(os.getpid(), getattr(signal, os.environ["SIGNAL"]))
+        return out
+    return made
+
+tempfile.mkstemp = stopping(tempfile.mkstemp)
+tempfile.mkdtemp = stopping(tempfile.mkdtemp)
+sys.argv = ["fs", "init", "--example", "ex"]
+main()
+"""
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["new-folder", "folder-there"])
+@pytest.mark.parametrize(
+    ("signal_name", "code"), [("SIGINT", 130), ("SIGTERM", 143)], ids=["ctrl-c", "sigterm"]
+)
+def test_a_stop_as_a_file_is_staged_leaves_no_hidden_file(
+    tmp_path: Path, existing: bool, signal_name: str, code: int
+) -> None:
+    """``fs init --example ex``, Ctrl-C (or SIGTERM) just as its first hidden file (a folder
+    there) or hidden folder (a new one) was made: 130 (143), and nothing left, where the
+    hidden one stayed until the next ``--example`` (its name was not known yet to remove
+    it)."""
+    (tmp_path / "driver.py").write_text(_STOP_AS_STAGED, encoding="utf-8")
+    if existing:
+        (tmp_path / "ex").mkdir()
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), str(REPO)]),
+        "SIGNAL": signal_name,
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "driver"],
+        env=env, cwd=tmp_path, capture_output=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert proc.returncode == code, proc.stderr
+    left = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*"))
+    assert left == (["driver.py", "ex"] if existing else ["driver.py"])
