@@ -263,7 +263,7 @@ def _import(
     first moved to slurmctld's pass at that time, the records charged on its grid.
     ``lines``: a history file (path, format) whose records after ``--now`` are named by line."""
     from fairshare_cli.core.operations.import_usage import import_usage
-    from fairshare_cli.io.history_lines import by_line, refuse_after_now
+    from fairshare_cli.io.history_lines import by_line, history_line, refuse_after_now
     from fairshare_cli.io.history_sort import sorted_by_start
     from fairshare_cli.io.usage_store import SECTION, import_log
 
@@ -298,7 +298,8 @@ def _import(
             return Batches(counted_batches(read, f"importing {label}", "records"))
 
         feed = counting if log is None else (lambda: log.tee(counting()))
-        with by_line(lines, label):  # (a record a model refuses named by its line)
+        line_of = None if lines is None else history_line(*lines)
+        with by_line(line_of, label):  # (a record a model refuses named by its line)
             env.state, done = import_usage(
                 env.config,
                 env.state,
@@ -381,13 +382,14 @@ def sacct(
     one through that pass.
     """
     from fairshare_cli.core.slurm.billing import Billing, billing_notes
+    from fairshare_cli.io.history_lines import by_line
     from fairshare_cli.io.inputs import open_input
     from fairshare_cli.io.sacct import read_sacct
 
     when = opts.when()  # a bad --now (--last-decay) is reported before the file is opened
     last = None if last_decay is None else resolve_last_decay(last_decay, when)
     with open_input(file) as fh:
-        records, skipped, allocated = read_sacct(fh, file, when)
+        records, on_line, skipped, allocated = read_sacct(fh, file, when)
     found: list[Allocations] = []
 
     def slurm_sink(
@@ -400,7 +402,12 @@ def sacct(
         return HISTORY_SINKS["slurm"](config, section, now, rebuild, presorted)
 
     sinks = {**HISTORY_SINKS, "slurm": slurm_sink}
-    _import(lambda: records, file, rebuild, dry_run, opts, sinks, last_decay=last)
+
+    def line_of(record: UsageRecord) -> int | None:
+        return next((n for r, n in zip(records, on_line, strict=True) if r == record), None)
+
+    with by_line(line_of, file):  # (a record a model refuses named by its line)
+        _import(lambda: records, file, rebuild, dry_run, opts, sinks, last_decay=last)
     if found:
         _note_billing(found[0])
     if skipped:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from operator import attrgetter
 
 from fairshare_cli.core.operations.import_usage import RefusedRecord
@@ -45,26 +45,34 @@ def refuse_after_now(
 
 
 @contextlib.contextmanager
-def by_line(lines: tuple[str, str] | None, label: str) -> Iterator[None]:
+def by_line(line_of: Callable[[UsageRecord], int | None] | None, label: str) -> Iterator[None]:
     """A record a model refuses (an unknown QOS, a start before its submitter's last
-    update) named by the line of the history file ``lines`` (path, format) it is on, as
-    the reader names its own errors (``history.csv:5: unknown QOS "x"``), not by its
-    place in the replay (``record 1``, counted in start order); as it is when ``lines`` is
-    None.
+    update) named by the line of its file (``line_of``: the line a record is on), as the
+    reader names its own errors (``history.csv:5: unknown QOS "x"``), not by its place in
+    the replay (``record 1``, counted in start order); as it is when ``line_of`` is None
+    (or finds none).
 
     Raises:
-        InputError: naming the line (the file read again to find the record).
+        InputError: naming the line.
     """
     try:
         yield
     except RefusedRecord as exc:
-        if lines is None:
+        line = None if line_of is None else line_of(exc.record)
+        if line is None:
             raise
-        number = next((n for n, r in enumerate(read_records(*lines), 1) if r == exc.record), 0)
-        if not number:  # (not reached: the record was read from this file)
-            raise
-        line = _line_of_record(*lines, number)
         raise InputError(f"{label}:{line}: {exc.problem}") from None
+
+
+def history_line(path: str, fmt: str) -> Callable[[UsageRecord], int]:
+    """The line a record of the history file at ``path`` (format ``fmt``) is on: the file
+    read again to find it (a refusal's, once)."""
+
+    def line_of(record: UsageRecord) -> int:
+        number = next((n for n, r in enumerate(read_records(path, fmt), 1) if r == record), 1)
+        return _line_of_record(path, fmt, number)
+
+    return line_of
 
 
 def _after(record: UsageRecord, now: float) -> str | None:

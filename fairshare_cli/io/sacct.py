@@ -52,13 +52,22 @@ class Allocated(NamedTuple):
     counts: dict[str, float]
 
 
-def read_sacct(
-    stream: IO[str], label: str, now: float
-) -> tuple[list[UsageRecord], int, list[Allocated]]:
-    """Usage records from sacct output as known at ``now``, how many lines gave none
-    (job steps, jobs that never started or start after ``now``, jobs with no CPUs), and
-    the ``AllocTRES`` of the records' jobs where the output has that column (each such
-    record keeps its job's as its ``tres``, ``billing`` left out: the weights bill them).
+class SacctJobs(NamedTuple):
+    """What :func:`read_sacct` reads: the usage records, the line of the file each is on,
+    how many lines gave none, and the ``AllocTRES`` of the records' jobs."""
+
+    records: list[UsageRecord]
+    lines: list[int]
+    skipped: int
+    allocated: list[Allocated]
+
+
+def read_sacct(stream: IO[str], label: str, now: float) -> SacctJobs:
+    """Usage records from sacct output as known at ``now``, with the line of the file each
+    is on, how many lines gave none (job steps, jobs that never started or start after
+    ``now``, jobs with no CPUs), and the ``AllocTRES`` of the records' jobs where the
+    output has that column (each such record keeps its job's as its ``tres``, ``billing``
+    left out: the weights bill them).
 
     A job that ends after ``now`` is still running at ``now``; one that starts after it
     is left out, and a dump whose every job does is refused (:func:`_refuse_all_later`).
@@ -79,9 +88,11 @@ def read_sacct(
     names, rows, first = _header(lines, label)
     index, cpu_field = _fields(names, label)
     records: list[UsageRecord] = []
+    on_line: list[int] = []
     allocated: list[Allocated] = []
     for n, row in enumerate(rows):
-        where = f"{label}:{numbered[n + first - 1][0]}"  # as numbered in the file
+        number = numbered[n + first - 1][0]
+        where = f"{label}:{number}"  # as numbered in the file
         if len(row) != len(names):
             raise InputError(f"{where}: expected {len(names)} fields, got {len(row)}")
         line = _Row(row, index)
@@ -92,9 +103,10 @@ def read_sacct(
                 record = record._replace(tres=tres_text(counts))
                 allocated.append(Allocated(len(records), line.get("jobid"), counts))
             records.append(record)
+            on_line.append(number)
     if not records:
         _refuse_all_later(rows, index, now, label)
-    return records, len(rows) - len(records), allocated
+    return SacctJobs(records, on_line, len(rows) - len(records), allocated)
 
 
 def _refuse_all_later(rows: list[list[str]], index: dict[str, int], now: float, label: str) -> None:

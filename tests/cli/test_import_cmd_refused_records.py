@@ -1,8 +1,8 @@
-"""A usage record a model refuses, in an import whose reader names no line (``sacct``,
-``condor-history``): one line, exit 2, nothing written. Importing the same ``sacct -P``
-dump twice, or a ``condor_history`` job that ended before the accountant's last update,
-ended in a ``TypeError`` traceback (exit 1): the import group rebuilt the refusal with a
-constructor it does not have."""
+"""A usage record a model refuses, in a ``sacct`` or ``condor-history`` import: one line,
+exit 2, nothing written; a sacct job named by its line, an ad by its place. Importing the
+same ``sacct -P`` dump twice, or a ``condor_history`` job that ended before the
+accountant's last update, ended in a ``TypeError`` traceback (exit 1): the import group
+rebuilt the refusal with a constructor it does not have."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_the_same_sacct_dump_imported_twice_is_refused_in_one_line(
     line = ["import", "sacct", str(dump), *common(env)]  # cli import sacct jobs.txt ...
     assert run(*line).exit_code == 0
     before = env["state"].read_bytes()
-    refused(run(*line), "jobs.txt: record 1: starts before alice@example.org's last update")
+    refused(run(*line), "jobs.txt:2: starts before alice@example.org's last update")
     assert env["state"].read_bytes() == before
 
 

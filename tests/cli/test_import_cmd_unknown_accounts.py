@@ -119,5 +119,30 @@ def test_sacct_of_a_qos_the_config_lacks_is_one_line(
         "import", "sacct", str(dump), "--config", str(config), "--state", str(state), "--now", NOW
     )
     assert result.exit_code == 2
-    assert result.stderr == f'fs: error: {dump}: record 1: unknown QOS "high"\n'
+    assert result.stderr == f'fs: error: {dump}:2: unknown QOS "high"\n'
+    assert not state.exists()
+
+
+def test_sacct_names_a_refused_job_by_its_line(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """fs import sacct s.txt, the unknown QOS on line 4 (a blank line before it, a job that
+    started earlier after it): named 's.txt: record 2' (its place in start order), where
+    every other error of the dump names its line."""
+    config = write_config(CONFIG.replace("[accounts.physics]", "[qos.normal]\n[accounts.physics]"))
+    dump = tmp_path / "s.txt"
+    dump.write_text(
+        "JobID|User|Account|QOS|AllocCPUS|State|Start|End\n"
+        "1|alice|physics|normal|1|COMPLETED|2026-11-21T10:00:00|2026-11-21T11:00:00\n"
+        "\n"
+        "2|alice|physics|high|1|COMPLETED|2026-11-21T10:30:00|2026-11-21T11:00:00\n"
+        "3|alice|physics|normal|1|COMPLETED|2026-11-21T09:00:00|2026-11-21T11:00:00\n",
+        encoding="utf-8",
+    )
+    state = tmp_path / "s.json"
+    result = run(
+        "import", "sacct", str(dump), "--config", str(config), "--state", str(state), "--now", NOW
+    )
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f'fs: error: {dump}:4: unknown QOS "high"\n'
     assert not state.exists()
