@@ -237,14 +237,18 @@ def condor_history(
     """
     import os
 
-    from fairshare_cli.io.history import read_condor_history
+    from fairshare_cli.io.condor_history import read_condor_history
+    from fairshare_cli.io.history_lines import by_line, condor_history_line
     from fairshare_cli.render.negotiate import progress_bar
 
     with spooled(file, READS["condor-history"], documents=True, lazy=True) as path:
         large = sys.stderr.isatty() and os.path.getsize(path) > LARGE_INPUT
         with progress_bar(large, "reading " + file) as bar:
             progress = bar if large else None
-            _import(lambda: read_condor_history(path, file, progress), file, rebuild, dry_run, opts)
+            with by_line(condor_history_line(path), file):  # (a refused record: its ad's line)
+                _import(
+                    lambda: read_condor_history(path, file, progress), file, rebuild, dry_run, opts
+                )
 
 
 def _import(

@@ -11,6 +11,7 @@ from operator import attrgetter
 from fairshare_cli.core.operations.import_usage import RefusedRecord
 from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.errors import InputError
+from fairshare_cli.io.condor_history import read_condor_history
 from fairshare_cli.io.history import _exact_record, _sniff, read_records
 from fairshare_cli.io.inputs import open_input
 
@@ -71,6 +72,20 @@ def history_line(path: str, fmt: str) -> Callable[[UsageRecord], int]:
     def line_of(record: UsageRecord) -> int:
         number = next((n for n, r in enumerate(read_records(path, fmt), 1) if r == record), 1)
         return _line_of_record(path, fmt, number)
+
+    return line_of
+
+
+def condor_history_line(path: str) -> Callable[[UsageRecord], int | None]:
+    """The line a record's ad starts on in the ``condor_history`` output at ``path``: the
+    file read again to find it (a refusal's, once)."""
+
+    def line_of(record: UsageRecord) -> int | None:
+        lines: list[int] = []
+        for number, found in enumerate(read_condor_history(path, lines=lines)):
+            if found == record:
+                return lines[number]
+        return None
 
     return line_of
 

@@ -1,5 +1,5 @@
 """A usage record a model refuses, in a ``sacct`` or ``condor-history`` import: one line,
-exit 2, nothing written; a sacct job named by its line, an ad by its place. Importing the
+exit 2, nothing written, the job named by the line of the dump it is on. Importing the
 same ``sacct -P`` dump twice, or a ``condor_history`` job that ended before the
 accountant's last update, ended in a ``TypeError`` traceback (exit 1): the import group
 rebuilt the refusal with a constructor it does not have."""
@@ -50,5 +50,5 @@ def test_a_condor_history_job_older_than_the_accountant_is_refused_in_one_line(
     ads = env["dir"] / "hist.txt"
     ads.write_text(HISTORY_AD)  # 08:00 to 10:00, before the accountant's update at --now
     result = run("import", "condor-history", str(ads), *common(env))
-    refused(result, "hist.txt: record 1: starts before alice@example.org's last update")
+    refused(result, "hist.txt:1: starts before alice@example.org's last update")
     assert env["state"].read_bytes() == before

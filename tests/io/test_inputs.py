@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from fairshare_cli.errors import InputError, UnreadableInput
-from fairshare_cli.io.history import read_condor_history
+from fairshare_cli.io.condor_history import read_condor_history
 from fairshare_cli.io.inputs import JSONFault, read_json, refuse_device
 from fairshare_cli.io.jobs import load_job_objects
 

@@ -1,5 +1,5 @@
 """``fs import condor-history``: job times far outside any real date are refused where the
-reader reads them (``io.history.read_condor_history``), naming the ad and the attribute.
+reader reads them (``io.condor_history.read_condor_history``), naming the ad and the attribute.
 
 HTCondor keeps these attributes as ``time_t`` epoch seconds and 0 for "not yet"
 (``CompletionDate`` of a job that has not completed); a negative time or one past the
