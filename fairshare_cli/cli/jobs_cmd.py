@@ -140,7 +140,8 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         check_job_option("owner", owner, "--owner")
 
     with jobs_file_refusals(jobs_file), mutate_state(opts, dry_run, queue_only=True) as env:
-        queue = read_queue(env.state, str(env.state_path))
+        path = env.state_path
+        queue = read_queue(env.state, str(path))
         if jobs_file is not None:
             objs = file_objects(jobs_file)
             check_file_ids(objs, jobs_file)
@@ -161,20 +162,15 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
             objs = [_option_object(owner, fields, sets, count, job_id)]
         # the objects as queued (ids given), which the DIRAC check reads too
         objs = numbered(queue, objs, env.now, job_id)
-        new, held = new_jobs(
-            env.config,
-            queue,
-            objs,
-            env.now,
-            source=jobs_file or "fs submit",
-            where=str(env.state_path),
-        )
-        check_jobs_against_config(
-            zip(each_job(objs), new, strict=True), env.config, jobs_file or "fs submit"
-        )
-        _refuse_later_starts(env, new, jobs_file or "fs submit")
+        source = jobs_file or "fs submit"
+        new, held = new_jobs(env.config, queue, objs, env.now, source=source, where=str(path))
+        check_jobs_against_config(zip(each_job(objs), new, strict=True), env.config, source)
+        _refuse_later_starts(env, new, source)
         env.state = add_jobs(env.config, env.state, queue, new, env.now)
-        _hold(env, [j for j in new if j.status == "running"], jobs_file or "fs submit")
+        # checked from these, not parsed again; the new ones against the config just above
+        queued = [*queue, *new]
+        env.written_jobs = (env.state.section("jobs"), queued, {job.id for job in new})
+        _hold(env, [j for j in new if j.status == "running"], source)
     # (once the state is written: a write that fails has submitted nothing)
     click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
     warn_queued(new, held, env.config)

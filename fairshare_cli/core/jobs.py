@@ -143,6 +143,13 @@ def expand(job: Job) -> list[Job]:
     return [replace(job, id=f"{cluster}.{i}", count=1) for i in range(job.count)]
 
 
+def alike_but_id(job: Job, before: Job | None) -> bool:
+    """Whether ``job`` is ``before`` but for its id (the jobs of one ``count`` object, an
+    array): every check of a job but its id's tells both alike, so a run of such jobs is
+    checked at its first."""
+    return before is not None and replace(job, id=before.id) == before
+
+
 def parse_stanza(obj: Any, where: str) -> Job:
     """One job object from its JSON form, its ``count`` kept (the exact reader: every
     field checked in Python, each refusal worded for the user).

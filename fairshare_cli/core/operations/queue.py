@@ -26,7 +26,7 @@ from fairshare_cli.core.htcondor.claims import (
     slot_weigher,
 )
 from fairshare_cli.core.htcondor.pool import submitter_of
-from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects, parse_jobs
+from fairshare_cli.core.jobs import Job, alike_but_id, job_to_json, jobs_from_objects, parse_jobs
 from fairshare_cli.core.limits import SLURM_PRIORITY_MAX
 from fairshare_cli.core.names import shown
 from fairshare_cli.core.operations.node_fit import NodeFit, check_slurm_names
@@ -195,17 +195,24 @@ def new_jobs(
     for queued_job in queue:
         clusters.setdefault(queued_job.id.split(".", 1)[0], queued_job.id)
     fit = NodeFit(config)
-    jobs, held = [], {}
+    jobs: list[Job] = []
+    held: dict[str, str] = {}
+    before: Job | None = None
+    reason: str | None = None
     for job in new:
         if job.id in queued:
             raise InputError(f"{source}: job id {job.id} is already in the queue of {where}")
         _refuse_queued_cluster(queue, clusters, job.id, f"{source}: job {job.id}", where)
-        try:
-            reason = check_slurm_fields(config, job, fit)
-            taken = fit.taken(job)
-            jobs.append(fit.started(taken) if job.status == "running" else taken)
-        except InputError as exc:
-            raise InputError(f"{source}: {exc}") from None
+        if alike_but_id(job, before):  # (its predecessor's checks and record, its own id)
+            jobs.append(replace(jobs[-1], id=job.id))
+        else:
+            try:
+                reason = check_slurm_fields(config, job, fit)
+                taken = fit.taken(job)
+                jobs.append(fit.started(taken) if job.status == "running" else taken)
+            except InputError as exc:
+                raise InputError(f"{source}: {exc}") from None
+        before = job
         if reason is not None and job.status != "running":
             held[job.id] = reason
     return jobs, held

@@ -235,7 +235,7 @@ def check_jobs_against_config(
     Raises:
         InputError: naming ``source`` and the job.
     """
-    pairs = list(pairs)
+    pairs = _first_of_each_run(pairs)
     if not pairs:  # (nothing new: the HTCondor and DIRAC models not even imported)
         return
     from fairshare_cli.core.dirac.jobs import task_queues_from_objects
@@ -258,3 +258,17 @@ def check_jobs_against_config(
             dirac_config.cpu_segments,
             dirac_config.job_description,
         )
+
+
+def _first_of_each_run(pairs: Iterable[tuple[Any, Job]]) -> list[tuple[Any, Job]]:
+    """The pairs but those whose job is its predecessor's but for its id (a ``count``
+    object's, an array's): a run of jobs alike is checked at its first."""
+    from fairshare_cli.core.jobs import alike_but_id
+
+    kept: list[tuple[Any, Job]] = []
+    before: Job | None = None
+    for pair in pairs:
+        if not alike_but_id(pair[1], before):
+            kept.append(pair)
+        before = pair[1]
+    return kept
