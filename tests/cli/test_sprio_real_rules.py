@@ -123,6 +123,42 @@ def test_sort_by_nice_compares_it_as_sprios_int(tmp_path: Path, run: Callable[..
     assert descending.stdout.split()[1:] == ["1", "2", "3"]
 
 
+def test_2205_sorts_by_nice_as_the_uint32_it_held(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """22.05's _sort_by_nice_level compared the factors' nice itself (``CMP_INT`` of two
+    uint32, NICE_OFFSET + nice): the nices' own order, -5, 0, 100, where today's ``int``
+    copies put -5 last. fs sorted 22.05's as today's."""
+    jobs = [
+        _job("1", "alice", 60900, nice=-5),
+        _job("2", "bob", 60700, nice=100),
+        _job("3", "alice", 60700),
+    ]
+    config = CONFIG.replace("[priority]\n", '[priority]\noutput_compat = "22.05"\n', 1)
+    files = sprio_files(tmp_path, jobs, config)
+    result = run("sprio", "-o", "%.5i %.6N", "-S", "N", *files)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == ["    1     -5", "    3      0", "    2    100"]
+    descending = run("sprio", "-o", "%.5i", "-S", "-N", *files)
+    assert descending.stdout.split()[1:] == ["2", "3", "1"]
+
+
+def test_a_field_of_no_letter_leaves_the_next_field_its_own(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """opts.c's parse_format cuts the format at every '%' (``strtok_r``) and reads each
+    piece alone: in ``%.%i|%.5N`` the piece "." has no letter (an invalid field, on
+    stderr), and "i|" is JOBID with "|" after it; ``%5%.5i|`` is "5" (invalid) and
+    ``.5i|``. fs read the '%' after "." or "5" as the letter and the next piece as its
+    text: it lost the JOBID column of the first and refused the second."""
+    files = _pool(tmp_path, TWO_JOBS)
+    result = run("sprio", "-o", "%.%i|%.5N", *files)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == ["JOBID| NICE", "1|    0", "2|    0"]
+    assert result.stderr.startswith("fs: error: Invalid job format specification")
+    result = run("sprio", "-o", "%5%.5i|", *files)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == ["JOBID|", "    1|", "    2|"]
+
+
 def test_an_admin_set_priority_prints_0_in_normalised_factor_columns(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
