@@ -45,13 +45,31 @@ _ROW_VALUES: dict[str, tuple[str, str | None]] = {
 _TYPED = frozenset(("pi", "aw"))
 _COLUMNS: dict[str, Callable[[PriorityTable], list[Any]]] = {
     "jid": lambda table: table.job_ids,
-    "pi": lambda table: list(table.priority_ints()) if table.admin_rows else table.priorities,
+    "pi": lambda table: _long_long(
+        list(table.priority_ints()) if table.admin_rows else table.priorities
+    ),
     "py": PriorityTable.priority_fractions,
     "site": lambda table: table.sites,
     "nice": lambda table: table.nices,
     "aw": lambda table: table.weighted_ages,
     "an": lambda table: _admin_as_none(table.weighted_ages, table),
 }
+
+
+#: ``(long long)`` of a double outside its range, on x86-64 (``cvttsd2si``'s "integer
+#: indefinite"): what sprio's ``%Y`` prints for a priority of 2^63 and more.
+_LLONG_INDEFINITE = -(2**63)
+
+
+def _long_long(values: list[Any]) -> list[Any]:
+    """The PRIORITY column as print.c's ``(long long)`` cast prints it (22.05 and 26.05):
+    a sum of 2^63 or more (a weight near 2^32 times a factor of ``NO_NORMAL_QOS``' or
+    ``NO_NORMAL_PART``'s raw priority) is ``-9223372036854775808`` on an x86-64 host; the
+    values as they are when every one fits."""
+    if not values or max(values) < 2**63:
+        return values
+    indefinite = float(_LLONG_INDEFINITE) if isinstance(values[0], float) else _LLONG_INDEFINITE
+    return [v if v < 2**63 else indefinite for v in values]
 
 
 def _admin_as_none(values: list[Any], table: PriorityTable) -> list[Any]:

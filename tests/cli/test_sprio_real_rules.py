@@ -259,3 +259,39 @@ def test_jobs_naming_no_pending_job_are_not_found_as_2205_said(
     result = run("sprio", "-j", "9", "--jobs-file", str(SAMPLE / "jobs.json"), "--config",
                  str(config), "--state", str(state), "--now", NOW)  # fmt: skip
     assert (result.exit_code, result.stdout, result.stderr) == (0, UNABLE, "")
+
+
+def test_a_priority_past_long_long_prints_as_the_x86_64_cast_gives_it(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """print.c prints PRIORITY as ``(long long)`` of the factors' double sum (22.05 and
+    26.05). With ``NO_NORMAL_QOS`` and ``NO_NORMAL_PART`` the factors are the raw
+    priorities times the weights: job 1's QOS 4294967293 x 4294967295 =
+    18446744056529682435, past 2^63, which x86-64's cast turns into -9223372036854775808;
+    job 2's PARTITION 65533 x 4294967295 = 281462091743235 plus AGE 62400 / 604800 x 1000
+    = 103.17: 281462091743338. fs printed job 1's exact sum, 18447025518621...; ``-l``'s
+    10-wide cells keep the first ten characters of each."""
+    config = (
+        SPRIO_POOL.replace(
+            "[partitions.batch]\n", "[partitions.batch]\npriority_job_factor = 65533\n"
+        )
+        .replace("[qos.normal]\n", "[qos.high]\npriority = 4294967293\n[qos.normal]\n")
+        .replace(
+            'max_age = "7-0"\n', 'max_age = "7-0"\nflags = ["NO_NORMAL_QOS", "NO_NORMAL_PART"]\n'
+        )
+        .replace("age = 1000\n", "age = 1000\nqos = 4294967295\npartition = 4294967295\n")
+    ) + SPRIO_ACCOUNTS
+    jobs = [_job("1", "alice", 3600, qos="high"), _job("2", "bob", 62400)]
+    files = sprio_files(tmp_path, jobs, config)
+    result = run("sprio", "-o", "%.5i %.20Y", *files)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == [
+        "JOBID             PRIORITY",
+        "    1 -9223372036854775808",
+        "    2      281462091743338",
+    ]
+    result = run("sprio", "-l", *files)
+    assert [line.split()[4] for line in result.stdout.splitlines()[1:]] == [
+        "-922337203",
+        "2814620917",
+    ]
