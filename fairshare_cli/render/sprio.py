@@ -214,13 +214,22 @@ def verbose_block(
 
 
 def _cell(text: str, width: int, right: bool) -> str:
-    if right:
-        if width > 0:
-            return text.rjust(width)[:width]
+    if width <= 0:
         return text
-    if width > 0:
-        return text[:width].ljust(width)
-    return text
+    return fit_cell(text, width, right)
+
+
+def fit_cell(text: Any, width: int, right: bool) -> str:
+    """A text in a cell of ``width`` as print.c's ``_print_str`` fits it, counting bytes
+    as printf does: right-justified (``%Ns``) then cut to its first ``width`` bytes, or cut
+    to ``width`` bytes (``%.Ns``) then padded; a name of UTF-8 letters takes its bytes'
+    room, and a cut in a letter keeps the bytes before the cut (printed as they are)."""
+    shown = str(text)
+    if shown.isascii():
+        return shown.rjust(width)[:width] if right else shown[:width].ljust(width)
+    raw = shown.encode("utf-8", "surrogateescape")
+    raw = raw.rjust(width)[:width] if right else raw[:width].ljust(width)
+    return raw.decode("utf-8", "surrogateescape")
 
 
 def tres_weights_text(weights: Weights) -> str | None:

@@ -22,7 +22,13 @@ from typing import Any
 from fairshare_cli.core.jsonlayout import key_getter
 from fairshare_cli.core.slurm.priority import Weights
 from fairshare_cli.core.slurm.priority_table import PartShare, PriorityTable
-from fairshare_cli.render.sprio import FACTOR_LETTERS, SprioFormat, head_lines, null_string
+from fairshare_cli.render.sprio import (
+    FACTOR_LETTERS,
+    SprioFormat,
+    fit_cell,
+    head_lines,
+    null_string,
+)
 
 #: Rows per piece of :func:`listing_chunks` (some 100 KB of text).
 CHUNK_ROWS = 1024
@@ -203,12 +209,25 @@ def _group_texts(groups: list[list[Any]], weights: Weights, namespace: dict[str,
     parts = []
     for items in groups:
         template = "".join(
-            i.replace("%", "%%") if isinstance(i, str) else _cell_spec(i) for i in items
+            i.replace("%", "%%") if isinstance(i, str) else "%s" if _named(i) else _cell_spec(i)
+            for i in items
         )
-        exprs = "".join(f"{_field_expr(i, weights)}, " for i in items if not isinstance(i, str))
+        exprs = "".join(
+            f"fit({_field_expr(i, weights)}, {i.width}, {i.right}), "
+            if _named(i)
+            else f"{_field_expr(i, weights)}, "
+            for i in items
+            if not isinstance(i, str)
+        )
         parts.append(f"{template!r} % ({exprs}), ")
     source = f"lambda shares: [({''.join(parts)}) for r in shares]"
     return eval(compile(source, "<sprio cells>", "eval"), namespace)  # our own pieces only
+
+
+def _named(f: Any) -> bool:
+    """Whether a field prints a name (user, account, partition, QOS) in a cell of a width:
+    fitted by :func:`~fairshare_cli.render.sprio.fit_cell`, by its bytes."""
+    return f.letter in "uorn" and f.width > 0
 
 
 def _fits(ends: tuple[Any, Any], conversion: str, width: int) -> bool:
@@ -365,7 +384,7 @@ def _layout(
     place it fills) or None (the values go in as they are)."""
     # ("an": -n's age where it is a constant, of a table with no admin-set priority)
     namespace = {"cluster": cluster, "weights": weights, "tres_w": _tres_weighted_cached(),
-                 "tres_n": _tres_norm, "an": 0.0,
+                 "tres_n": _tres_norm, "an": 0.0, "fit": fit_cell,
                  "zero": "0.0000000" if compat == "22.05" else "0"}  # fmt: skip
     specs: list[str] = []
     slots: list[Slot] = []

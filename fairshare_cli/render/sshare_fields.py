@@ -224,13 +224,27 @@ def format_value(field: Field, value: Any, parsable: bool) -> str:
             return text
     else:
         text = "" if value is None else str(value)
-        if parsable:
-            return text
-        if len(text) > a:
-            text = text[: a - 1] + "+"
+        return text if parsable else text_cell(text, field.width)
     if parsable:
         return text
     return text.rjust(a) if field.width > 0 else text.ljust(a)
+
+
+def text_cell(text: str, width: int) -> str:
+    """A string cell as ``print_fields_str`` makes it, counting bytes as printf and
+    ``strlen`` do: longer than the width, cut to its first width bytes with a ``+`` for
+    the last (a UTF-8 letter cut keeps the bytes before the cut, printed as they are),
+    then padded to the width (``%*.*s``; right-justified for a positive width)."""
+    a = abs(width)
+    if text.isascii():
+        if len(text) > a:
+            text = text[: a - 1] + "+"
+        return text.rjust(a) if width > 0 else text.ljust(a)
+    raw = text.encode("utf-8", "surrogateescape")
+    if len(raw) > a:
+        raw = raw[: a - 1] + b"+"
+    raw = raw.rjust(a) if width > 0 else raw.ljust(a)
+    return raw.decode("utf-8", "surrogateescape")
 
 
 def tree_names(

@@ -6,6 +6,9 @@ worked out by hand from those functions."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -295,3 +298,25 @@ def test_a_priority_past_long_long_prints_as_the_x86_64_cast_gives_it(
         "-922337203",
         "2814620917",
     ]
+
+
+def test_a_cell_counts_the_bytes_of_a_utf_8_name(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """print.c's ``_print_str`` fits a name with printf's ``%Ns`` (right-justified, then
+    cut to N bytes) and ``%.Ns`` (cut to N bytes, then padded), counting bytes: "josé" (5
+    bytes) in ``%.8u`` has 3 spaces before it, in ``%8u`` 3 after; "ééééé" (10 bytes) in
+    ``%.8u`` keeps its first 8 bytes (four é), in ``%5u`` 5 (two é and a lone byte,
+    written as it is). fs counted letters (4 spaces; "éééé" ... padded)."""
+    config = CONFIG.replace("users = { alice = 1, bob = 1 }", 'users = { "josé" = 1, "ééééé" = 1 }')
+    jobs = [_job("1", "josé", 600), _job("2", "ééééé", 700)]
+    files = sprio_files(tmp_path, jobs, config)
+    result = run("sprio", "-o", "%.1i|%.8u|%8u|", "-j", "1", *files)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[1] == "1|   josé|josé   |"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8"}
+    line = [sys.executable, "-m", "fairshare_cli", "sprio", "-o", "%.1i|%.8u|%5u|", "-j", "2"]
+    done = subprocess.run(
+        [*line, *files], capture_output=True, env=env, cwd=REPO, timeout=60, check=False
+    )
+    e = "é".encode()
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout.splitlines()[1] == b"2|" + e * 4 + b"|" + e * 2 + e[:1] + b"|"

@@ -6,6 +6,9 @@ by hand from those functions, on the sample pool (docs/slurm.md's sessions)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -234,3 +237,32 @@ def test_accounts_are_indented_from_the_rows_printed(run: Callable[..., Any]) ->
         "chemistry                 carol ",
     ]
     assert result.stdout.splitlines()[-1] == "hep                        dave "
+
+
+def test_a_cell_counts_the_bytes_of_a_utf_8_name(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """print_fields_str fits a name by ``strlen`` and ``%*.*s``, bytes both: "josé" (5
+    bytes) takes 5 of User's 10 columns' room, so 5 spaces before it, not 6; "ééééééé"
+    (14 bytes) is cut to its first 9 bytes and a "+" (four é, the first byte of the
+    fifth), written as they are; ``User%-6``: 5 bytes and "+", two é and a lone byte. fs
+    counted letters."""
+    config = tmp_path / "pool.toml"
+    config.write_text(
+        '[pool]\nname = "utf8"\n\n'
+        '[[machines]]\nname = "n1"\nattributes = { Cpus = 8 }\n\n'
+        "[partitions.batch]\ndefault = true\n\n"
+        '[accounts.ops]\nusers = { "josé" = 1, "ééééééé" = 1 }\n',
+        encoding="utf-8",
+    )
+    common = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", POOL[-1]]
+    result = run("sshare", "-a", "-U", "-n", "-o", "User", "-u", "josé", *common)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == "     josé \n"
+    e = "é".encode()
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8"}
+    for fields, cut in (("User", e * 4 + e[:1] + b"+ "), ("User%-6", e * 2 + e[:1] + b"+ ")):
+        line = [sys.executable, "-m", "fairshare_cli", "sshare", "-a", "-U", "-n", "-o", fields]
+        done = subprocess.run(
+            [*line, *common], capture_output=True, env=env, cwd=REPO, timeout=60, check=False
+        )
+        assert (done.returncode, done.stderr) == (0, b"")
+        assert done.stdout.splitlines()[1] == cut
