@@ -348,7 +348,10 @@ def _sort_values(letter: str, table: PriorityTable, compat: str) -> list[Any]:
         return [""] * len(table)
     if letter == "N":  # sort.c compares an int of NICE_OFFSET + nice (a uint32): 0 and up
         if compat == "22.05":  # first, where 22.05's compared the uint32s: the nices' order
-            return list(table.nices)
+            nices = list(table.nices)
+            for i in table.admin_rows:  # (its object of an admin-set priority: 0, the least)
+                nices[i] = -_NICE_OFFSET
+            return nices
         return [n - _NICE_OFFSET if n >= 0 else n + _NICE_OFFSET for n in table.nices]
     if letter in _SHARE_KEYS:
         shares = assocs if letter in "ou" else parts

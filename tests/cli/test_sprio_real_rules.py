@@ -142,6 +142,12 @@ def test_2205_sorts_by_nice_as_the_uint32_it_held(tmp_path: Path, run: Callable[
     assert result.stdout.splitlines()[1:] == ["    1     -5", "    3      0", "    2    100"]
     descending = run("sprio", "-o", "%.5i", "-S", "-N", *files)
     assert descending.stdout.split()[1:] == ["2", "3", "1"]
+    # 22.05's object of a job with an admin-set priority is zeroed: its nice 0, below
+    # NICE_OFFSET - 5, so it sorts first (NICE printed 0, from its direct priority).
+    jobs.append(_job("4", "bob", 700, admin_priority=50))
+    files = sprio_files(tmp_path, jobs, config)
+    result = run("sprio", "-o", "%.5i %.6N", "-S", "N", *files)
+    assert result.stdout.split()[2::2] == ["4", "1", "3", "2"]
 
 
 def test_a_field_of_no_letter_leaves_the_next_field_its_own(
