@@ -274,7 +274,7 @@ def _row_column(
     else:
         expr = _expr(f.letter, weights)
         if expr == name:  # the job id: the text itself
-            return _cell_spec(f), values, None
+            return _id_column(f, values)
         spec = _cell_spec(f)
         text = eval(compile(f"lambda {name}: {expr}", "<sprio cell>", "eval"), dict(namespace))
         cell = lambda v: spec % text(v)  # noqa: E731  one cell, as the row path prints it
@@ -287,6 +287,14 @@ def _row_column(
     if text is not None:
         return spec, list(map(text, values)), None
     return spec, values, None
+
+
+def _id_column(f: Any, values: list[str]) -> tuple[str, list[Any], None]:
+    """The job id column's conversion and values: the ids into ``%N.Ns`` cells, or, one
+    not ASCII among them, each fitted by its bytes (:func:`fit_cell`)."""
+    if f.width > 0 and not "".join(values).isascii():
+        return "%s", [fit_cell(v, f.width, f.right) for v in values], None
+    return _cell_spec(f), values, None
 
 
 def _few_floats(values: list[float], cell: Callable[[Any], str]) -> dict[Any, str] | None:
