@@ -326,3 +326,23 @@ def test_a_cell_counts_the_bytes_of_a_utf_8_name(tmp_path: Path, run: Callable[.
     e = "é".encode()
     assert (done.returncode, done.stderr) == (0, b"")
     assert done.stdout.splitlines()[1] == b"2|" + e * 4 + b"|" + e * 2 + e[:1] + b"|"
+
+
+def test_w_with_j_finding_nothing_prints_unable_to_find_jobs(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """sprio.c tests ``params.jobs`` against an empty answer before it prints anything,
+    the weights row of ``-w`` too (print_jobs_array prints that row): with no job
+    pending, ``sprio -w -j 5`` prints "Unable to find jobs matching user/id(s)
+    specified" alone; under 22.05, whose slurmctld picked ``-j``'s jobs, so does ``-w -j
+    99`` beside pending jobs. fs printed the header and the weights row."""
+    result = run("sprio", "-w", "-j", "5", *_pool(tmp_path, []))
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == "Unable to find jobs matching user/id(s) specified\n"
+    config = CONFIG.replace("[priority]\n", '[priority]\noutput_compat = "22.05"\n', 1)
+    files = sprio_files(tmp_path, TWO_JOBS, config)
+    result = run("sprio", "-w", "-j", "99", *files)
+    assert result.stdout == "Unable to find jobs matching user/id(s) specified\n"
+    assert (
+        run("sprio", "-w", "-j", "1", *files).stdout.splitlines()[1].startswith("        Weights")
+    )
