@@ -253,7 +253,7 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     for message in warnings:  # (parse_format's, before sprio looks at the jobs)
         click.echo(f"fs: error: {message}", err=True)
     found = pending if _filters_in_sprio(env) else len(table)
-    if opts.jobs is not None and not found and not opts.weights:
+    if opts.jobs is not None and not found:  # (-w too: sprio.c tests it before any line)
         click.echo("Unable to find jobs matching user/id(s) specified")
         return
     from fairshare_cli.render.sprio_table import listing_chunks

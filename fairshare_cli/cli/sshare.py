@@ -273,7 +273,11 @@ def _share_columns(
     from fairshare_cli.cli.sprio import load_jobs
     from fairshare_cli.core.slurm import tree_usage as slurm
     from fairshare_cli.core.slurm.fairshare import basic_columns, share_columns
-    from fairshare_cli.render.sshare_fields import account_fairshare_printed, format_names
+    from fairshare_cli.render.sshare_fields import (
+        account_fairshare_printed,
+        format_names,
+        tree_names,
+    )
 
     env = load_env(opts)
     algo, compat = slurm.algorithm(env.config), env.config.priority.output_compat
@@ -324,7 +328,9 @@ def _share_columns(
             and (user is not None or not users_only)
             and (not wanted_accounts or _caseless(account) in wanted_accounts)
         ]
+        names = tree_names(columns["account"], columns["depth"], columns["is_user"], picked)
         columns = {key: [values[i] for i in picked] for key, values in columns.items()}
+        columns["account_display"] = names
     return algo, columns, env.config.pool.name, compat
 
 

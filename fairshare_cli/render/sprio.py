@@ -91,7 +91,9 @@ def parse_format(spec: str, compat: str = "current") -> tuple[SprioFormat, list[
 
     The fields are split at each ``%`` as ``parse_format`` splits them with
     ``strtok_r``, which skips empty ones (``%%i`` is ``%i``; a ``%`` at the end adds
-    nothing). Unknown letters give ``Invalid job format specification: %c`` as sprio does.
+    nothing); a field of no letter (``%.``, ``%5`` before a ``%`` or the end) is an
+    invalid one alone, the field after it read as its own (``%.%i`` is ``%i``). Unknown
+    letters give ``Invalid job format specification: %c`` as sprio does.
 
     Raises:
         InputError: a field width above ``MAX_FIELD_WIDTH``.
@@ -102,27 +104,17 @@ def parse_format(spec: str, compat: str = "current") -> tuple[SprioFormat, list[
         return SprioFormat(spec, ()), warnings
     prefix = spec[:first]
     fields: list[FormatField] = []
-    pos = first
-    while pos < len(spec):
-        assert spec[pos] == "%"
-        pos += 1
-        if pos == len(spec) or spec[pos] == "%":
+    for token in spec[first:].split("%"):
+        if not token:
             continue  # (strtok_r skips an empty field: '%%i' is '%i', a last '%' nothing)
-        right = False
-        if pos < len(spec) and spec[pos] == ".":
-            right = True
-            pos += 1
+        right = token[0] == "."
+        pos = 1 if right else 0
         digits = ""
-        while pos < len(spec) and ascii_digits(spec[pos]):
-            digits += spec[pos]
+        while pos < len(token) and ascii_digits(token[pos]):
+            digits += token[pos]
             pos += 1
-        letter = spec[pos] if pos < len(spec) else ""
-        pos += 1
-        nxt = spec.find("%", pos)
-        if nxt < 0:
-            nxt = len(spec)
-        suffix = spec[pos:nxt]
-        pos = nxt
+        letter = token[pos : pos + 1]
+        suffix = token[pos + 1 :]
         if letter not in HEADERS or (compat == "22.05" and letter in NOT_IN_22_05):
             shown = letter or "'%' without a field letter"
             warnings.append(f"Invalid job format specification: {shown}")
@@ -222,13 +214,22 @@ def verbose_block(
 
 
 def _cell(text: str, width: int, right: bool) -> str:
-    if right:
-        if width > 0:
-            return text.rjust(width)[:width]
+    if width <= 0:
         return text
-    if width > 0:
-        return text[:width].ljust(width)
-    return text
+    return fit_cell(text, width, right)
+
+
+def fit_cell(text: Any, width: int, right: bool) -> str:
+    """A text in a cell of ``width`` as print.c's ``_print_str`` fits it, counting bytes
+    as printf does: right-justified (``%Ns``) then cut to its first ``width`` bytes, or cut
+    to ``width`` bytes (``%.Ns``) then padded; a name of UTF-8 letters takes its bytes'
+    room, and a cut in a letter keeps the bytes before the cut (printed as they are)."""
+    shown = str(text)
+    if shown.isascii():
+        return shown.rjust(width)[:width] if right else shown[:width].ljust(width)
+    raw = shown.encode("utf-8", "surrogateescape")
+    raw = raw.rjust(width)[:width] if right else raw[:width].ljust(width)
+    return raw.decode("utf-8", "surrogateescape")
 
 
 def tres_weights_text(weights: Weights) -> str | None:
@@ -337,7 +338,7 @@ def selected_rows(
     return rows
 
 
-def _sort_values(letter: str, table: PriorityTable) -> list[Any]:
+def _sort_values(letter: str, table: PriorityTable, compat: str) -> list[Any]:
     """Each row's ``-S`` key for a letter (weighted factors for the factor letters)."""
     assocs, parts = table.assocs, table.parts
     upper = letter.upper()
@@ -346,6 +347,11 @@ def _sort_values(letter: str, table: PriorityTable) -> list[Any]:
     if letter == "c":
         return [""] * len(table)
     if letter == "N":  # sort.c compares an int of NICE_OFFSET + nice (a uint32): 0 and up
+        if compat == "22.05":  # first, where 22.05's compared the uint32s: the nices' order
+            nices = list(table.nices)
+            for i in table.admin_rows:  # (its object of an admin-set priority: 0, the least)
+                nices[i] = -_NICE_OFFSET
+            return nices
         return [n - _NICE_OFFSET if n >= 0 else n + _NICE_OFFSET for n in table.nices]
     if letter in _SHARE_KEYS:
         shares = assocs if letter in "ou" else parts
@@ -399,7 +405,7 @@ def sort_order(
     """
     out = list(rows)
     for letter, desc in sort_keys(spec, compat):
-        values = _sort_values(letter, table)
+        values = _sort_values(letter, table, compat)
         if letter in "YyAaFfJjPpQqTt":
 
             def cmp(x: int, y: int, values: list[float] = values) -> int:

@@ -22,7 +22,13 @@ from typing import Any
 from fairshare_cli.core.jsonlayout import key_getter
 from fairshare_cli.core.slurm.priority import Weights
 from fairshare_cli.core.slurm.priority_table import PartShare, PriorityTable
-from fairshare_cli.render.sprio import FACTOR_LETTERS, SprioFormat, head_lines, null_string
+from fairshare_cli.render.sprio import (
+    FACTOR_LETTERS,
+    SprioFormat,
+    fit_cell,
+    head_lines,
+    null_string,
+)
 
 #: Rows per piece of :func:`listing_chunks` (some 100 KB of text).
 CHUNK_ROWS = 1024
@@ -45,13 +51,31 @@ _ROW_VALUES: dict[str, tuple[str, str | None]] = {
 _TYPED = frozenset(("pi", "aw"))
 _COLUMNS: dict[str, Callable[[PriorityTable], list[Any]]] = {
     "jid": lambda table: table.job_ids,
-    "pi": lambda table: list(table.priority_ints()) if table.admin_rows else table.priorities,
+    "pi": lambda table: _long_long(
+        list(table.priority_ints()) if table.admin_rows else table.priorities
+    ),
     "py": PriorityTable.priority_fractions,
     "site": lambda table: table.sites,
     "nice": lambda table: table.nices,
     "aw": lambda table: table.weighted_ages,
     "an": lambda table: _admin_as_none(table.weighted_ages, table),
 }
+
+
+#: ``(long long)`` of a double outside its range, on x86-64 (``cvttsd2si``'s "integer
+#: indefinite"): what sprio's ``%Y`` prints for a priority of 2^63 and more.
+_LLONG_INDEFINITE = -(2**63)
+
+
+def _long_long(values: list[Any]) -> list[Any]:
+    """The PRIORITY column as print.c's ``(long long)`` cast prints it (22.05 and 26.05):
+    a sum of 2^63 or more (a weight near 2^32 times a factor of ``NO_NORMAL_QOS``' or
+    ``NO_NORMAL_PART``'s raw priority) is ``-9223372036854775808`` on an x86-64 host; the
+    values as they are when every one fits."""
+    if not values or max(values) < 2**63:
+        return values
+    indefinite = float(_LLONG_INDEFINITE) if isinstance(values[0], float) else _LLONG_INDEFINITE
+    return [v if v < 2**63 else indefinite for v in values]
 
 
 def _admin_as_none(values: list[Any], table: PriorityTable) -> list[Any]:
@@ -185,12 +209,25 @@ def _group_texts(groups: list[list[Any]], weights: Weights, namespace: dict[str,
     parts = []
     for items in groups:
         template = "".join(
-            i.replace("%", "%%") if isinstance(i, str) else _cell_spec(i) for i in items
+            i.replace("%", "%%") if isinstance(i, str) else "%s" if _named(i) else _cell_spec(i)
+            for i in items
         )
-        exprs = "".join(f"{_field_expr(i, weights)}, " for i in items if not isinstance(i, str))
+        exprs = "".join(
+            f"fit({_field_expr(i, weights)}, {i.width}, {i.right}), "
+            if _named(i)
+            else f"{_field_expr(i, weights)}, "
+            for i in items
+            if not isinstance(i, str)
+        )
         parts.append(f"{template!r} % ({exprs}), ")
     source = f"lambda shares: [({''.join(parts)}) for r in shares]"
     return eval(compile(source, "<sprio cells>", "eval"), namespace)  # our own pieces only
+
+
+def _named(f: Any) -> bool:
+    """Whether a field prints a name (user, account, partition, QOS) in a cell of a width:
+    fitted by :func:`~fairshare_cli.render.sprio.fit_cell`, by its bytes."""
+    return f.letter in "uorn" and f.width > 0
 
 
 def _fits(ends: tuple[Any, Any], conversion: str, width: int) -> bool:
@@ -237,7 +274,7 @@ def _row_column(
     else:
         expr = _expr(f.letter, weights)
         if expr == name:  # the job id: the text itself
-            return _cell_spec(f), values, None
+            return _id_column(f, values)
         spec = _cell_spec(f)
         text = eval(compile(f"lambda {name}: {expr}", "<sprio cell>", "eval"), dict(namespace))
         cell = lambda v: spec % text(v)  # noqa: E731  one cell, as the row path prints it
@@ -250,6 +287,14 @@ def _row_column(
     if text is not None:
         return spec, list(map(text, values)), None
     return spec, values, None
+
+
+def _id_column(f: Any, values: list[str]) -> tuple[str, list[Any], None]:
+    """The job id column's conversion and values: the ids into ``%N.Ns`` cells, or, one
+    not ASCII among them, each fitted by its bytes (:func:`fit_cell`)."""
+    if f.width > 0 and not "".join(values).isascii():
+        return "%s", [fit_cell(v, f.width, f.right) for v in values], None
+    return _cell_spec(f), values, None
 
 
 def _few_floats(values: list[float], cell: Callable[[Any], str]) -> dict[Any, str] | None:
@@ -347,7 +392,7 @@ def _layout(
     place it fills) or None (the values go in as they are)."""
     # ("an": -n's age where it is a constant, of a table with no admin-set priority)
     namespace = {"cluster": cluster, "weights": weights, "tres_w": _tres_weighted_cached(),
-                 "tres_n": _tres_norm, "an": 0.0,
+                 "tres_n": _tres_norm, "an": 0.0, "fit": fit_cell,
                  "zero": "0.0000000" if compat == "22.05" else "0"}  # fmt: skip
     specs: list[str] = []
     slots: list[Slot] = []

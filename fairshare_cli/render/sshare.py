@@ -170,7 +170,9 @@ def _column(field: Field, values: Sequence[Any], parsable: bool, memo: dict[Any,
             for v in values
         ]
     pad = str.rjust if field.width > 0 else str.ljust
-    return [pad(v, a) if type(v) is str and len(v) <= a else slow(v) for v in values]
+    return [
+        pad(v, a) if type(v) is str and len(v) <= a and v.isascii() else slow(v) for v in values
+    ]
 
 
 #: Rows a table-mode block of :func:`_table_block` formats at once.
@@ -236,9 +238,7 @@ def _row_format_column(
     left = "-" if field.width < 0 else ""
     types = set(map(type, values))
     if field.kind in ("str", "tres"):
-        if type(None) in types:
-            values = ["" if v is None else v for v in values]
-        return f"%{left}{a}s", values
+        return _text_column(field, values, types, memo)
     if types <= _NUMBERS:
         if field.kind == "uint":
             spec = f"%{left}{a}d"
@@ -264,6 +264,24 @@ def _row_format_column(
             blank = " " * a
             return "%s", [blank if v is None else spec % v for v in values]
     return "%s", _column(field, values, False, memo)
+
+
+def _text_column(
+    field: Field, values: Sequence[Any], types: set[type], memo: dict[Any, str]
+) -> tuple[str, Sequence[Any]]:
+    """A text column's part of the row format (``%Ns``, ``None`` as "") and its values;
+    one holding a text not ASCII, its cells as ``_column`` makes them (widths in bytes)."""
+    if type(None) in types:
+        values = ["" if v is None else v for v in values]
+    if not _ascii(values):
+        return "%s", _column(field, values, False, memo)
+    return f"%{'-' if field.width < 0 else ''}{abs(field.width)}s", values
+
+
+def _ascii(values: Sequence[Any]) -> bool:
+    """Whether every text among ``values`` is ASCII (its width in characters its width in
+    bytes, which sshare's cells count)."""
+    return "".join([v for v in values if type(v) is str]).isascii()
 
 
 def _column_lines(

@@ -10,6 +10,7 @@ doubles falling back to ``%*.*e``, blank NO_VAL).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -223,10 +224,54 @@ def format_value(field: Field, value: Any, parsable: bool) -> str:
             return text
     else:
         text = "" if value is None else str(value)
-        if parsable:
-            return text
-        if len(text) > a:
-            text = text[: a - 1] + "+"
+        return text if parsable else text_cell(text, field.width)
     if parsable:
         return text
     return text.rjust(a) if field.width > 0 else text.ljust(a)
+
+
+def text_cell(text: str, width: int) -> str:
+    """A string cell as ``print_fields_str`` makes it, counting bytes as printf and
+    ``strlen`` do: longer than the width, cut to its first width bytes with a ``+`` for
+    the last (a UTF-8 letter cut keeps the bytes before the cut, printed as they are),
+    then padded to the width (``%*.*s``; right-justified for a positive width)."""
+    a = abs(width)
+    if text.isascii():
+        if len(text) > a:
+            text = text[: a - 1] + "+"
+        return text.rjust(a) if width > 0 else text.ljust(a)
+    raw = text.encode("utf-8", "surrogateescape")
+    if len(raw) > a:
+        raw = raw[: a - 1] + b"+"
+    raw = raw.rjust(a) if width > 0 else raw.ljust(a)
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def tree_names(
+    account: Sequence[str], depth: Sequence[int], is_user: Sequence[bool], picked: Sequence[int]
+) -> list[str]:
+    """The Account cells of the rows ``picked`` (of all rows' accounts, depths and kinds,
+    in lineage order), as ``slurmdb_tree_name_get`` indents them (22.05 and 26.05 alike):
+    a row one space deeper than its parent's *printed* row, none when that row is not
+    printed (``-A`` leaving it out, ``-U`` every account row: sshare skips those before
+    it names them). With every row printed, a space a level."""
+    parents: list[str | None] = []
+    last_at: dict[int, str] = {}
+    for name, d, user in zip(account, depth, is_user, strict=True):
+        if user:
+            parents.append(name)
+            continue
+        parents.append(last_at.get(d - 1) if d else None)
+        last_at[d] = name
+    spaces: dict[str, str] = {}
+    out = []
+    for i in picked:
+        name, parent = account[i], parents[i]
+        if is_user[i]:
+            out.append((" " + spaces[name] if name in spaces else "") + name)
+            continue
+        if parent is None or name not in spaces:
+            indent = " " + spaces[parent] if parent is not None and parent in spaces else ""
+            spaces.setdefault(name, indent)
+        out.append(spaces[name] + name)
+    return out

@@ -41,7 +41,7 @@ def test_import_into_the_starter_names_the_accounts_it_keeps(
     )
     line = ["sshare", "-A", "a", "-P", "-n", "-o", "Account,NormShares"]
     shown = run(*line, "--config", str(config), "--now", "2026-11-28T18:28:39Z")
-    assert shown.stdout == " a|0.200000\n", shown.stderr  # (40 of 40 + 60 + 60 + 40)
+    assert shown.stdout == "a|0.200000\n", shown.stderr  # (40 of 40 + 60 + 60 + 40)
 
 
 def test_import_into_a_new_config_or_again_says_nothing_more(

@@ -339,7 +339,7 @@ def test_import_history_charges_cpu_seconds_times_usage_factor(
         "--now",
         "2026-11-21T12:00:00Z",
     )
-    assert res.stdout.splitlines() == ["Account|User|RawUsage", " B||1800", "  B|alice|1800"]
+    assert res.stdout.splitlines() == ["Account|User|RawUsage", "B||1800", " B|alice|1800"]
 
 
 @pytest.mark.parametrize(

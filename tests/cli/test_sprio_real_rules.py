@@ -6,6 +6,9 @@ worked out by hand from those functions."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -123,6 +126,48 @@ def test_sort_by_nice_compares_it_as_sprios_int(tmp_path: Path, run: Callable[..
     assert descending.stdout.split()[1:] == ["1", "2", "3"]
 
 
+def test_2205_sorts_by_nice_as_the_uint32_it_held(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """22.05's _sort_by_nice_level compared the factors' nice itself (``CMP_INT`` of two
+    uint32, NICE_OFFSET + nice): the nices' own order, -5, 0, 100, where today's ``int``
+    copies put -5 last. fs sorted 22.05's as today's."""
+    jobs = [
+        _job("1", "alice", 60900, nice=-5),
+        _job("2", "bob", 60700, nice=100),
+        _job("3", "alice", 60700),
+    ]
+    config = CONFIG.replace("[priority]\n", '[priority]\noutput_compat = "22.05"\n', 1)
+    files = sprio_files(tmp_path, jobs, config)
+    result = run("sprio", "-o", "%.5i %.6N", "-S", "N", *files)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == ["    1     -5", "    3      0", "    2    100"]
+    descending = run("sprio", "-o", "%.5i", "-S", "-N", *files)
+    assert descending.stdout.split()[1:] == ["2", "3", "1"]
+    # 22.05's object of a job with an admin-set priority is zeroed: its nice 0, below
+    # NICE_OFFSET - 5, so it sorts first (NICE printed 0, from its direct priority).
+    jobs.append(_job("4", "bob", 700, admin_priority=50))
+    files = sprio_files(tmp_path, jobs, config)
+    result = run("sprio", "-o", "%.5i %.6N", "-S", "N", *files)
+    assert result.stdout.split()[2::2] == ["4", "1", "3", "2"]
+
+
+def test_a_field_of_no_letter_leaves_the_next_field_its_own(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """opts.c's parse_format cuts the format at every '%' (``strtok_r``) and reads each
+    piece alone: in ``%.%i|%.5N`` the piece "." has no letter (an invalid field, on
+    stderr), and "i|" is JOBID with "|" after it; ``%5%.5i|`` is "5" (invalid) and
+    ``.5i|``. fs read the '%' after "." or "5" as the letter and the next piece as its
+    text: it lost the JOBID column of the first and refused the second."""
+    files = _pool(tmp_path, TWO_JOBS)
+    result = run("sprio", "-o", "%.%i|%.5N", *files)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == ["JOBID| NICE", "1|    0", "2|    0"]
+    assert result.stderr.startswith("fs: error: Invalid job format specification")
+    result = run("sprio", "-o", "%5%.5i|", *files)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == ["JOBID|", "    1|", "    2|"]
+
+
 def test_an_admin_set_priority_prints_0_in_normalised_factor_columns(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
@@ -223,3 +268,81 @@ def test_jobs_naming_no_pending_job_are_not_found_as_2205_said(
     result = run("sprio", "-j", "9", "--jobs-file", str(SAMPLE / "jobs.json"), "--config",
                  str(config), "--state", str(state), "--now", NOW)  # fmt: skip
     assert (result.exit_code, result.stdout, result.stderr) == (0, UNABLE, "")
+
+
+def test_a_priority_past_long_long_prints_as_the_x86_64_cast_gives_it(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """print.c prints PRIORITY as ``(long long)`` of the factors' double sum (22.05 and
+    26.05). With ``NO_NORMAL_QOS`` and ``NO_NORMAL_PART`` the factors are the raw
+    priorities times the weights: job 1's QOS 4294967293 x 4294967295 =
+    18446744056529682435, past 2^63, which x86-64's cast turns into -9223372036854775808;
+    job 2's PARTITION 65533 x 4294967295 = 281462091743235 plus AGE 62400 / 604800 x 1000
+    = 103.17: 281462091743338. fs printed job 1's exact sum, 18447025518621...; ``-l``'s
+    10-wide cells keep the first ten characters of each."""
+    config = (
+        SPRIO_POOL.replace(
+            "[partitions.batch]\n", "[partitions.batch]\npriority_job_factor = 65533\n"
+        )
+        .replace("[qos.normal]\n", "[qos.high]\npriority = 4294967293\n[qos.normal]\n")
+        .replace(
+            'max_age = "7-0"\n', 'max_age = "7-0"\nflags = ["NO_NORMAL_QOS", "NO_NORMAL_PART"]\n'
+        )
+        .replace("age = 1000\n", "age = 1000\nqos = 4294967295\npartition = 4294967295\n")
+    ) + SPRIO_ACCOUNTS
+    jobs = [_job("1", "alice", 3600, qos="high"), _job("2", "bob", 62400)]
+    files = sprio_files(tmp_path, jobs, config)
+    result = run("sprio", "-o", "%.5i %.20Y", *files)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == [
+        "JOBID             PRIORITY",
+        "    1 -9223372036854775808",
+        "    2      281462091743338",
+    ]
+    result = run("sprio", "-l", *files)
+    assert [line.split()[4] for line in result.stdout.splitlines()[1:]] == [
+        "-922337203",
+        "2814620917",
+    ]
+
+
+def test_a_cell_counts_the_bytes_of_a_utf_8_name(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """print.c's ``_print_str`` fits a name with printf's ``%Ns`` (right-justified, then
+    cut to N bytes) and ``%.Ns`` (cut to N bytes, then padded), counting bytes: "josé" (5
+    bytes) in ``%.8u`` has 3 spaces before it, in ``%8u`` 3 after; "ééééé" (10 bytes) in
+    ``%.8u`` keeps its first 8 bytes (four é), in ``%5u`` 5 (two é and a lone byte,
+    written as it is). fs counted letters (4 spaces; "éééé" ... padded)."""
+    config = CONFIG.replace("users = { alice = 1, bob = 1 }", 'users = { "josé" = 1, "ééééé" = 1 }')
+    jobs = [_job("1", "josé", 600), _job("2", "ééééé", 700)]
+    files = sprio_files(tmp_path, jobs, config)
+    result = run("sprio", "-o", "%.1i|%.8u|%8u|", "-j", "1", *files)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[1] == "1|   josé|josé   |"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8"}
+    line = [sys.executable, "-m", "fairshare_cli", "sprio", "-o", "%.1i|%.8u|%5u|", "-j", "2"]
+    done = subprocess.run(
+        [*line, *files], capture_output=True, env=env, cwd=REPO, timeout=60, check=False
+    )
+    e = "é".encode()
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout.splitlines()[1] == b"2|" + e * 4 + b"|" + e * 2 + e[:1] + b"|"
+
+
+def test_w_with_j_finding_nothing_prints_unable_to_find_jobs(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """sprio.c tests ``params.jobs`` against an empty answer before it prints anything,
+    the weights row of ``-w`` too (print_jobs_array prints that row): with no job
+    pending, ``sprio -w -j 5`` prints "Unable to find jobs matching user/id(s)
+    specified" alone; under 22.05, whose slurmctld picked ``-j``'s jobs, so does ``-w -j
+    99`` beside pending jobs. fs printed the header and the weights row."""
+    result = run("sprio", "-w", "-j", "5", *_pool(tmp_path, []))
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == "Unable to find jobs matching user/id(s) specified\n"
+    config = CONFIG.replace("[priority]\n", '[priority]\noutput_compat = "22.05"\n', 1)
+    files = sprio_files(tmp_path, TWO_JOBS, config)
+    result = run("sprio", "-w", "-j", "99", *files)
+    assert result.stdout == "Unable to find jobs matching user/id(s) specified\n"
+    assert (
+        run("sprio", "-w", "-j", "1", *files).stdout.splitlines()[1].startswith("        Weights")
+    )

@@ -6,6 +6,9 @@ by hand from those functions, on the sample pool (docs/slurm.md's sessions)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -106,13 +109,14 @@ def test_users_and_accounts_are_matched_without_regard_to_case(run: Callable[...
     """``assoc_mgr_get_shares`` (22.05 and today) keeps a row whose user and account are in
     ``-u``'s and ``-A``'s lists by ``xstrcasecmp``: ``fs sshare -A HEP -u DAVE,Bob`` listed
     nothing; it lists hep's row and bob's and dave's, as ``-A hep -u dave,bob`` does (the
-    numbers are docs/slurm.md's ``sshare -a -l`` session)."""
+    numbers are docs/slurm.md's ``sshare -a -l`` session). hep's parent is not listed, so
+    ``slurmdb_tree_name_get`` indents hep's row by nothing and its users' by one space."""
     result = run("sshare", "-A", "HEP", "-u", "DAVE,Bob", *POOL)
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout.splitlines()[2:] == [
-        "  hep                                   40    0.666667     3592695      0.626658            ",
-        "   hep                      bob          1    0.333333      876556      0.243983   0.444444 ",
-        "   hep                     dave          1    0.333333     1325071      0.368824   0.333333 ",
+        "hep                                     40    0.666667     3592695      0.626658            ",
+        " hep                        bob          1    0.333333      876556      0.243983   0.444444 ",
+        " hep                       dave          1    0.333333     1325071      0.368824   0.333333 ",
     ]
     assert result.stdout == run("sshare", "-A", "hep", "-u", "dave,bob", *POOL).stdout
 
@@ -165,7 +169,7 @@ def test_a_u_name_starting_with_a_digit_is_a_uid(tmp_path: Path, run: Callable[.
     )
     common = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", POOL[-1]]
     result = run("sshare", "-U", "-n", "-P", "-o", "Account,User", "-u", "0", *common)
-    assert (result.exit_code, result.stdout, result.stderr) == (0, "  ops|root\n", "")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "ops|root\n", "")
     for uid, held in (("4000000", 4000000), ("99999999999", 1215752191)):
         result = run("sshare", "-u", uid, *common)
         assert (result.exit_code, result.stdout) == (2, "")
@@ -204,6 +208,61 @@ def test_slurm_22_05_trims_no_name_of_o_or_a(tmp_path: Path, run: Callable[..., 
     assert result.stderr == 'fs: error: Invalid field requested: " user"\n'
     result = run("sshare", "-a", "-A", "astro, hep", "-n", "-P", "-o", "Account,User", *common)
     assert (result.exit_code, result.stderr) == (0, "")
-    assert result.stdout.splitlines() == ["  astro|", "   astro|erin", "   astro|frank"]
+    assert result.stdout.splitlines() == ["astro|", " astro|erin", " astro|frank"]
     current = run("sshare", "-a", "-A", "astro, hep", "-n", "-P", "-o", "Account,User", *POOL)
     assert len(current.stdout.splitlines()) == 7  # astro and hep, each with its users
+
+
+def test_accounts_are_indented_from_the_rows_printed(run: Callable[..., Any]) -> None:
+    """process.c names each row's account with ``slurmdb_tree_name_get`` (22.05 and 26.05
+    alike), which indents a row one space deeper than its parent's row among those printed
+    so far, and not at all when that row is not printed: ``-A physics,hep`` prints physics
+    (its parent, root, left out) flush left, hep one space in, hep's users two; ``-U`` skips
+    every account row before naming it, so no user row is indented. fs indented each row
+    by its depth in the whole tree (" physics", "  hep", "   hep|alice")."""
+    result = run("sshare", "-a", "-A", "physics,hep", "-P", "-o", "Account,User", *POOL)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == [
+        "Account|User",
+        "physics|",
+        " hep|",
+        "  hep|alice",
+        "  hep|bob",
+        "  hep|dave",
+    ]
+    result = run("sshare", "-a", "-U", "-n", "-o", "Account,User", *POOL)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[:2] == [
+        "root                        ops ",
+        "chemistry                 carol ",
+    ]
+    assert result.stdout.splitlines()[-1] == "hep                        dave "
+
+
+def test_a_cell_counts_the_bytes_of_a_utf_8_name(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """print_fields_str fits a name by ``strlen`` and ``%*.*s``, bytes both: "josé" (5
+    bytes) takes 5 of User's 10 columns' room, so 5 spaces before it, not 6; "ééééééé"
+    (14 bytes) is cut to its first 9 bytes and a "+" (four é, the first byte of the
+    fifth), written as they are; ``User%-6``: 5 bytes and "+", two é and a lone byte. fs
+    counted letters."""
+    config = tmp_path / "pool.toml"
+    config.write_text(
+        '[pool]\nname = "utf8"\n\n'
+        '[[machines]]\nname = "n1"\nattributes = { Cpus = 8 }\n\n'
+        "[partitions.batch]\ndefault = true\n\n"
+        '[accounts.ops]\nusers = { "josé" = 1, "ééééééé" = 1 }\n',
+        encoding="utf-8",
+    )
+    common = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", POOL[-1]]
+    result = run("sshare", "-a", "-U", "-n", "-o", "User", "-u", "josé", *common)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == "     josé \n"
+    e = "é".encode()
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8"}
+    for fields, cut in (("User", e * 4 + e[:1] + b"+ "), ("User%-6", e * 2 + e[:1] + b"+ ")):
+        line = [sys.executable, "-m", "fairshare_cli", "sshare", "-a", "-U", "-n", "-o", fields]
+        done = subprocess.run(
+            [*line, *common], capture_output=True, env=env, cwd=REPO, timeout=60, check=False
+        )
+        assert (done.returncode, done.stderr) == (0, b"")
+        assert done.stdout.splitlines()[1] == cut
