@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import InputError, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -175,7 +175,13 @@ def translate(args: list[str]) -> Translated:
             continue
         option = find_option(arg)
         if option is None:
-            raise InputError(f"unknown condor_userprio option '{arg}' (see 'fs userprio --help')")
+            names = [f"-{known.name}" for known in (*CONDOR_OPTIONS, *NEWER_OPTIONS)]
+            longer = [known for known in names if known.startswith(arg)]  # (too short)
+            hint = f" (did you mean '{longer[0]}'?)" if len(longer) == 1 else ""
+            hint = hint or did_you_mean(arg, names)
+            raise InputError(
+                f"unknown condor_userprio option '{arg}'{hint} (see 'fs userprio --help')"
+            )
         if option.name in _COLON_OPTIONS and option.display:  # -af[:OPTS] EXPR...
             i = _autoformat(arg, args, i, out)
             continue

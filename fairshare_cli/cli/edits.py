@@ -17,7 +17,7 @@ import click
 
 from fairshare_cli.cli.complete import submitter_names
 from fairshare_cli.cli.context import Env, mutate_state
-from fairshare_cli.cli.names import create_option, new_record_note
+from fairshare_cli.cli.names import create_option, group_records, new_record_note
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.htcondor import accountant as acct
@@ -43,12 +43,15 @@ def record_name(env: Env, name: str) -> str:
     lowered = {g.lower(): g for g in env.config.groups}
     if name.lower() in lowered:
         return lowered[name.lower()]
+    full = acct.qualify(name, env.config.pool.uid_domain)
     if "@" not in name and "." in name:
+        records = env.decode("accountant", acct.accountant_from_json).records
+        hint = f"; did you mean {full}" if full in records else ""  # (a user inside a group)
         raise InputError(
             f"'{name}' is neither a configured group nor a submitter; give user@domain "
-            "or a group from the config"
+            f"or a group from the config{hint}"
         )
-    return acct.qualify(name, env.config.pool.uid_domain)
+    return full
 
 
 def number(text: str, what: str) -> float:
@@ -182,9 +185,11 @@ def _delete(s: acct.AccountantState, env: Env, n: str, _: None) -> acct.Accounta
         InputError: no record named ``n``.
     """
     if n not in s.records:
+        inside = group_records(n, s.records)
+        hint = f"; did you mean {' or '.join(inside)}" if inside else ""
         raise InputError(
             f"cannot delete '{shown(n)}': the accountant has no record by that name "
-            "(condor_userprio -delete would report it deleted and change nothing)"
+            f"(condor_userprio -delete would report it deleted and change nothing){hint}"
         )
     return acct.delete(s, n)
 

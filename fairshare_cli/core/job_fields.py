@@ -27,9 +27,12 @@ from fairshare_cli.errors import InputError, did_you_mean
 
 JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
 
-#: The job fields ``fs submit``'s options name otherwise (``--cpus``), and the history
-#: record's ``cpus``: the field a job object spells for each, which difflib does not find.
-_OPTION_FIELDS = {"cpus": "request_cpus", "memory": "request_memory", "nodes": "num_nodes"}
+#: The job fields ``fs submit``'s options name otherwise (``--cpus``), the history
+#: record's ``cpus``, and the real tools' ``user`` (sacct's and squeue's column, HTCondor's
+#: ``User``): the field a job object spells for each, which difflib does not find (it
+#: offers ``nice_user`` for ``user``).
+_OPTION_FIELDS = {"cpus": "request_cpus", "memory": "request_memory", "nodes": "num_nodes",
+                  "user": "owner"}  # fmt: skip
 _INT_FIELDS = {"job_prio", "request_cpus", "request_memory", "num_nodes", "nice", "site_factor",
                "admin_priority", "slurm_priority", "pre_job_prio1", "pre_job_prio2",
                "post_job_prio1", "post_job_prio2", "current_hosts"}  # fmt: skip

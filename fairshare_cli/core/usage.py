@@ -66,6 +66,10 @@ _FIELDS = (*NAME_FIELDS, "start", "end", "slots", "cpus", "nice_user", "tres")
 
 
 _FIELD_SET = frozenset(_FIELDS)
+#: Fields the real tools (sacct's ``User``, HTCondor's ``User``) and the job object
+#: (``start_time``) name otherwise: the record's field for each, which difflib does not
+#: find (it offers ``nice_user`` for ``user``).
+_NAMED_OTHERWISE = {"user": "owner", "start_time": "start", "end_time": "end"}
 _ABSENT = (None, "")
 _TRUE = ("true", "True", "TRUE", "1")
 _FALSE = ("false", "False", "FALSE", "0")
@@ -134,7 +138,8 @@ def _refuse_unknown(unknown: Iterable[Any], where: str) -> NoReturn:
     key = sorted(unknown, key=str)[0]
     if key is None:
         raise InputError(f"{where}: more values than header columns")
-    raise InputError(f"{where}: unknown usage history field '{key}'{did_you_mean(key, _FIELDS)}")
+    hint = did_you_mean(_NAMED_OTHERWISE.get(str(key).casefold(), key), _FIELDS)
+    raise InputError(f"{where}: unknown usage history field '{key}'{hint}")
 
 
 def parse_record(obj: Mapping[str, Any], where: str) -> UsageRecord:

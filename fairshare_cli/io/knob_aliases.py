@@ -146,6 +146,11 @@ PREFIX_KNOBS: dict[str, dict[str, str]] = {
     "negotiator": {"CONCURRENCY_LIMIT_DEFAULT_": "concurrency_limit_scope_defaults"},
 }
 
+#: Keys of a ``[[machines]]`` entry that name a slot's ClassAd attribute (or the startd knob
+#: that sets it), which the entry takes in ``attributes``.
+_SLOT_ATTRIBUTES = {"CPUS": "Cpus", "NUM_CPUS": "Cpus", "MEMORY": "Memory", "DISK": "Disk",
+                    "GPUS": "GPUs"}  # fmt: skip
+
 _NAMED = re.compile(r'^(groups|partitions|qos|accounts|dirac\.groups)\.(?:"[^"]*"|[^.]+)$')
 
 
@@ -224,6 +229,25 @@ def bare_knob_keys(key: str, top: Collection[str]) -> list[str]:
     return [] if "." in key or key in top else knob_keys(key)
 
 
+def _group_knob(key: str) -> str | None:
+    """A hint for a group's knob written with its group's name, as condor_config writes it
+    (``GROUP_QUOTA_group_cms``): the group's table and key; None for any other key, and for
+    one nearly a longer knob of the same start (``GROUP_QUOTA_ROUND_ROBIN_RAT``)."""
+    import difflib  # (only to tell a group's knob from a misspelt one: an error's hint)
+
+    upper = key.upper()
+    for knob, target in sorted(KNOBS["groups.*"].items(), key=lambda item: -len(item[0])):
+        if upper.startswith(knob + "_") and len(key) > len(knob) + 1:
+            longer = [
+                k.upper() for t in KNOBS.values() for k in t if k.upper().startswith(knob + "_")
+            ]
+            if difflib.get_close_matches(upper, longer, n=1, cutoff=0.8):
+                return None
+            table = f'groups."{key[len(knob) + 1 :]}"'
+            return f" ({key} is {table}.{target}; write it as {target} in [{table}])"
+    return None
+
+
 def knob_hint(key: str, where: str, close: bool = True) -> str | None:
     """A hint for an unknown key that is (or, if ``close``, nearly is) a knob name; for
     one of the knobs fs does not model, what it changes."""
@@ -234,6 +258,13 @@ def knob_hint(key: str, where: str, close: bool = True) -> str | None:
         k.upper(): (pattern, k, v) for pattern, knobs in KNOBS.items() for k, v in knobs.items()
     }
     found = upper.get(key.upper())
+    attribute = _SLOT_ATTRIBUTES.get(key.upper()) if table_pattern(where) == "machines" else None
+    if attribute is not None:
+        example = f"attributes = {{ {attribute} = N }}"
+        return f" (a slot's {attribute} is one of its attributes: {example}, per slot)"
+    grouped = _group_knob(key) if found is None else None
+    if grouped is not None:
+        return grouped
     if found is None and not close:
         return None
     if found is None:

@@ -162,3 +162,20 @@ def test_help_says_which_options_are_fs_own(run: Callable[..., Any]) -> None:
     for option in ("--sort", "--dry-run", "--create"):
         assert f"{option} " in text
     assert "fs's own: row order" in text
+
+
+def test_a_misspelt_condor_option_names_the_option(run: Callable[..., Any]) -> None:
+    """fs userprio -allusrs said only "unknown condor_userprio option"; it names -allusers
+    (and -pri, too short a prefix, -priority)."""
+    for typed, meant in (("-allusrs", "-allusers"), ("-setfactr", "-setfactor"),
+                         ("-pri", "-priority")):  # fmt: skip
+        result = run("userprio", typed, *SAMPLE)
+        assert (result.exit_code, result.stdout) == (2, "")
+        assert result.stderr == (
+            f"fs: error: unknown condor_userprio option '{typed}' (did you mean '{meant}'?) "
+            "(see 'fs userprio --help')\n"
+        )
+    result = run("userprio", "-xyz", *SAMPLE)
+    assert result.stderr == (
+        "fs: error: unknown condor_userprio option '-xyz' (see 'fs userprio --help')\n"
+    )

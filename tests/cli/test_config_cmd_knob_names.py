@@ -102,3 +102,42 @@ def test_a_misspelt_job_description_knob_hints_at_its_own_key(
     )
     assert res.exit_code == 2
     assert "did you mean 'MaxCPUTime', that is dirac.job_description.max_cpu_time?" in res.stderr
+
+
+def test_a_group_knob_with_its_group_name_names_the_group_table(run: Run, tmp_path: Path) -> None:
+    """fs config check --config t.toml of 'GROUP_QUOTA_group_cms = 6' (as condor_config
+    writes a group's quota) listed the top-level tables and no hint; it names the group's
+    table and key. A misspelt longer knob of the same start is still found as such."""
+    config = tmp_path / "t.toml"
+    cases = (
+        ("GROUP_QUOTA_group_cms = 6\n",
+         "unknown key 'GROUP_QUOTA_group_cms' (GROUP_QUOTA_group_cms is groups.\"group_cms\".quota;"
+         " write it as quota in [groups.\"group_cms\"])"),
+        ("[negotiator]\nGROUP_ACCEPT_SURPLUS_group_cms = true\n",
+         "unknown key 'negotiator.GROUP_ACCEPT_SURPLUS_group_cms' (GROUP_ACCEPT_SURPLUS_group_cms"
+         " is groups.\"group_cms\".accept_surplus; write it as accept_surplus in"
+         " [groups.\"group_cms\"])"),
+        ("[negotiator]\nGROUP_QUOTA_ROUND_ROBIN_RAT = 4\n",
+         "unknown key 'negotiator.GROUP_QUOTA_ROUND_ROBIN_RAT' (did you mean"
+         " 'GROUP_QUOTA_ROUND_ROBIN_RATE', that is negotiator.group_quota_round_robin_rate?)"),
+    )  # fmt: skip
+    for text, message in cases:
+        config.write_text(text, encoding="utf-8")
+        result = run("config", "check", "--config", str(config))
+        assert result.exit_code == 2
+        assert result.stderr.startswith(f"fs: error: {config}: {message}; known keys: ")
+        assert result.stderr.count("\n") == 1
+
+
+def test_a_slot_attribute_in_a_machine_names_attributes(run: Run, tmp_path: Path) -> None:
+    """fs config check --config t.toml of a [[machines]] entry with 'cpus = 4' (or NUM_CPUS,
+    Memory) listed the entry's keys and no hint; it points to the slot's attributes."""
+    config = tmp_path / "t.toml"
+    for key, attribute in (("cpus", "Cpus"), ("NUM_CPUS", "Cpus"), ("Memory", "Memory")):
+        config.write_text(f'[[machines]]\nname = "a"\n{key} = 4\n', encoding="utf-8")
+        result = run("config", "check", "--config", str(config))
+        assert result.exit_code == 2
+        assert result.stderr.startswith(
+            f"fs: error: {config}: unknown key 'machines[0].{key}' (a slot's {attribute} is one"
+            f" of its attributes: attributes = {{ {attribute} = N }}, per slot); known keys: "
+        )

@@ -224,3 +224,34 @@ def test_a_time_in_digits_other_than_ascii_is_refused(
         f'2026-11-21T12:00:00Z, got "{text}"\n'
     )
     assert pool["state"].read_bytes() == before
+
+
+def test_a_user_inside_a_group_named_without_domain_is_pointed_to_its_record(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs setfactor group_a.alice 2 --dry-run`` said 'group_a.alice' is neither a
+    configured group nor a submitter, though group_a.alice@example.org is a submitter;
+    it names that record. ``fs delete alice@example.org`` names it too."""
+    pool = write_pool(tmp_path)
+    made = run("setprio", "group_a.alice@example.org", "3", "--create", *common(pool))
+    assert made.exit_code == 0, made.stderr
+    before = pool["state"].read_bytes()
+    result = run("setfactor", "group_a.alice", "2", "--dry-run", *common(pool))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: 'group_a.alice' is neither a configured group nor a submitter; give "
+        "user@domain or a group from the config; did you mean group_a.alice@example.org\n"
+    )
+    result = run("setfactor", "group_a.zed", "2", "--dry-run", *common(pool))
+    assert result.stderr == (
+        "fs: error: 'group_a.zed' is neither a configured group nor a submitter; give "
+        "user@domain or a group from the config\n"
+    )
+    result = run("delete", "alice@example.org", *common(pool))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: cannot delete 'alice@example.org': the accountant has no record by that "
+        "name (condor_userprio -delete would report it deleted and change nothing); did you "
+        "mean group_a.alice@example.org\n"
+    )
+    assert pool["state"].read_bytes() == before

@@ -143,3 +143,16 @@ def test_a_file_cluster_with_count_is_taken(tmp_path: Path) -> None:
     jobs.write_text(json.dumps(objects), encoding="utf-8")
     assert _run(tmp_path, f"submit --file {jobs}")[0] == 0
     assert _ids(tmp_path) == ["101.0", "101.1", "7"]
+
+
+def test_cluster_dot_zero_of_a_job_submitted_alone_names_its_id(tmp_path: Path) -> None:
+    """fs submit --owner dan, then fs rm 1.0 (condor_q's name for cluster 1's one job):
+    said only 'no job "1.0" in the queue'; it names the id the job has. fs prio too."""
+    assert _run(tmp_path, "submit --owner dan")[:2] == (0, "Submitted 1 job as cluster 1\n")
+    before = (tmp_path / "state.json").read_bytes()
+    for line in ("rm 1.0", "prio 1.0 3"):
+        code, out, err = _run(tmp_path, line)
+        assert (code, out) == (2, "")
+        assert err == 'fs: error: no job "1.0" in the queue; the queue has job 1: give 1\n'
+    assert _run(tmp_path, "rm 1.1")[2] == 'fs: error: no job "1.1" in the queue\n'
+    assert (tmp_path / "state.json").read_bytes() == before

@@ -62,3 +62,26 @@ def test_submit_set_of_an_option_name_names_the_field(
     assert result.stderr == (
         "fs: error: fs submit: job 1: unknown job field 'bogus' (fields: docs/jobs.md)\n"
     )
+
+
+def test_a_user_field_names_owner(
+    write_config: Callable[[str], Path], run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """fs submit --set user=ann --dry-run (and a jobs file's "user"): the real tools' name
+    for the owner offered 'nice_user' (difflib's closest); it names 'owner'."""
+    config = write_config('[pool]\ndefaults = "current"\n')
+    state = tmp_path / "state.json"
+    args = ["--config", str(config), "--state", str(state), "--now", NOW]
+    result = run("submit", "--set", "user=ann", "--dry-run", *args)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "fs: error: fs submit: job 1: unknown job field 'user' (did you mean 'owner'?)\n"
+    )
+    jobs = tmp_path / "j.json"
+    jobs.write_text(json.dumps([{"id": "5", "user": "ann"}]), encoding="utf-8")
+    result = run("submit", "--file", str(jobs), *args)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"fs: error: {jobs}: job 5: unknown job field 'user' (did you mean 'owner'?)\n"
+    )
+    assert not state.exists()

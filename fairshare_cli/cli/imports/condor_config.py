@@ -54,7 +54,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
         conf, readings = read_as_daemons(bounded_lines(fh, file, EXPECTED), file, base)
     try:  # (a value refused for its key: the macros taken as empty in it, named first)
         fragment, used, ignored, origins = fragment_from_knobs(conf, file, readings)
-        warnings = unmodelled(conf) + unmodelled_settings(conf)
+        warnings = unmodelled(conf) + unmodelled_settings(conf) + unlisted_groups(ignored)
     except InputError:
         _warn(undefined(conf, readings))
         raise
@@ -68,6 +68,27 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
         emit_fragment(imported, into, replace, dry_run, summary, ignored, verbose)
     finally:
         _warn(undefined(conf, readings) + warnings)
+
+
+def unlisted_groups(ignored: list[str]) -> list[str]:
+    """A warning for each group knob ignored for naming a group ``GROUP_NAMES`` lacks
+    (``GROUP_QUOTA_group_lhcb``): the negotiator reads a group's knobs for the groups
+    ``GROUP_NAMES`` lists only, so a group left out (or misspelt there) has no quota."""
+    from fairshare_cli.io.importers.condor_knobs import PER_GROUP
+
+    prefixes = sorted(PER_GROUP, key=len, reverse=True)
+    knobs = ("GROUP_QUOTA_ROUND_ROBIN_RATE", "GROUP_QUOTA_MAX_ALLOCATION_ROUNDS")
+    out = []
+    for name in ignored:
+        prefix = next((p for p in prefixes if name.upper().startswith(p)), None)
+        if prefix is None or name.upper() in knobs or len(name) == len(prefix):
+            continue
+        group = name[len(prefix) :]
+        out.append(
+            f"{name}: {group} is not in GROUP_NAMES, so the negotiator never reads it (ignored); "
+            f"add {group} to GROUP_NAMES"
+        )
+    return out
 
 
 def _warn(lines: list[str]) -> None:

@@ -58,6 +58,35 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     )
     for line in conf.notes:
         click.echo(f"fs: note: {line}", err=True)
+    for line in misspelt_knobs(conf.ignored):
+        click.echo(f"fs: warning: {line}", err=True)
+
+
+#: The Priority* keys of slurm.conf (read_config.c) that fs does not model.
+_REAL_KEYS = ("PriorityParameters", "PrioritySiteFactorParameters", "PrioritySiteFactorPlugin")
+
+
+def misspelt_knobs(ignored: list[str]) -> list[str]:
+    """A warning for each ignored ``Priority*`` key that misspells a knob fs takes
+    (``PriorityWieghtQOS``): no slurm.conf key, which slurmctld refuses ("Parsing error at
+    unrecognized key") and then stops ("Unable to process configuration file")."""
+    import difflib  # (only for the keys a file's summary names as ignored)
+
+    from fairshare_cli.io.knob_aliases import KNOBS
+
+    known = [name for table in ("priority", "priority.weights") for name in KNOBS[table]]
+    folded = {name.lower(): name for name in (*known, *_REAL_KEYS)}
+    out = []
+    for key in ignored:
+        if key.lower() in folded or not key.lower().startswith("priority"):
+            continue
+        close = difflib.get_close_matches(key.lower(), list(folded), n=1, cutoff=0.85)
+        if close and folded[close[0]] in known:
+            out.append(
+                f'{key}: no slurm.conf key (slurmctld stops at it: "Parsing error at '
+                f'unrecognized key"); did you mean {folded[close[0]]}?'
+            )
+    return out
 
 
 def _output_compat(into: str | None) -> str:

@@ -11,7 +11,7 @@ accruing Slurm usage from its start.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from msgspec.structs import replace
@@ -46,6 +46,15 @@ def read_queue(state: State, where: str) -> list[Job]:
 
 def store_queue(state: State, jobs: Iterable[Job]) -> State:
     return state.with_section("jobs", [job_to_json(j) for j in jobs])
+
+
+def no_job(wanted: str, ids: Collection[str]) -> InputError:
+    """``no job "4.0" in the queue``; with a job ``4`` queued (one job submitted alone, as
+    sbatch numbers it), the id to give instead: condor_q would list that job as 4.0."""
+    cluster, dot, proc = wanted.partition(".")
+    alone = dot and proc == "0" and cluster in ids
+    hint = f"; the queue has job {shown(cluster)}: give {shown(cluster)}" if alone else ""
+    return InputError(f'no job "{shown(wanted)}" in the queue{hint}')
 
 
 def matches(job: Job, wanted: str) -> bool:
@@ -271,7 +280,7 @@ def set_priority(
     queue = read_queue(state, where)
     hit = [j for j in queue if matches(j, job_id)]
     if not hit:
-        raise InputError(f'no job "{shown(job_id)}" in the queue')
+        raise no_job(job_id, {j.id for j in queue})
     ended = [j.id for j in hit if j.status in ENDED]
     if slurm and ended:  # (_update_job: IS_JOB_FINISHED, ESLURM_JOB_FINISHED)
         raise RuntimeFailure(
@@ -386,7 +395,7 @@ def named_in_queue(
     queued_clusters = {job.id.split(".", 1)[0] for job in queue}
     for wanted in job_ids:
         if wanted not in ids and (wanted not in queued_clusters or "." in wanted):
-            raise InputError(f'no job "{shown(wanted)}" in the queue')
+            raise no_job(wanted, ids)
     return queue, named
 
 

@@ -70,6 +70,8 @@ def test_condor_config_syntax(tmp_path: Path, run: Callable[..., Any]) -> None:
     assert result.stderr == (
         f"condor-config {tmp_path / 'condor_config'}: 10 knobs taken, 2 groups; ignored 2: "
         "GROUP_PRIO_FACTOR_group_unknown, SCHEDD_NAME\n"
+        "fs: warning: GROUP_PRIO_FACTOR_group_unknown: group_unknown is not in GROUP_NAMES, so "
+        "the negotiator never reads it (ignored); add group_unknown to GROUP_NAMES\n"
     )
 
 
