@@ -33,12 +33,6 @@ UNMODELLED: dict[str, tuple[str, str]] = {
         "submitters for which it is not true are not read from the collector: not "
         "negotiated, and left out of the pie's shares and the groups' demand",
     ),
-    "NEGOTIATOR_SLOT_CONSTRAINT": (
-        UNSET,
-        "slots for which it is not true are not read from the collector: never matched, not "
-        "in the pool size, and the claims on them no longer charged (CheckMatches finds no "
-        "such slot)",
-    ),
     "NEGOTIATOR_MATCH_EXPRS": (
         UNSET,
         "slot ads carry NegotiatorMatchExpr attributes that job requirements and ranks can read",

@@ -67,6 +67,7 @@ VALUES = {
     "UID_DOMAIN": '"x"',
     "ACCOUNTANT_LOCAL_DOMAIN": '["x"]',
     "SLOT_WEIGHT": '"Cpus"',
+    "NEGOTIATOR_SLOT_CONSTRAINT": '"true"',
     "NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT": '"true"',
     "NEGOTIATOR_JOB_CONSTRAINT": '"true"',
     "PREEMPTION_REQUIREMENTS": '"false"',

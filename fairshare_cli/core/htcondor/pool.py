@@ -55,6 +55,7 @@ def negotiator_knobs(config: Config) -> NegotiatorKnobs:
         consider_preemption=n.consider_preemption,
         depth_first=n.depth_first,
         ignore_user_priorities=n.ignore_user_priorities,
+        slot_constraint=(n.slot_constraint or "").strip() or None,
         slot_poolsize_constraint=(n.slot_poolsize_constraint or "").strip() or None,
         job_constraint=(n.job_constraint or "").strip() or None,
         concurrency_limits=n.concurrency_limits,

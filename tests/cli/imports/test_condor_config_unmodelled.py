@@ -60,7 +60,7 @@ def test_each_unmodelled_setting_gets_one_line(tmp_path: Path, run: Callable[...
         pytest.param("NEGOTIATOR_CROSS_SLOT_PRIOS = 1 == 0", id="false-expression"),
         pytest.param("NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 0", id="zero"),
         pytest.param("NEGOTIATOR_SUBMITTER_CONSTRAINT =", id="blank"),
-        pytest.param("NEGOTIATOR.NEGOTIATOR_SLOT_CONSTRAINT =", id="blank-for-the-negotiator"),
+        pytest.param("NEGOTIATOR.NEGOTIATOR_MATCH_EXPRS =", id="blank-for-the-negotiator"),
     ],
 )
 def test_a_neutral_setting_is_not_warned_about(
@@ -81,16 +81,15 @@ def test_the_negotiators_own_setting_is_the_one_read(
     leaves the plain setting unread."""
     conf = tmp_path / "condor_config"
     conf.write_text(
-        'PRIORITY_HALFLIFE = 3600\nNEGOTIATOR_SLOT_CONSTRAINT = Arch == "X86_64"\n'
-        "NEGOTIATOR.NEGOTIATOR_SLOT_CONSTRAINT = false\n",
+        "PRIORITY_HALFLIFE = 3600\nNEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 0\n"
+        "NEGOTIATOR.NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 60\n",
         encoding="utf-8",
     )
     result = run("import", "condor-config", str(conf), "--dry-run")
     assert [line for line in result.stderr.splitlines() if "warning" in line] == [
-        f"fs: warning: {conf}:3: NEGOTIATOR.NEGOTIATOR_SLOT_CONSTRAINT = false: slots for "
-        "which it is not true are not read from the collector: never matched, not in the "
-        "pool size, and the claims on them no longer charged (CheckMatches finds no such "
-        "slot); fs does not model it and negotiates as if it were unset"
+        f"fs: warning: {conf}:3: NEGOTIATOR.NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 60: slots "
+        "that will shut down within that many seconds are not matched; fs does not model it "
+        "and negotiates as if it were 0"
     ]
 
 
