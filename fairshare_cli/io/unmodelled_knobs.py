@@ -28,11 +28,6 @@ UNMODELLED: dict[str, tuple[str, str]] = {
         "the slots sorted by them (ties in memory order); a job's Rank is not read; without "
         "groups a job's candidates stop once their slot weights pass its submitter's limit",
     ),
-    "NEGOTIATOR_SUBMITTER_CONSTRAINT": (
-        UNSET,
-        "submitters for which it is not true are not read from the collector: not "
-        "negotiated, and left out of the pie's shares and the groups' demand",
-    ),
     "NEGOTIATOR_MATCH_EXPRS": (
         UNSET,
         "slot ads carry NegotiatorMatchExpr attributes that job requirements and ranks can read",

@@ -57,6 +57,7 @@ def negotiator_knobs(config: Config) -> NegotiatorKnobs:
         ignore_user_priorities=n.ignore_user_priorities,
         slot_constraint=(n.slot_constraint or "").strip() or None,
         slot_poolsize_constraint=(n.slot_poolsize_constraint or "").strip() or None,
+        submitter_constraint=(n.submitter_constraint or "").strip() or None,
         job_constraint=(n.job_constraint or "").strip() or None,
         concurrency_limits=n.concurrency_limits,
         concurrency_limit_default=n.concurrency_limit_default,

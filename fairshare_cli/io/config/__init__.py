@@ -410,6 +410,7 @@ _NEGOTIATOR_EXPRESSIONS = (
     "group_sort_expr",
     "slot_constraint",
     "slot_poolsize_constraint",
+    "submitter_constraint",
     "job_constraint",
 )
 

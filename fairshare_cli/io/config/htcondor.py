@@ -109,6 +109,7 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
             "ignore_user_priorities",
             "slot_constraint",
             "slot_poolsize_constraint",
+            "submitter_constraint",
             "job_constraint",
             "concurrency_limits",
             "concurrency_limit_default",
@@ -147,6 +148,7 @@ def read_negotiator(top: Reader, file: str, prof: Mapping[str, Any]) -> Negotiat
         ignore_user_priorities=r.get("ignore_user_priorities", r.boolean, d.ignore_user_priorities),
         slot_constraint=r.get("slot_constraint", r.string, None),
         slot_poolsize_constraint=r.get("slot_poolsize_constraint", r.string, None),
+        submitter_constraint=r.get("submitter_constraint", r.string, None),
         job_constraint=r.get("job_constraint", r.string, None),
         concurrency_limits=r.get("concurrency_limits", _limit_table(r), d.concurrency_limits),
         concurrency_limit_default=r.num(

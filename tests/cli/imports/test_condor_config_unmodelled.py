@@ -17,7 +17,7 @@ from tests.cli.conftest import write_pool
 SET = """\
 PRIORITY_HALFLIFE = 3600
 NEGOTIATOR_IGNORE_JOB_RANKS = True
-NEGOTIATOR_SUBMITTER_CONSTRAINT = Name != "bob"
+NEGOTIATOR_CROSS_SLOT_PRIOS = true
 NEGOTIATOR_MAX_TIME_PER_CYCLE = 100
 NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 5 * 60
 USE_GLOBAL_JOB_PRIOS = yes_please
@@ -40,10 +40,9 @@ def test_each_unmodelled_setting_gets_one_line(tmp_path: Path, run: Callable[...
         "them (ties in memory order); a job's Rank is not read; without groups a job's "
         "candidates stop once their slot weights pass its submitter's limit; fs does not "
         "model it and negotiates as if it were false",
-        f'fs: warning: {conf}:3: NEGOTIATOR_SUBMITTER_CONSTRAINT = Name != "bob": submitters '
-        "for which it is not true are not read from the collector: not negotiated, and left "
-        "out of the pie's shares and the groups' demand; fs does not model it and negotiates "
-        "as if it were unset",
+        f"fs: warning: {conf}:3: NEGOTIATOR_CROSS_SLOT_PRIOS = true: slot ads carry the other "
+        "slots' RemoteUserPrio values, which expressions can read; fs does not model it and "
+        "negotiates as if it were false",
         f"fs: warning: {conf}:5: NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 5 * 60: slots that will "
         "shut down within that many seconds are not matched; fs does not model it and "
         "negotiates as if it were 0",
@@ -59,7 +58,7 @@ def test_each_unmodelled_setting_gets_one_line(tmp_path: Path, run: Callable[...
         pytest.param("NEGOTIATOR_IGNORE_JOB_RANKS = False", id="false"),
         pytest.param("NEGOTIATOR_CROSS_SLOT_PRIOS = 1 == 0", id="false-expression"),
         pytest.param("NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 0", id="zero"),
-        pytest.param("NEGOTIATOR_SUBMITTER_CONSTRAINT =", id="blank"),
+        pytest.param("NEGOTIATOR_MATCH_EXPRS =", id="blank"),
         pytest.param("NEGOTIATOR.NEGOTIATOR_MATCH_EXPRS =", id="blank-for-the-negotiator"),
     ],
 )

@@ -77,6 +77,9 @@ class NegotiatorKnobs:
     #: ``NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT``: only the slot ads it is true on count in the
     #: pool size (:mod:`.pool_size`); None: every one.
     slot_poolsize_constraint: str | None = None
+    #: ``NEGOTIATOR_SUBMITTER_CONSTRAINT``: only the submitters it is true on negotiate
+    #: (:mod:`.submitter_constraint`); None: every one.
+    submitter_constraint: str | None = None
     #: ``NEGOTIATOR_JOB_CONSTRAINT``: the schedd offers only the jobs it is true on (their
     #: autoclusters not in :attr:`.Snapshot.unoffered`); None: every one.
     job_constraint: str | None = None

@@ -47,7 +47,6 @@ from fairshare_cli.core.htcondor.negotiator.partitionable import (
 from fairshare_cli.core.htcondor.negotiator.pool_size import class_sizes, slot_counts, weigh_pool
 from fairshare_cli.core.htcondor.negotiator.queue import (
     SUBMITTER_ATTRS,
-    arrival_order,
     group_queue,
     job_ad,
     job_limits,
@@ -71,6 +70,7 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
     stanza_slot_names,
     within_resource_limits,
 )
+from fairshare_cli.core.htcondor.negotiator.submitter_constraint import submitter_list
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import ConfigError, InputError
 
@@ -127,7 +127,7 @@ class Snapshot:
             change (see :mod:`.pie`).
         demand: submitter -> running work + idle jobs (by CPUs with weighted demand).
         arrival: the submitters by their first idle jobs, then running work alone
-            (:func:`.queue.arrival_order`): the collector's order of submitter ads, as fs has it.
+            (:mod:`.submitter_constraint`): the collector's order of the ads it sends, as fs has it.
         usage: submitter -> weighted resources in use at the start of the cycle.
         group_usage: group -> Σ of its submitters' ``usage``.
     """
@@ -190,7 +190,7 @@ class Snapshot:
         self.submitters = make_submitters(
             queued, self.demand, priorities, self.group_of, self.legacy
         )
-        self.arrival = arrival_order(self.submitters)
+        self.arrival = submitter_list(self.ev, knobs, self.submitters)
         self.unoffered = unoffered(self.ev, offer, self.autoclusters, self.empty)
         del queued  # the runs hold the batches now
         self.usage, self.group_usage = self._usage(claims)
