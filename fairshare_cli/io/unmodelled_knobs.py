@@ -24,9 +24,10 @@ FALSE, ZERO, UNSET = "false", "0", "unset"
 UNMODELLED: dict[str, tuple[str, str]] = {
     "NEGOTIATOR_IGNORE_JOB_RANKS": (
         FALSE,
-        "each slot's pre-job, post-job and preemption ranks are read once, without a job, and "
-        "the slots sorted by them (ties in memory order); a job's Rank is not read; without "
-        "groups a job's candidates stop once their slot weights pass its submitter's limit",
+        "the slots are sorted once by pre-job then post-job rank, evaluated without a job "
+        "(ties by the ads' memory addresses, which fs cannot know); a job's Rank and "
+        "PREEMPTION_RANK are not read; a job's search stops once the slot weights of the "
+        "slots it matches pass its submitter's limit",
     ),
     "NEGOTIATOR_MATCH_EXPRS": (
         UNSET,

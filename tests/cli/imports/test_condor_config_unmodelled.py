@@ -35,11 +35,11 @@ def test_each_unmodelled_setting_gets_one_line(tmp_path: Path, run: Callable[...
     assert "priority_halflife = 3600" in result.stdout
     warnings = [line for line in result.stderr.splitlines() if "warning" in line]
     assert warnings == [
-        f"fs: warning: {conf}:2: NEGOTIATOR_IGNORE_JOB_RANKS = True: each slot's pre-job, "
-        "post-job and preemption ranks are read once, without a job, and the slots sorted by "
-        "them (ties in memory order); a job's Rank is not read; without groups a job's "
-        "candidates stop once their slot weights pass its submitter's limit; fs does not "
-        "model it and negotiates as if it were false",
+        f"fs: warning: {conf}:2: NEGOTIATOR_IGNORE_JOB_RANKS = True: the slots are sorted "
+        "once by pre-job then post-job rank, evaluated without a job (ties by the ads' memory "
+        "addresses, which fs cannot know); a job's Rank and PREEMPTION_RANK are not read; a "
+        "job's search stops once the slot weights of the slots it matches pass its "
+        "submitter's limit; fs does not model it and negotiates as if it were false",
         f"fs: warning: {conf}:3: NEGOTIATOR_CROSS_SLOT_PRIOS = true: slot ads carry the other "
         "slots' RemoteUserPrio values, which expressions can read; fs does not model it and "
         "negotiates as if it were false",
@@ -104,11 +104,11 @@ def test_config_check_names_what_an_unmodelled_knob_changes(
     assert len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith(
         f"fs: error: {config}: unknown key 'negotiator.NEGOTIATOR_IGNORE_JOB_RANKS' "
-        "(NEGOTIATOR_IGNORE_JOB_RANKS is an HTCondor knob fs does not model: each slot's "
-        "pre-job, post-job and preemption ranks are read once, without a job, and the slots "
-        "sorted by them (ties in memory order); a job's Rank is not read; without groups a "
-        "job's candidates stop once their slot weights pass its submitter's limit); known "
-        "keys: use_slot_weights"
+        "(NEGOTIATOR_IGNORE_JOB_RANKS is an HTCondor knob fs does not model: the slots are "
+        "sorted once by pre-job then post-job rank, evaluated without a job (ties by the ads' "
+        "memory addresses, which fs cannot know); a job's Rank and PREEMPTION_RANK are not "
+        "read; a job's search stops once the slot weights of the slots it matches pass its "
+        "submitter's limit); known keys: use_slot_weights"
     )
 
 
