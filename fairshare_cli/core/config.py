@@ -130,6 +130,12 @@ class NegotiatorConfig(msgspec.Struct, frozen=True):
     #: ``NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT``: a ClassAd expression over each slot ad;
     #: only the slots it is true on count in the pool size (None: every slot).
     slot_poolsize_constraint: str | None = None
+    #: ``NEGOTIATOR_SLOT_CONSTRAINT``: a ClassAd expression over each slot ad; only the
+    #: slots it is true on are fetched from the collector (None: every slot).
+    slot_constraint: str | None = None
+    #: ``NEGOTIATOR_SUBMITTER_CONSTRAINT``: a ClassAd expression over each submitter ad;
+    #: only the submitters it is true on negotiate (None: every one).
+    submitter_constraint: str | None = None
     #: ``NEGOTIATOR_JOB_CONSTRAINT``: a ClassAd expression over each job ad; the schedd
     #: offers only the jobs it is true on (None: every job).
     job_constraint: str | None = None

@@ -36,7 +36,9 @@ KNOBS: dict[str, dict[str, str]] = {
     "negotiator": {
         "NEGOTIATOR_USE_SLOT_WEIGHTS": "use_slot_weights",
         "SLOT_WEIGHT": "slot_weight",
+        "NEGOTIATOR_SLOT_CONSTRAINT": "slot_constraint",
         "NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT": "slot_poolsize_constraint",
+        "NEGOTIATOR_SUBMITTER_CONSTRAINT": "submitter_constraint",
         "NEGOTIATOR_JOB_CONSTRAINT": "job_constraint",
         "NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION": "allow_quota_oversubscription",
         "PREEMPTION_REQUIREMENTS": "preemption_requirements",

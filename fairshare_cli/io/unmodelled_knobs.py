@@ -24,20 +24,10 @@ FALSE, ZERO, UNSET = "false", "0", "unset"
 UNMODELLED: dict[str, tuple[str, str]] = {
     "NEGOTIATOR_IGNORE_JOB_RANKS": (
         FALSE,
-        "each slot's pre-job, post-job and preemption ranks are read once, without a job, and "
-        "the slots sorted by them (ties in memory order); a job's Rank is not read; without "
-        "groups a job's candidates stop once their slot weights pass its submitter's limit",
-    ),
-    "NEGOTIATOR_SUBMITTER_CONSTRAINT": (
-        UNSET,
-        "submitters for which it is not true are not read from the collector: not "
-        "negotiated, and left out of the pie's shares and the groups' demand",
-    ),
-    "NEGOTIATOR_SLOT_CONSTRAINT": (
-        UNSET,
-        "slots for which it is not true are not read from the collector: never matched, not "
-        "in the pool size, and the claims on them no longer charged (CheckMatches finds no "
-        "such slot)",
+        "the slots are sorted once by pre-job then post-job rank, evaluated without a job "
+        "(ties by the ads' memory addresses, which fs cannot know); a job's Rank and "
+        "PREEMPTION_RANK are not read; a job's search stops once the slot weights of the "
+        "slots it matches pass its submitter's limit",
     ),
     "NEGOTIATOR_MATCH_EXPRS": (
         UNSET,

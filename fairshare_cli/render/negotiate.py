@@ -332,6 +332,8 @@ _REASON_TEXT = {
     "pool_exhausted": "no slot was left",
     "concurrency_limit": "a concurrency limit it needs was reached",
     "job_constraint": "NEGOTIATOR_JOB_CONSTRAINT is not true on it: the schedd does not offer it",
+    "submitter_constraint": "NEGOTIATOR_SUBMITTER_CONSTRAINT is not true on its submitter's "
+    "ad: its submitter does not negotiate",
     "ceiling": "its submitter reached its ceiling",
     "not_reached": "its submitter was not asked for more jobs this cycle",
     "depth_first": "a match of its autocluster counted it as fitting in the slot it took "

@@ -20,7 +20,7 @@ from fairshare_cli.io.unmodelled_knobs import UNMODELLED, effect_hint, neutral
         # matchmaker.cpp: a threshold of 0 or less trims nothing
         pytest.param("NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD", "-5", True, id="negative"),
         pytest.param("NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD", "60", False, id="a-minute"),
-        pytest.param("NEGOTIATOR_SUBMITTER_CONSTRAINT", "true", False, id="any-constraint"),
+        pytest.param("NEGOTIATOR_MATCH_EXPRS", "true", False, id="any-setting"),
         pytest.param("REMOVE_SIGNIFICANT_ATTRIBUTES", "", True, id="nothing-removed"),
     ],
 )

@@ -31,7 +31,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     reading the files of LOCAL_CONFIG_DIR and LOCAL_CONFIG_FILE after FILE, as HTCondor
     25.0 does; values such as 5 * 60 are evaluated as it does. Every other knob is
     counted as ignored (-v lists them); one that changes which jobs match that fs does not
-    model (NEGOTIATOR_SLOT_CONSTRAINT, NEGOTIATOR_IGNORE_JOB_RANKS = true, ...) gets a
+    model (NEGOTIATOR_MATCH_EXPRS, NEGOTIATOR_IGNORE_JOB_RANKS = true, ...) gets a
     warning of its own. A file with none of these knobs is refused (unless
     it is HTCondor's: a use line, LOCAL_CONFIG_DIR), and so are += lines (HTCondor has no
     +=) and a knob fs takes that a use template sets to a value fs does not hold (POLICY :

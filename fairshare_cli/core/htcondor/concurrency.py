@@ -22,6 +22,10 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 
+from fairshare_cli.core.batches import JobBatch
+from fairshare_cli.core.htcondor.classads import Evaluator
+from fairshare_cli.errors import InputError
+
 #: ``CONCURRENCY_LIMIT_DEFAULT``'s default (``Accountant::GetLimitMax``).
 DEFAULT_LIMIT_MAX = 2308032.0
 
@@ -119,3 +123,19 @@ def reported_limits(texts: Iterable[str], seen: Iterable[str] = ()) -> dict[str,
         for name, inc in parse_limits(text):
             counts[name] = counts.get(name, 0.0) + inc
     return {f"ConcurrencyLimit_{name.replace('.', '_')}": counts[name] for name in sorted(counts)}
+
+
+def limit_expr_refs(ev: Evaluator, idle: Iterable[JobBatch], names: frozenset[str]) -> set[str]:
+    """What the idle jobs' ``ConcurrencyLimits`` expressions read (they split slot classes
+    and autoclusters as matching expressions do).
+
+    Raises:
+        InputError: one does not parse.
+    """
+    refs: set[str] = set()
+    for text in {b.job.concurrency_limits_expr for b in idle} - {None}:
+        assert text is not None
+        c = ev.compile(text, names, "job concurrency_limits_expr", InputError)
+        refs.update(c.my_refs)
+        refs.update(c.target_refs)
+    return refs

@@ -408,7 +408,9 @@ _NEGOTIATOR_EXPRESSIONS = (
     "pre_job_rank",
     "post_job_rank",
     "group_sort_expr",
+    "slot_constraint",
     "slot_poolsize_constraint",
+    "submitter_constraint",
     "job_constraint",
 )
 

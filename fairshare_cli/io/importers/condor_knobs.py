@@ -116,7 +116,9 @@ SIMPLE: dict[str, tuple[str, str, Convert]] = {
     "NEGOTIATOR_CONSIDER_PREEMPTION": ("negotiator", "consider_preemption", param_boolean),
     "NEGOTIATOR_DEPTH_FIRST": ("negotiator", "depth_first", param_boolean),
     "NEGOTIATOR_IGNORE_USER_PRIORITIES": ("negotiator", "ignore_user_priorities", param_boolean),
+    "NEGOTIATOR_SLOT_CONSTRAINT": ("negotiator", "slot_constraint", _expr),
     "NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT": ("negotiator", "slot_poolsize_constraint", _expr),
+    "NEGOTIATOR_SUBMITTER_CONSTRAINT": ("negotiator", "submitter_constraint", _expr),
     "NEGOTIATOR_JOB_CONSTRAINT": ("negotiator", "job_constraint", _expr),
     "CONCURRENCY_LIMIT_DEFAULT": ("negotiator", "concurrency_limit_default", param_double),
     # When cycles start: fs simulate's and fs sweep's cycle unless --cycle says otherwise.

@@ -17,7 +17,7 @@ from tests.cli.conftest import write_pool
 SET = """\
 PRIORITY_HALFLIFE = 3600
 NEGOTIATOR_IGNORE_JOB_RANKS = True
-NEGOTIATOR_SUBMITTER_CONSTRAINT = Name != "bob"
+NEGOTIATOR_CROSS_SLOT_PRIOS = true
 NEGOTIATOR_MAX_TIME_PER_CYCLE = 100
 NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 5 * 60
 USE_GLOBAL_JOB_PRIOS = yes_please
@@ -35,15 +35,14 @@ def test_each_unmodelled_setting_gets_one_line(tmp_path: Path, run: Callable[...
     assert "priority_halflife = 3600" in result.stdout
     warnings = [line for line in result.stderr.splitlines() if "warning" in line]
     assert warnings == [
-        f"fs: warning: {conf}:2: NEGOTIATOR_IGNORE_JOB_RANKS = True: each slot's pre-job, "
-        "post-job and preemption ranks are read once, without a job, and the slots sorted by "
-        "them (ties in memory order); a job's Rank is not read; without groups a job's "
-        "candidates stop once their slot weights pass its submitter's limit; fs does not "
-        "model it and negotiates as if it were false",
-        f'fs: warning: {conf}:3: NEGOTIATOR_SUBMITTER_CONSTRAINT = Name != "bob": submitters '
-        "for which it is not true are not read from the collector: not negotiated, and left "
-        "out of the pie's shares and the groups' demand; fs does not model it and negotiates "
-        "as if it were unset",
+        f"fs: warning: {conf}:2: NEGOTIATOR_IGNORE_JOB_RANKS = True: the slots are sorted "
+        "once by pre-job then post-job rank, evaluated without a job (ties by the ads' memory "
+        "addresses, which fs cannot know); a job's Rank and PREEMPTION_RANK are not read; a "
+        "job's search stops once the slot weights of the slots it matches pass its "
+        "submitter's limit; fs does not model it and negotiates as if it were false",
+        f"fs: warning: {conf}:3: NEGOTIATOR_CROSS_SLOT_PRIOS = true: slot ads carry the other "
+        "slots' RemoteUserPrio values, which expressions can read; fs does not model it and "
+        "negotiates as if it were false",
         f"fs: warning: {conf}:5: NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 5 * 60: slots that will "
         "shut down within that many seconds are not matched; fs does not model it and "
         "negotiates as if it were 0",
@@ -59,8 +58,8 @@ def test_each_unmodelled_setting_gets_one_line(tmp_path: Path, run: Callable[...
         pytest.param("NEGOTIATOR_IGNORE_JOB_RANKS = False", id="false"),
         pytest.param("NEGOTIATOR_CROSS_SLOT_PRIOS = 1 == 0", id="false-expression"),
         pytest.param("NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 0", id="zero"),
-        pytest.param("NEGOTIATOR_SUBMITTER_CONSTRAINT =", id="blank"),
-        pytest.param("NEGOTIATOR.NEGOTIATOR_SLOT_CONSTRAINT =", id="blank-for-the-negotiator"),
+        pytest.param("NEGOTIATOR_MATCH_EXPRS =", id="blank"),
+        pytest.param("NEGOTIATOR.NEGOTIATOR_MATCH_EXPRS =", id="blank-for-the-negotiator"),
     ],
 )
 def test_a_neutral_setting_is_not_warned_about(
@@ -81,16 +80,15 @@ def test_the_negotiators_own_setting_is_the_one_read(
     leaves the plain setting unread."""
     conf = tmp_path / "condor_config"
     conf.write_text(
-        'PRIORITY_HALFLIFE = 3600\nNEGOTIATOR_SLOT_CONSTRAINT = Arch == "X86_64"\n'
-        "NEGOTIATOR.NEGOTIATOR_SLOT_CONSTRAINT = false\n",
+        "PRIORITY_HALFLIFE = 3600\nNEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 0\n"
+        "NEGOTIATOR.NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 60\n",
         encoding="utf-8",
     )
     result = run("import", "condor-config", str(conf), "--dry-run")
     assert [line for line in result.stderr.splitlines() if "warning" in line] == [
-        f"fs: warning: {conf}:3: NEGOTIATOR.NEGOTIATOR_SLOT_CONSTRAINT = false: slots for "
-        "which it is not true are not read from the collector: never matched, not in the "
-        "pool size, and the claims on them no longer charged (CheckMatches finds no such "
-        "slot); fs does not model it and negotiates as if it were unset"
+        f"fs: warning: {conf}:3: NEGOTIATOR.NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 60: slots "
+        "that will shut down within that many seconds are not matched; fs does not model it "
+        "and negotiates as if it were 0"
     ]
 
 
@@ -106,11 +104,11 @@ def test_config_check_names_what_an_unmodelled_knob_changes(
     assert len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith(
         f"fs: error: {config}: unknown key 'negotiator.NEGOTIATOR_IGNORE_JOB_RANKS' "
-        "(NEGOTIATOR_IGNORE_JOB_RANKS is an HTCondor knob fs does not model: each slot's "
-        "pre-job, post-job and preemption ranks are read once, without a job, and the slots "
-        "sorted by them (ties in memory order); a job's Rank is not read; without groups a "
-        "job's candidates stop once their slot weights pass its submitter's limit); known "
-        "keys: use_slot_weights"
+        "(NEGOTIATOR_IGNORE_JOB_RANKS is an HTCondor knob fs does not model: the slots are "
+        "sorted once by pre-job then post-job rank, evaluated without a job (ties by the ads' "
+        "memory addresses, which fs cannot know); a job's Rank and PREEMPTION_RANK are not "
+        "read; a job's search stops once the slot weights of the slots it matches pass its "
+        "submitter's limit); known keys: use_slot_weights"
     )
 
 

@@ -10,7 +10,7 @@ the last cycle's).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
@@ -20,10 +20,12 @@ from fairshare_cli.core.htcondor.negotiator.results import Claim, SubmitterPrio
 from fairshare_cli.core.htcondor.negotiator.slots import (
     CLAIM_ATTRS,
     Slot,
+    SlotClass,
     claim_values,
     claimed_values,
 )
 from fairshare_cli.core.jobs import Job
+from fairshare_cli.errors import ConfigError
 
 #: The claim attributes made of the claim's start time (:func:`.slots.claim_values`).
 _TIMES = frozenset({"enteredcurrentstate", "jobstart", "totaljobruntime"})
@@ -157,3 +159,26 @@ def remote_group_quotas(
     if tree.autoregroup:
         quotas[ROOT] = quota_pool
     return quotas
+
+
+def add_remote_group_attrs(
+    classes: Iterable[SlotClass],
+    quotas: Mapping[str, float],
+    group_of: Callable[[str], str | None],
+    group_usage: Mapping[str, float],
+    ev: Evaluator,
+    where: Sequence[str],
+) -> None:
+    """Give each claimed slot class whose holder's group has a quota its ``RemoteGroup``,
+    ``RemoteGroupResourcesInUse`` and ``RemoteGroupQuota`` (``where``: each stanza's name
+    in errors)."""
+    for cls in classes:
+        group = group_of(cls.remote) if cls.remote is not None else None
+        if group is None or group not in quotas:
+            continue
+        values = {
+            "RemoteGroup": group,
+            "RemoteGroupResourcesInUse": group_usage.get(group, 0.0),
+            "RemoteGroupQuota": quotas[group],
+        }
+        cls.ad = cls.ad.extended(values, ev, where[cls.slots[0].stanza], ConfigError)

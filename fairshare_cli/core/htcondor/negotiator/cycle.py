@@ -45,6 +45,7 @@ from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
 from fairshare_cli.core.htcondor.negotiator.runs import Run, RunList
 from fairshare_cli.core.htcondor.negotiator.snapshot import CycleInputs, Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
+from fairshare_cli.core.htcondor.negotiator.submitter_constraint import SUBMITTER_CONSTRAINT
 from fairshare_cli.core.htcondor.quotas import (
     group_sort_value,
     negotiate_groups,
@@ -151,6 +152,8 @@ def _negotiate_groups(
     members: dict[str, list[str]] = {}
     demand: dict[str, float] = {}
     for sub in subs.values():
+        if sub.stop_reason == SUBMITTER_CONSTRAINT:
+            continue  # (its ad was not sent: no demand)
         g = sub.group or ROOT
         demand[g] = demand.get(g, 0.0) + snap.demand.get(sub.name, 0.0)
     for name in snap.arrival:  # each group's list in the order the submitters arrived
@@ -223,7 +226,7 @@ def _unmatched(
             if not run.left:
                 continue
             reason = run.reason or sub.stop_reason or default
-            if unoffered and run.ac.index in unoffered:
+            if unoffered and run.ac.index in unoffered and reason != SUBMITTER_CONSTRAINT:
                 reason = JOB_CONSTRAINT
             if explainer.job_id is not None and run.holds(explainer.job_id):
                 explainer.note("unmatched", reason=reason)

@@ -125,7 +125,8 @@ class FrozenPslots(FrozenPool):
         parents = self._parents.values()
         if self._volatile or any(p.claim is not None for p in parents):
             return pool_size(self.machines, claims, knobs, now)
-        if knobs.slot_poolsize_constraint is None and not knobs.use_slot_weights:
+        plain = knobs.slot_poolsize_constraint is None and knobs.slot_constraint is None
+        if plain and not knobs.use_slot_weights:
             return self.counts()[1]
         found = weigh_shapes(self.machines, self._shapes, knobs, now, self.compiled)
         if found is not None:

@@ -14,6 +14,9 @@ each dynamic slot), before the negotiator adds ``RemoteUserPrio`` and the like:
   target; true or a non-zero number, undefined and errors not); none: both are 0. Every slot
   is still matched and charged, and the smallest slot weight is taken over all of them.
 
+With ``NEGOTIATOR_SLOT_CONSTRAINT`` (:mod:`.slot_constraint`) "every slot" is every slot the
+collector sends: those it leaves out count nowhere.
+
 One computation, :func:`weigh_pool`, over the slots with their claims and resources; the
 others are faster forms of it, taken only without a constraint, where they give the same
 sum: by stanza (:func:`pool_size` of static slots), by shape (:func:`weigh_shapes`, a frozen
@@ -34,6 +37,7 @@ from fairshare_cli.core.htcondor.negotiator.partitionable import (
     request_from,
 )
 from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs, SubmitterPrio
+from fairshare_cli.core.htcondor.negotiator.slot_constraint import left_out
 from fairshare_cli.core.htcondor.negotiator.slots import (
     BASE_SLOT_NAMES,
     CLAIM_ATTRS,
@@ -123,7 +127,8 @@ def pool_size(
         ConfigError: ``slot_poolsize_constraint``, or with slot weights on ``slot_weight``
             or a machine's ``start`` or ``rank``, does not parse.
     """
-    if knobs.slot_poolsize_constraint is None and not any(s.partitionable for s in machines):
+    constrained = knobs.slot_poolsize_constraint is not None or knobs.slot_constraint is not None
+    if not constrained and not any(s.partitionable for s in machines):
         return _static_size(machines, claims, knobs, now)
     claims = list(claims)
     slots = [Slot(i, *where) for i, where in enumerate(expand_slots(machines))]
@@ -155,10 +160,14 @@ def weigh_pool(
             or a machine's ``start`` or ``rank``, does not parse.
     """
     use_weights = knobs.use_slot_weights
+    ev = Evaluator(compiled)
+    if knobs.slot_constraint is not None:
+        slots = list(slots)
+        out = left_out(ev, machines, knobs.slot_constraint, slots, now)
+        slots = [slot for slot in slots if slot.index not in out]
     if not use_weights and knobs.slot_poolsize_constraint is None:
         slots = list(slots)
         return PoolSize(float(len(slots)), float(sum(map(effective_slots, slots))))
-    ev = Evaluator(compiled)
     empty = Ad({}, {}, ev, "empty")
     exprs: dict[tuple[int, bool], tuple[Compiled | None, Compiled | None, bool]] = {}
     seen: dict[ShapeKey, tuple[bool, float]] = {}
@@ -212,6 +221,8 @@ def weigh_shapes(
     one (then the sum is exact in any order, so the same); else None, and with a
     constraint."""
     if not knobs.use_slot_weights or knobs.slot_poolsize_constraint is not None:
+        return None
+    if knobs.slot_constraint is not None:
         return None
     ev = Evaluator(compiled)
     empty = Ad({}, {}, ev, "empty")

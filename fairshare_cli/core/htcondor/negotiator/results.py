@@ -71,9 +71,15 @@ class NegotiatorKnobs:
     depth_first: bool = False
     #: ``NEGOTIATOR_IGNORE_USER_PRIORITIES``: every submitter's limit is ``DBL_MAX``.
     ignore_user_priorities: bool = False
+    #: ``NEGOTIATOR_SLOT_CONSTRAINT``: only the slot ads it is true on are in the cycle
+    #: (:mod:`.slot_constraint`); None: every one.
+    slot_constraint: str | None = None
     #: ``NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT``: only the slot ads it is true on count in the
     #: pool size (:mod:`.pool_size`); None: every one.
     slot_poolsize_constraint: str | None = None
+    #: ``NEGOTIATOR_SUBMITTER_CONSTRAINT``: only the submitters it is true on negotiate
+    #: (:mod:`.submitter_constraint`); None: every one.
+    submitter_constraint: str | None = None
     #: ``NEGOTIATOR_JOB_CONSTRAINT``: the schedd offers only the jobs it is true on (their
     #: autoclusters not in :attr:`.Snapshot.unoffered`); None: every one.
     job_constraint: str | None = None

@@ -24,9 +24,13 @@ from operator import attrgetter
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.classads import Ad, Evaluator
-from fairshare_cli.core.htcondor.concurrency import LimitCounts, parse_limits
+from fairshare_cli.core.htcondor.concurrency import LimitCounts, limit_expr_refs, parse_limits
 from fairshare_cli.core.htcondor.groups import ROOT, GroupTree, assigned_group
-from fairshare_cli.core.htcondor.negotiator.claimed_values import ClaimedValues, remote_group_quotas
+from fairshare_cli.core.htcondor.negotiator.claimed_values import (
+    ClaimedValues,
+    add_remote_group_attrs,
+    remote_group_quotas,
+)
 from fairshare_cli.core.htcondor.negotiator.frozen_pool import (
     SLOT_FIELD,
     ClassOfSlot,
@@ -43,7 +47,6 @@ from fairshare_cli.core.htcondor.negotiator.partitionable import (
 from fairshare_cli.core.htcondor.negotiator.pool_size import class_sizes, slot_counts, weigh_pool
 from fairshare_cli.core.htcondor.negotiator.queue import (
     SUBMITTER_ATTRS,
-    arrival_order,
     group_queue,
     job_ad,
     job_limits,
@@ -53,6 +56,7 @@ from fairshare_cli.core.htcondor.negotiator.queue import (
 )
 from fairshare_cli.core.htcondor.negotiator.results import Claim, NegotiatorKnobs, SubmitterPrio
 from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
+from fairshare_cli.core.htcondor.negotiator.slot_constraint import fetch
 from fairshare_cli.core.htcondor.negotiator.slots import (
     CLAIM_ATTRS,
     PER_SLOT,
@@ -66,6 +70,7 @@ from fairshare_cli.core.htcondor.negotiator.slots import (
     stanza_slot_names,
     within_resource_limits,
 )
+from fairshare_cli.core.htcondor.negotiator.submitter_constraint import submitter_list
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import ConfigError, InputError
 
@@ -122,7 +127,7 @@ class Snapshot:
             change (see :mod:`.pie`).
         demand: submitter -> running work + idle jobs (by CPUs with weighted demand).
         arrival: the submitters by their first idle jobs, then running work alone
-            (:func:`.queue.arrival_order`): the collector's order of submitter ads, as fs has it.
+            (:mod:`.submitter_constraint`): the collector's order of the ads it sends, as fs has it.
         usage: submitter -> weighted resources in use at the start of the cycle.
         group_usage: group -> Σ of its submitters' ``usage``.
     """
@@ -139,13 +144,14 @@ class Snapshot:
         self.tree = tree if (tree is not None and len(tree.groups) > 1) else None
         self._group_of: dict[str, str] = {}
         frozen = inputs.frozen
-        self.frozen = frozen if frozen is not None and frozen.machines is machines else None
+        if frozen is not None and (frozen.machines is not machines or knobs.slot_constraint):
+            frozen = None  # (a constraint that leaves slots out: built fresh each cycle)
+        self.frozen = frozen
         self.ev = Evaluator(None if self.frozen is None else self.frozen.compiled)
         self.claimed_values = ClaimedValues(machines, self.ev, self.now, priorities, self.group_of)
         self.empty = Ad({}, {}, self.ev, "empty")
         self.stanza_names = [spec.name for spec in machines]
         self.machines = machines
-        refs, rank_refs, preempt_refs = self._compile_slot_side(machines)
         running, claims = inputs.running, list(inputs.claims)
         if running is None or running.submitter_of is not inputs.submitter_of:
             weigh = claims_weigher(claims, machines, knobs.slot_weight, inputs.now)
@@ -154,6 +160,11 @@ class Snapshot:
             if inputs.running is not None:
                 for job_id, job in inputs.running.jobs.items():
                     running.add(job_id, job)
+        #: the slots the collector did not send (:mod:`.slot_constraint`)
+        self._fresh, self.left_out, self._fetched = fetch(
+            self.ev, machines, knobs, claims, running, self.now
+        )
+        refs, rank_refs, preempt_refs = self._compile_slot_side(machines)
         idle, texts = scan_jobs(inputs.jobs, running)
         names = job_names(idle)
         for (req, rank), job_id in texts.items():
@@ -161,7 +172,7 @@ class Snapshot:
                 c = self.ev.compile(text, names, f"job {job_id} {what}", InputError)
                 refs.update(c.my_refs)
                 refs.update(c.target_refs)
-        refs.update(self._limit_expr_refs(idle, names))
+        refs.update(limit_expr_refs(self.ev, idle, names))
         offer = compile_constraint(self.ev, knobs.job_constraint, names, refs)
         self.refs = frozenset(refs | rank_refs)
         self.unclaimed_per_submitter = any(r in SUBMITTER_ATTRS for r in self.refs)
@@ -179,7 +190,7 @@ class Snapshot:
         self.submitters = make_submitters(
             queued, self.demand, priorities, self.group_of, self.legacy
         )
-        self.arrival = arrival_order(self.submitters)
+        self.arrival = submitter_list(self.ev, knobs, self.submitters)
         self.unoffered = unoffered(self.ev, offer, self.autoclusters, self.empty)
         del queued  # the runs hold the batches now
         self.usage, self.group_usage = self._usage(claims)
@@ -211,6 +222,7 @@ class Snapshot:
         #: whether a claimed slot can ever be matched (see :meth:`_never_taken`)
         self._claimed_can_match = False
         for i, spec in enumerate(machines):
+            fetched = i in self._fetched  # (the refs of a stanza the collector sent)
             for claimed in (False, True):
                 exprs = compile_slot_exprs(self.ev, self.knobs, stanza_slot_names(spec, claimed))
                 self.slot_exprs[(i, claimed)] = exprs
@@ -221,7 +233,7 @@ class Snapshot:
                     (preempt_refs, exprs.preq),
                     (preempt_refs, exprs.prank),
                 ):
-                    if c is not None:
+                    if c is not None and fetched:
                         target.update(c.my_refs)
                         target.update(c.target_refs)
             stanza = stanza_slot_names(spec, False)
@@ -229,11 +241,13 @@ class Snapshot:
             for what, text in (("start", spec.start), ("rank", spec.rank), ("limits", limits)):
                 where = f"machine {spec.name} {what}"
                 c = self.ev.compile(text or "true", stanza, where, ConfigError)
+                if not fetched:
+                    continue
                 refs.update(c.my_refs)
                 refs.update(c.target_refs)
                 if what == "rank" and (c.my_refs or c.target_refs):
                     self._claimed_can_match = True
-            if not self._never_taken(self.slot_exprs[(i, True)]):
+            if fetched and not self._never_taken(self.slot_exprs[(i, True)]):
                 self._claimed_can_match = True
         return refs, rank_refs, preempt_refs
 
@@ -294,10 +308,12 @@ class Snapshot:
             for i, made in enumerate(self.classes):
                 made.index = i
         else:
-            self.slots = fresh_slots(machines, claims, running)
+            self.slots = self._fresh or fresh_slots(machines, claims, running)
             self.held = [slot for slot in self.slots if slot.claim is not None]
             self.slot_class = {}
             for slot in self.slots:
+                if slot.index in self.left_out:
+                    continue  # (never claimed: the collector did not send it)
                 if slot.claim is not None:
                     self._add_claimed([slot], running, claim_attrs, claimed_per_slot)
                     continue
@@ -366,17 +382,6 @@ class Snapshot:
         self._class_by_key[key] = cls
         return cls
 
-    def _limit_expr_refs(self, idle: Iterable[JobBatch], names: frozenset[str]) -> set[str]:
-        """What the idle jobs' ``ConcurrencyLimits`` expressions read (they split slot
-        classes and autoclusters as matching expressions do)."""
-        refs: set[str] = set()
-        for text in {b.job.concurrency_limits_expr for b in idle} - {None}:
-            assert text is not None
-            c = self.ev.compile(text, names, "job concurrency_limits_expr", InputError)
-            refs.update(c.my_refs)
-            refs.update(c.target_refs)
-        return refs
-
     def held_slots(self) -> list[Slot]:
         """The claimed slots, in pool order (listed on the first ask on a frozen pool)."""
         if self.held is None:
@@ -426,8 +431,11 @@ class Snapshot:
         use_weights = knobs.use_slot_weights
         weights = [c.weight for c in self.classes]
         frozen = self.frozen
-        open_pslots, effective = slot_counts(self.slots) if frozen is None else frozen.counts()
-        if knobs.slot_poolsize_constraint is None:
+        fetched = [s for s in self.slots if s.index not in self.left_out] if self.left_out else None
+        open_pslots, effective = (
+            slot_counts(fetched or self.slots) if frozen is None else frozen.counts()
+        )
+        if knobs.slot_poolsize_constraint is None and knobs.slot_constraint is None:
             sizes = class_sizes(self.classes, self.slots, self.slot_class, effective, use_weights)
         else:
             compiled = frozen.compiled if frozen is not None else None
@@ -486,14 +494,7 @@ class Snapshot:
             return
         oversub = self.knobs.quotas.allow_quota_oversubscription
         quotas = remote_group_quotas(tree, self.quota_pool, oversub, last)
-        for cls in self.claimed_classes:
-            group = self.group_of(cls.remote) if cls.remote is not None else None
-            if group is None or group not in quotas:
-                continue
-            values = {
-                "RemoteGroup": group,
-                "RemoteGroupResourcesInUse": self.group_usage.get(group, 0.0),
-                "RemoteGroupQuota": quotas[group],
-            }
-            where = f"machine {self.stanza_names[cls.slots[0].stanza]}"
-            cls.ad = cls.ad.extended(values, self.ev, where, ConfigError)
+        where = [f"machine {name}" for name in self.stanza_names]
+        add_remote_group_attrs(
+            self.claimed_classes, quotas, self.group_of, self.group_usage, self.ev, where
+        )
