@@ -35,7 +35,7 @@ from fairshare_cli.core.dirac.registry import read_job_share
 from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE
 from fairshare_cli.core.limits import INT64_MAX
 from fairshare_cli.core.names import name_problem
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import InputError, did_you_mean
 from fairshare_cli.io.config.dirac import JOB_DESCRIPTION_KEYS
 from fairshare_cli.io.importers.as_config import Origins
 from fairshare_cli.io.importers.cfg_syntax import (
@@ -209,6 +209,10 @@ def _groups(root: CfgSection, reading: _Reading) -> dict[str, dict[str, Any]]:
             raise reading.fail(group.line, f"a group name in Registry/Groups: {problem}")
         others = [key for key in group.entries if key not in GROUP_KEYS]
         reading.ignored.extend(f"Registry/Groups/*/{key}" for key in others)
+        for key in others:  # (a misspelt share: the group would keep the default, unsaid)
+            if hint := did_you_mean(key, ("JobShare", "AllowBackgroundTQs")):
+                where = f"Registry/Groups/{name}/{key}"
+                reading.warn(group.line_of(key), f"{where}: DIRAC reads no such option{hint}")
         text = group.text("JobShare")
         share, note = read_job_share(DEFAULT_GROUP_SHARE if text is None else text)
         reading.held(group.line_of("JobShare"), f"Registry/Groups/{name}/JobShare", share)

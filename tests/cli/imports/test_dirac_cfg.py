@@ -150,3 +150,24 @@ def test_the_vos_come_over_for_the_generic_pilots_groups(
         assert result.exit_code == 0, result.stderr
         rows = [(row["tq_id"], row["priority"]) for row in json.loads(result.stdout)]
         assert rows == expected
+
+
+def test_a_misspelt_job_share_is_named(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """fs import dirac-cfg d.cfg of a group whose share is spelt JobShares: DIRAC reads no
+    such option, so the group keeps the default share (1000), where the admin meant 4000;
+    it was only counted among the ignored options. Now a warning names the line and
+    JobShare; the group's other options (Users, VOMSRole) get none."""
+    cfg = tmp_path / "d.cfg"
+    cfg.write_text(
+        "Registry\n{\n  Groups\n  {\n    lhcb_user\n    {\n      Users = alice\n"
+        "      JobShares = 4000\n      VOMSRole = /lhcb\n    }\n  }\n}\n",
+        encoding="utf-8",
+    )
+    result = run("import", "dirac-cfg", str(cfg))
+    assert result.exit_code == 0, result.stderr
+    assert "job_share = 1000" in result.stdout
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert warnings == [
+        f"fs: warning: {cfg}:8: Registry/Groups/lhcb_user/JobShares: DIRAC reads no such "
+        "option (did you mean 'JobShare'?)"
+    ]
