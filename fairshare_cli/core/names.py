@@ -98,6 +98,12 @@ def job_sort_key(job_id: str) -> tuple[int, int, str]:
     return (int(job_id), 0, job_id) if ascii_digits(job_id) else (*cluster_proc(job_id), job_id)
 
 
+def names_fit(names: Collection[str]) -> bool:
+    """Whether no name is empty or longer than :data:`MAX_NAME_LENGTH` (in C)."""
+    lengths = set(map(len, names))
+    return not lengths or (min(lengths) > 0 and max(lengths) <= MAX_NAME_LENGTH)
+
+
 #: Names that passed, per rule (a submitter's or any name's), each checked once (up to a bound).
 _GOOD_NAMES: dict[bool, set[str]] = {True: set(), False: set()}
 

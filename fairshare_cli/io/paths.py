@@ -35,22 +35,26 @@ def user_state_file() -> Path:
 def refuse_stream(path: Path, what: str) -> None:
     """Refuse a state or config path (``what``: "state file", "config file") that is
     standard input or a pipe without a name (``-``, ``/dev/stdin``, ``/proc/self/fd/0`` of
-    ``cat state.json | fs ...``): see :data:`WHY_A_FILE`. Checked on the name as given:
+    ``cat state.json | fs ...``): see :data:`WHY_A_FILE`; or a file that is fs's own
+    standard output or error (:func:`_refuse_own_output`). Checked on the name as given:
     the link of an unnamed pipe names ``pipe:[...]``, no file, and followed it read as a
     missing state (an empty pool). A named pipe (``mkfifo``) is left to the reader and
     the writer, which name it.
 
     Raises:
         StateError: (or ConfigError) ``path`` is ``-``, or a link to an unnamed pipe or
-            socket.
+            socket, or fs's standard output or error.
     """
     if str(path) == "-":
         kind = "standard input"
     else:
         try:
-            mode = os.stat(path).st_mode
+            found = os.stat(path)
         except OSError:  # (missing, or unreadable: the reader names which)
             return
+        mode = found.st_mode
+        if stat.S_ISREG(mode):
+            _refuse_own_output(path, found, what)
         if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
             return
         if os.path.exists(os.path.realpath(path)):  # (a named pipe)
@@ -61,6 +65,28 @@ def refuse_stream(path: Path, what: str) -> None:
         f"{what} {path} is {kind}, not a file: {WHY_A_FILE[what]}; save the "
         f"{what.split()[0]} to a file and pass that path"
     )
+
+
+def _refuse_own_output(path: Path, found: os.stat_result, what: str) -> None:
+    """Refuse a state or config file that is fs's own standard output or error (``fs
+    userprio --state st.json >> st.json``, ``--state /dev/stdout > out.txt``), as ``cat``
+    refuses an input file that is its output: the table went into the state (a view broke
+    it), and one emptied by ``>`` was said to be truncated, naming a file not given.
+
+    Raises:
+        StateError: (or ConfigError) naming the stream.
+    """
+    for fd, stream in ((1, "standard output"), (2, "standard error")):
+        try:
+            if not os.path.samestat(found, os.fstat(fd)):
+                continue
+        except OSError:  # (closed)
+            continue
+        error = StateError if what == "state file" else ConfigError
+        raise error(
+            f"{what} {path} is also fs's {stream} (redirected to it): fs would write into "
+            f"its own {what.split()[0]}; send the output elsewhere"
+        )
 
 
 def refuse_dash(path: str, option: str, what: str) -> None:

@@ -25,7 +25,7 @@ import msgspec
 from fairshare_cli.core.htcondor.customer_record import STORED_FIELDS, CustomerRecord
 from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.record_checks import check_record, finite
-from fairshare_cli.core.names import name_problem
+from fairshare_cli.core.names import name_problem, names_fit
 from fairshare_cli.core.state import SectionError
 
 _RECORDS = dict[str, CustomerRecord]
@@ -68,17 +68,19 @@ def records_from_json(records: Mapping[Any, Any]) -> dict[str, CustomerRecord]:
 
 def _check_names(records: Mapping[Any, Any]) -> None:
     """Refuse a record name that is not Unicode text (a lone surrogate, ``"\\udcff"``, which
-    ``fs userprio`` crashed printing; the pass takes it) or holds a blank or a control
-    character (a terminal escape the tables would print as it is; every door refuses such
-    names, a hand-edited state too): one test of every name in C.
+    ``fs userprio`` crashed printing; the pass takes it), holds a blank or a control
+    character (a terminal escape the tables would print as it is), or is empty or longer
+    than :data:`~fairshare_cli.core.names.MAX_NAME_LENGTH` (``fs userprio`` printed a
+    blank row for ``""``): every door refuses such names, a hand-edited state too. One
+    test of every name in C.
 
     Raises:
         SectionError: naming the record.
     """
     names = [n for n in records if type(n) is str]
     joined = "".join(names)
-    if joined.isprintable() and " " not in joined:  # (a lone surrogate is not printable)
-        return
+    if joined.isprintable() and " " not in joined and names_fit(names):
+        return  # (a lone surrogate is not printable)
     for name in names:
         try:
             name.encode("utf-8")
@@ -86,8 +88,9 @@ def _check_names(records: Mapping[Any, Any]) -> None:
             raise SectionError(
                 f"accountant.records.{name}: expected a name of Unicode text"
             ) from None
-        if not name.isprintable() or " " in name:
-            raise SectionError(f"accountant.records: {name_problem(name)}")
+        problem = name_problem(name)
+        if problem is not None:
+            raise SectionError(f"accountant.records: {problem}")
 
 
 def _one_record(name: Any, body: Any) -> CustomerRecord:

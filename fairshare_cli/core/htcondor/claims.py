@@ -30,7 +30,7 @@ from fairshare_cli.core.htcondor.negotiator.slots import Slot, slot_values
 from fairshare_cli.core.htcondor.pool import submitter_of
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
-from fairshare_cli.core.names import name_problem
+from fairshare_cli.core.names import name_problem, names_fit
 from fairshare_cli.core.state import SectionError
 
 
@@ -184,21 +184,26 @@ def _is_quota(value: Any) -> bool:
 
 def _check_claim_names(claims: Mapping[str, Claim]) -> None:
     """Refuse a claim whose slot, submitter or job id holds a blank or a control character
-    (a terminal escape ``fs negotiate`` would print as it is; every door refuses such
-    names, a hand-edited state too): one test of them all in C, each only when it fails.
+    (a terminal escape ``fs negotiate`` would print as it is), or whose slot or submitter
+    is empty or too long (a claim of ``""`` was kept, charged to no one): every door
+    refuses such names, a hand-edited state too. One test of them all in C, each only
+    when it fails.
 
     Raises:
         SectionError: naming the claim's slot and field.
     """
     joined = "".join(chain.from_iterable((s, c.submitter, c.job_id) for s, c in claims.items()))
-    if joined.isprintable() and " " not in joined:
+    named = [*claims, *(c.submitter for c in claims.values())]
+    if joined.isprintable() and " " not in joined and names_fit(named):
         return
     for slot, claim in claims.items():
-        if not slot.isprintable() or " " in slot:
-            raise SectionError(f"negotiator.claims: {name_problem(slot)}")
-        for key, text in (("submitter", claim.submitter), ("job_id", claim.job_id)):
-            if not text.isprintable() or " " in text:
-                raise SectionError(f"negotiator.claims.{slot}.{key}: {name_problem(text)}")
+        if (problem := name_problem(slot)) is not None:
+            raise SectionError(f"negotiator.claims: {problem}")
+        if (problem := name_problem(claim.submitter)) is not None:
+            raise SectionError(f"negotiator.claims.{slot}.submitter: {problem}")
+        if not claim.job_id.isprintable() or " " in claim.job_id:
+            problem = name_problem(claim.job_id)
+            raise SectionError(f"negotiator.claims.{slot}.job_id: {problem}")
 
 
 def _claim_to_json(claim: Claim) -> dict[str, Any]:
