@@ -219,7 +219,9 @@ def _table_block(
     except (TypeError, ValueError, OverflowError):
         return _column_lines(fields, columns, memos)
     width = sum(abs(f.width) + 1 for f in fields) + 1
-    if sum(map(len, lines)) != width * len(lines):
+    if not "".join(lines).isascii():  # (a name's cell is its width in bytes, not letters)
+        odd.update(i for i, line in enumerate(lines) if _bytes(line) != width)
+    elif sum(map(len, lines)) != width * len(lines):
         odd.update(i for i, line in enumerate(lines) if len(line) != width)
     for i in odd:
         cells = [
@@ -227,6 +229,11 @@ def _table_block(
         ]
         lines[i] = " ".join(cells) + " \n"
     return "".join(lines)
+
+
+def _bytes(line: str) -> int:
+    """How many bytes ``line`` prints as (a cut letter's bytes as they are)."""
+    return len(line.encode("utf-8", "surrogateescape"))
 
 
 def _row_format_column(

@@ -266,3 +266,27 @@ def test_a_cell_counts_the_bytes_of_a_utf_8_name(tmp_path: Path, run: Callable[.
         )
         assert (done.returncode, done.stderr) == (0, b"")
         assert done.stdout.splitlines()[1] == cut
+
+
+def test_a_utf_8_name_beside_a_double_too_wide_for_its_field(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs sshare -a -n -o User%-20,EffectvUsage%5: "ééé" (6 bytes, 3 letters) left 17
+    letters of its 20 bytes, and the 0 of EffectvUsage (0.000000, 3 past its 5) filled the
+    line to its width in letters, so the narrow field's %e (0.000000e+00) was not taken:
+    print_fields_double prints it as for bob."""
+    config = tmp_path / "pool.toml"
+    config.write_text(
+        '[pool]\nname = "utf8"\n\n'
+        '[[machines]]\nname = "n1"\nattributes = { Cpus = 8 }\n\n'
+        "[partitions.batch]\ndefault = true\n\n"
+        '[accounts.ops]\nusers = { "ééé" = 1, bob = 1 }\n',
+        encoding="utf-8",
+    )
+    common = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", POOL[-1]]
+    result = run("sshare", "-a", "-n", "-o", "User%-20,EffectvUsage%5", *common)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[2:] == [
+        "bob                  0.000000e+00 ",
+        "ééé" + " " * 14 + " 0.000000e+00 ",
+    ]

@@ -206,3 +206,16 @@ def test_table_of_long_sshare_rows_spans_blocks() -> None:
     rows[7]["raw_shares"] = "parent"
     rows[9]["norm_usage"] = 4294967294.0
     assert render(fields, rows) == cell_by_cell(fields, rows, "table", True)
+
+
+def test_a_name_of_more_bytes_than_letters_keeps_a_number_cell_that_does_not_fit() -> None:
+    """A non-ASCII account (4 bytes, one letter: its cell is 17 letters of 20 bytes) beside
+    a 0 in a 5-wide EffectvUsage (``0.000000e+00``, past its width): the line's letters
+    counted as its full width, so the row format's ``%5f`` cell (``0.000000``) was kept;
+    counted in bytes, the row is made cell by cell, as sshare prints it."""
+    fields = [Field("Account", -20, "str"), Field("EffectvUsage", 5, "double")]
+    rows = [typical_row(i) for i in range(2)]
+    rows[0]["account_display"] = "\U00010000"
+    got = render(fields, rows, mode="table", header=True)
+    assert got == cell_by_cell(fields, rows, "table", True)
+    assert got.splitlines()[2] == "\U00010000" + " " * 16 + " 0.000000e+00 "
