@@ -21,7 +21,7 @@ from fairshare_cli.cli.slurm_client import (
 )
 from fairshare_cli.cli.sprio_format import SprioOptions, listing_spec, verbose_block, write_lines
 from fairshare_cli.core.names import first_five
-from fairshare_cli.errors import FairshareError, InputError, RuntimeFailure
+from fairshare_cli.errors import FairshareError, InputError
 from fairshare_cli.io.gc_pause import gc_paused
 
 if TYPE_CHECKING:
@@ -233,11 +233,13 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     keys = None if opts.jobs is None else job_keys(opts.jobs, compat)  # (read first, as sprio)
     if opts.verbose and opts.fmt == "table":  # (opts.c prints it before asking slurmctld)
         verbose_block(opts, compat, sys.stdout)
-    if env.config.priority.type == "basic":
-        raise RuntimeFailure(
-            "You are not running a supported priority plugin (priority/basic). "
-            "Only 'priority/multifactor' is supported."
+    if env.config.priority.type == "basic":  # (sprio.c's three lines, 22.05 and today)
+        click.echo(
+            "You are not running a supported priority plugin\n(priority/basic).\n"
+            "Only 'priority/multifactor' is supported.",
+            err=True,
         )
+        raise click.exceptions.Exit(1)
     ctx, table, others, pending = _listed(opts, env, keys)
     if opts.fmt != "table":
         from fairshare_cli.render.formats import emit_columns, emit_rows

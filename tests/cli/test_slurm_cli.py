@@ -11,6 +11,7 @@ import pytest
 
 from fairshare_cli.core.state import State
 from fairshare_cli.io.state import save_state
+from tests.conftest import REPO
 
 NOW = "2026-11-21T12:00:00Z"
 NOW_EPOCH = 1795262400.0
@@ -224,10 +225,15 @@ def test_sprio_bad_jobs_exit_2(
 
 
 def test_sprio_refuses_basic(seed: tuple[Path, Path], run: Callable[..., Any]) -> None:
+    """fs sprio -l under priority/basic: sprio.c's refusal on stderr, its three lines as
+    Slurm 26.05.3 printed them (tests/fixtures/slurm-26.05-local/basic_fairtree), exit 1;
+    fs printed them as one 'fs: error:' line."""
     seed[0].write_text(seed[0].read_text().replace("[priority]\n", '[priority]\ntype = "basic"\n'))
-    res = run("sprio", *_args(seed))
-    assert res.exit_code == 1
-    assert "You are not running a supported priority plugin (priority/basic)" in res.stderr
+    res = run("sprio", "-l", *_args(seed))
+    assert (res.exit_code, res.stdout) == (1, "")
+    capture = REPO / "tests" / "fixtures" / "slurm-26.05-local" / "basic_fairtree" / "sprio_l.txt"
+    printed = capture.read_text(encoding="utf-8").split("\n", 1)[1]  # (after "$ sprio -l")
+    assert res.stderr == printed.rstrip("\n") + "\n"
 
 
 def test_sprio_long_and_format_are_exclusive(

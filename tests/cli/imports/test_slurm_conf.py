@@ -376,7 +376,7 @@ def test_billing_weights_slurmctld_refuses_are_refused(
             "22.05",
             "",
             1,
-            "fs: error: You are not running a supported priority plugin (priority/basic). "
+            "You are not running a supported priority plugin\n(priority/basic).\n"
             "Only 'priority/multifactor' is supported.\n",
             id="22.05-unset-is-basic",
         ),
