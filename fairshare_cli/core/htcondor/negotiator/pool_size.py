@@ -146,6 +146,7 @@ def weigh_pool(
     knobs: NegotiatorKnobs,
     now: float,
     compiled: dict[tuple[str, frozenset[str]], Compiled] | None = None,
+    not_sent: frozenset[int] | None = None,
 ) -> PoolSize:
     """The :class:`PoolSize` of ``slots`` (their claims and resources given), the slots the
     constraint keeps summed in pool order.
@@ -153,7 +154,8 @@ def weigh_pool(
     The constraint and ``SLOT_WEIGHT`` are evaluated once per (stanza, claimed, kind,
     resources) when they read only what those fix (the stanza's attributes, ``Cpus``,
     ``Memory``, ``Disk``, ``SlotType`` ...), else on every slot's ad. ``compiled``: a
-    compile cache to reuse.
+    compile cache to reuse. ``not_sent``: the slots ``slot_constraint`` leaves out, where
+    the caller found them already (None: found here).
 
     Raises:
         ConfigError: ``slot_poolsize_constraint``, or with slot weights on ``slot_weight``
@@ -163,7 +165,9 @@ def weigh_pool(
     ev = Evaluator(compiled)
     if knobs.slot_constraint is not None:
         slots = list(slots)
-        out = left_out(ev, machines, knobs.slot_constraint, slots, now)
+        out = not_sent
+        if out is None:
+            out = left_out(ev, machines, knobs.slot_constraint, slots, now)
         slots = [slot for slot in slots if slot.index not in out]
     if not use_weights and knobs.slot_poolsize_constraint is None:
         slots = list(slots)

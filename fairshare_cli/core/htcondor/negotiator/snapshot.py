@@ -439,7 +439,7 @@ class Snapshot:
             sizes = class_sizes(self.classes, self.slots, self.slot_class, effective, use_weights)
         else:
             compiled = frozen.compiled if frozen is not None else None
-            sizes = weigh_pool(self.machines, self.slots, knobs, self.now, compiled)
+            sizes = weigh_pool(self.machines, self.slots, knobs, self.now, compiled, self.left_out)
         self.pool_weight, self.quota_pool = sizes
         self.min_weight = min(weights) if (weights and use_weights) else 1.0
         self.unclaimed_classes = [c for c in self.classes if not c.claimed]
