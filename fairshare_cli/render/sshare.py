@@ -219,10 +219,13 @@ def _table_block(
     except (TypeError, ValueError, OverflowError):
         return _column_lines(fields, columns, memos)
     width = sum(abs(f.width) + 1 for f in fields) + 1
-    if not "".join(lines).isascii():  # (a name's cell is its width in bytes, not letters)
+    text = "".join(lines)
+    if not text.isascii():  # (a name's cell is its width in bytes, not letters)
         odd.update(i for i, line in enumerate(lines) if _bytes(line) != width)
-    elif sum(map(len, lines)) != width * len(lines):
+    elif len(text) != width * len(lines):
         odd.update(i for i, line in enumerate(lines) if len(line) != width)
+    if not odd:
+        return text
     for i in odd:
         cells = [
             format_value(f, values[i], False) for f, values in zip(fields, columns, strict=True)
