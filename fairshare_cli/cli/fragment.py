@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from fairshare_cli.cli.options import output_file
+from fairshare_cli.cli.options import FilePath, output_file
 
 if TYPE_CHECKING:  # tomlkit only when a fragment is written: `fs import --help` stays light
     from fairshare_cli.io.importers.as_config import Imported
@@ -41,7 +41,7 @@ def fragment_options(func: F) -> F:
         "--into",
         "into",
         metavar="CONFIG",
-        type=click.Path(dir_okay=False),
+        type=FilePath(),
         callback=output_file("config file", writable=False),
         help="Merge into this pool config (keeps its comments and other keys; made if "
         "missing, with defaults = current) instead of printing a TOML fragment.",

@@ -46,6 +46,25 @@ class EnvOption(click.Option):
         return super().get_error_hint(ctx)
 
 
+class FilePath(click.Path):
+    """A file's path (``click.Path(dir_okay=False)``), refusing one that ends in ``/``:
+    ``--state st.json/`` was read and written as ``st.json`` (the path was normalised),
+    where the system says that ``st.json/`` is no folder (``cat st.json/``)."""
+
+    def __init__(self, exists: bool = False, allow_dash: bool = False) -> None:
+        super().__init__(dir_okay=False, exists=exists, allow_dash=allow_dash)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        import os
+
+        text = os.fsdecode(value) if isinstance(value, bytes) else str(value)
+        if text.rstrip("/") and text.endswith("/"):
+            self.fail(
+                f"{text!r} ends in '/', so it names a folder; give the file's path", param, ctx
+            )
+        return super().convert(value, param, ctx)
+
+
 def config_option(func: F) -> F:
     """``--config`` (with FAIRSHARE_CONFIG)."""
     return click.option(
@@ -54,7 +73,7 @@ def config_option(func: F) -> F:
         cls=EnvOption,
         envvar="FAIRSHARE_CONFIG",
         metavar="PATH",
-        type=click.Path(dir_okay=False),
+        type=FilePath(),
         help="Pool config (default: ./fairshare.toml, else the user config dir).",
         expose_value=False,
         callback=_path_store("config_path", must_exist=True),
@@ -157,7 +176,7 @@ def common_options(func: F) -> F:
         cls=EnvOption,
         envvar="FAIRSHARE_STATE",
         metavar="PATH",
-        type=click.Path(dir_okay=False),
+        type=FilePath(),
         help="State file (default: [pool] state in the config, else the user state dir).",
         expose_value=False,
         callback=_path_store("state_path"),

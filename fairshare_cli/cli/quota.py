@@ -7,6 +7,7 @@ import click
 from fairshare_cli.cli.context import load_env
 from fairshare_cli.cli.htcondor_inputs import load_inputs
 from fairshare_cli.cli.options import (
+    FilePath,
     GlobalOptions,
     common_options,
     output_options,
@@ -18,7 +19,7 @@ from fairshare_cli.cli.options import (
 @click.command("quota")
 @click.option(
     "--jobs-file",
-    type=click.Path(dir_okay=False),
+    type=FilePath(),
     metavar="FILE",
     help="Read the job queue from this JSON file instead of the state.",
 )

@@ -12,6 +12,7 @@ import click
 
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import (
+    FilePath,
     GlobalOptions,
     common_options,
     no_empty_path,
@@ -101,7 +102,7 @@ def html_option(func: Callable[..., None]) -> Callable[..., None]:
     """``--html FILE`` (``fs simulate``, ``fs sweep``): one self-contained page."""
     return click.option(
         "--html",
-        type=click.Path(dir_okay=False),
+        type=FilePath(),
         metavar="FILE",
         callback=output_file("HTML page"),
         help="Also write one self-contained HTML page: shares over time, metrics (docs/sweep.md).",
@@ -111,7 +112,7 @@ def html_option(func: Callable[..., None]) -> Callable[..., None]:
 @click.command("simulate")
 @click.option(
     "--workload",
-    type=click.Path(dir_okay=False),
+    type=FilePath(),
     metavar="FILE",
     callback=no_empty_path,
     help="Jobs to submit (a JSON list of job objects, each with its id; submit_time, "
@@ -134,7 +135,7 @@ def html_option(func: Callable[..., None]) -> Callable[..., None]:
 )
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False),
+    type=FilePath(),
     metavar="PNG",
     help="Also draw slots held and effective priorities over time (matplotlib).",
 )

@@ -17,7 +17,7 @@ from fairshare_cli.cli.context import (
     WHATIF_SIDE,
     WHATIF_TABLE,
 )
-from fairshare_cli.cli.options import OUTPUT_FORMATS
+from fairshare_cli.cli.options import OUTPUT_FORMATS, FilePath
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.spool import stdin_kept
 
@@ -179,7 +179,7 @@ def _refuse_one_key_twice(assignments: tuple[str, ...], keys: list[str]) -> None
     "--history",
     "history_file",
     metavar="FILE",
-    type=click.Path(dir_okay=False, exists=True, allow_dash=True),
+    type=FilePath(exists=True, allow_dash=True),
     help="Replay this usage history (CSV or JSON lines; - for stdin) for the after side, "
     "instead of the history kept beside the state (before or after the view).",
 )
@@ -388,7 +388,7 @@ def take_history(
                 f"--history is given twice ('{found}' and '{value}'); give it once"
             )
         option = next(p for p in ctx.command.params if p.name == "history_file")
-        given = click.Path(dir_okay=False, exists=True, allow_dash=True)
+        given = FilePath(exists=True, allow_dash=True)
         found = str(given.convert(value, option, ctx))
     return found, tuple(argv)
 

@@ -18,6 +18,7 @@ from fairshare_cli.cli.imports._slurm_state import (
     store_slurm,
 )
 from fairshare_cli.cli.options import (
+    FilePath,
     GlobalOptions,
     common_options,
     dry_run_option,
@@ -35,7 +36,7 @@ _NO_SHARE = "usage_normalized no share of root's: classic, at a pending job"
 @click.option(
     "--into",
     metavar="CONFIG",
-    type=click.Path(dir_okay=False),
+    type=FilePath(),
     callback=output_file("config file", writable=False),
     help="Also merge the account tree (parents, RawShares) into this pool config "
     "(made if missing, with defaults = current).",
