@@ -6,7 +6,7 @@ import errno
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from itertools import islice
 from typing import IO, TYPE_CHECKING, Any, cast
@@ -90,30 +90,64 @@ def text_lines(
     try:
         number = 0
         for block in line_blocks(fh.read, name, expected):  # (a line without end refused)
-            for raw in block:
+            if bar is not None:
+                bar.advance(fh.tell())
+            text = _clean_text(block.getvalue())
+            # (a block's lines checked one by one where it holds a fault)
+            lines = _checked_lines(block, name, number, expected) if text is None else _split(text)
+            line = ""
+            for line in lines:
                 number += 1
-                if bar is not None and number % 65536 == 0:
-                    bar.advance(fh.tell())
-                if b"\0" in raw:
-                    raise InputError(f"{name}:{number}: binary data; expected {expected}")
-                try:
-                    text = raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    raise InputError(
-                        f"{name}:{number}: not UTF-8 text; expected {expected}"
-                    ) from None
                 if number == 1:
-                    refuse_bom(text, name)
-                if first is None and text.strip() and not is_prompt(text):
-                    first = text.lstrip()[:1]
-                yield number, text.rstrip("\r\n")  # (first: a reader may refuse it as it is)
-                if whole and first not in ("{", "[") and not raw.endswith(b"\n") and text.strip():
-                    raise cut_capture(name, number, text, expected)
+                    refuse_bom(line, name)
+                if first is None and line.strip() and not is_prompt(line):
+                    first = line.lstrip()[:1]
+                yield number, line.rstrip("\r\n")  # (first: a reader may refuse it as it is)
+            ends = block.getvalue().endswith(b"\n")
+            if whole and first not in ("{", "[") and not ends and line.strip():
+                raise cut_capture(name, number, line, expected)
     finally:
         if bar is not None:
             bar.stop()
         if fh is not getattr(sys.stdin, "buffer", None):
             fh.close()
+
+
+def _clean_text(data: bytes) -> str | None:
+    """A block's text, where it holds no NUL byte and is all UTF-8; else None (its lines
+    are then checked one by one, so that the fault is named at its line, after the lines
+    before it, which a reader may refuse first)."""
+    if b"\0" in data:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _split(text: str) -> list[str]:
+    """A block's lines, without their newlines (the block ends with one, or is the last)."""
+    lines = text.split("\n")
+    if not lines[-1]:
+        lines.pop()  # (the empty text after the last newline)
+    return lines
+
+
+def _checked_lines(block: Iterable[bytes], name: str, before: int, expected: str) -> Iterator[str]:
+    """Each line's text of a ``block`` of bytes that holds a fault, the lines before it
+    first; ``before``: the number of the line before the block's first.
+
+    Raises:
+        InputError: a line holds a NUL byte, or bytes that are not UTF-8, naming its
+            ``name:LINE``.
+    """
+    for number, raw in enumerate(block, before + 1):
+        if b"\0" in raw:
+            raise InputError(f"{name}:{number}: binary data; expected {expected}")
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"{name}:{number}: not UTF-8 text; expected {expected}") from None
 
 
 #: How many lines a reader of a whole dump reads before it looks at the dump's head
