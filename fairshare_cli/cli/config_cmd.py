@@ -415,6 +415,11 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
     if not path:  # (Path("") is the current folder: ". is a directory")
         raise InputError("fs init: an empty path; give the path of the config file to write")
     refuse_dash(path, "fs init", "config file")
+    if path.endswith("/") and path.strip("/"):  # (Path() drops it: pool.toml/ wrote pool.toml)
+        raise InputError(
+            f"fs init {path}: it ends in '/', so it names a folder; give the path of the "
+            "config file to write"
+        )
     given = Path(path)
     target = through_link(given)
     with folder_lock(target, "config file"):  # (as merges into it take: one at a time)

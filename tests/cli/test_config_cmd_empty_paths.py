@@ -38,3 +38,21 @@ def test_into_an_empty_path_is_refused(
         "fs: error: --into: an empty path; give the path of the config file to write\n"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("path", ["new.toml/", "sub/"])
+def test_init_of_a_path_ending_in_a_slash_is_refused(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    """fs init new.toml/ wrote new.toml (the path normalised), where the system says
+    that new.toml/ is no folder; fs init sub/ of a folder said it is a directory."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    result = run("init", path)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: fs init {path}: it ends in '/', so it names a folder; give the path of "
+        "the config file to write\n"
+    )
+    assert [p.name for p in tmp_path.iterdir()] == ["sub"]
+    assert list((tmp_path / "sub").iterdir()) == []
