@@ -258,6 +258,13 @@ def _new_jobs(env: Env, dumped: list[ImportedJob], sites: dict[str, int]) -> lis
     ]
 
 
+#: What a printed priority above every factor's sum may be: a site factor no dump prints.
+_SITE_HINT = (
+    " (a site factor, set with scontrol update and printed in no dump? "
+    "--site-factor-from-priority reads it off the printed Priority)"
+)
+
+
 def _unexplained(
     mismatches: list[PriorityMismatch], no_last_decay: bool, incr_only: bool = False
 ) -> str:
@@ -284,6 +291,8 @@ def _unexplained(
         " (without --last-decay, slurmctld's last decay pass is taken as --now: give the "
         "time it ran before the dump)"
         if no_last_decay
+        else _SITE_HINT
+        if all(m.printed > m.computed for m in mismatches)
         else ""
     )
     return text + (
