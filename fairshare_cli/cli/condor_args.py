@@ -29,6 +29,7 @@ class CondorOption:
         display: the ``fs userprio`` options it becomes, blank-separated ("" for an edit
             or an unsupported one).
         edit: the ``fs`` edit command it runs, with fixed arguments (e.g. ``--all``).
+        usage: its operands as condor_userprio's usage names them (``<user> <val>``).
     """
 
     name: str
@@ -36,22 +37,23 @@ class CondorOption:
     operands: int = 0
     display: str = ""
     edit: tuple[str, ...] = ()
+    usage: str = ""
 
 
 #: condor_userprio's options in ``user_prio.cpp``'s order (the first match wins).
 CONDOR_OPTIONS: tuple[CondorOption, ...] = (
-    CondorOption("setprio", operands=2, edit=("setprio",)),
-    CondorOption("setfactor", operands=2, edit=("setfactor",)),
-    CondorOption("setfloor", operands=2, edit=("setfloor",)),
-    CondorOption("setceiling", operands=2, edit=("setceiling",)),
-    CondorOption("setbegin", operands=2, edit=("setbegin",)),
-    CondorOption("setaccum", operands=2, edit=("setaccum",)),
-    CondorOption("setlast", operands=2, edit=("setlast",)),
-    CondorOption("resetusage", operands=1, edit=("resetusage",)),
-    CondorOption("delete", 3, operands=1, edit=("delete",)),
+    CondorOption("setprio", operands=2, edit=("setprio",), usage="<user> <val>"),
+    CondorOption("setfactor", operands=2, edit=("setfactor",), usage="<user> <val>"),
+    CondorOption("setfloor", operands=2, edit=("setfloor",), usage="<user> <val>"),
+    CondorOption("setceiling", operands=2, edit=("setceiling",), usage="<user> <val>"),
+    CondorOption("setbegin", operands=2, edit=("setbegin",), usage="<user> <val>"),
+    CondorOption("setaccum", operands=2, edit=("setaccum",), usage="<user> <val>"),
+    CondorOption("setlast", operands=2, edit=("setlast",), usage="<user> <val>"),
+    CondorOption("resetusage", operands=1, edit=("resetusage",), usage="<user>"),
+    CondorOption("delete", 3, operands=1, edit=("delete",), usage="<user>"),
     CondorOption("resetall", edit=("resetusage", "--all")),
     CondorOption("long", 1, display="--long"),
-    CondorOption("constraint", 1, operands=1, display="--constraint"),
+    CondorOption("constraint", 1, operands=1, display="--constraint", usage="<expr>"),
     CondorOption("legacy", 3, display="--legacy"),
     CondorOption("modular", 3, display="--modular"),
     CondorOption("af", 2, display="--af-opts"),
@@ -69,14 +71,14 @@ CONDOR_OPTIONS: tuple[CondorOption, ...] = (
     CondorOption("most", 2, display="--most"),
     CondorOption("groupid", display="--groupid"),
     CondorOption("order", display="--order"),
-    CondorOption("activefrom", operands=3, display="--activefrom"),
+    CondorOption("activefrom", operands=3, display="--activefrom", usage="<month> <day> <year>"),
     CondorOption("allusers", display="--allusers"),
     CondorOption("usage", 2, display="--usage"),
     CondorOption("priority", 4, display="--priority"),
-    CondorOption("getreslist", 6, operands=1, display="--getreslist"),
-    CondorOption("inputfile", 2, operands=1),
-    CondorOption("pool", 1, operands=1),
-    CondorOption("name", operands=1),
+    CondorOption("getreslist", 6, operands=1, display="--getreslist", usage="<user>"),
+    CondorOption("inputfile", 2, operands=1, usage="<file>"),
+    CondorOption("pool", 1, operands=1, usage="<host>"),
+    CondorOption("name", operands=1, usage="<name>"),
     CondorOption("collector", 3),
     CondorOption("negotiator", 3, display="--negotiator"),
 )
@@ -187,7 +189,7 @@ def translate(args: list[str]) -> Translated:
             continue
         operands = args[i : i + option.operands]
         if len(operands) < option.operands or any(o.startswith("--") for o in operands):
-            raise InputError(f"'{arg}' (-{option.name}) needs {option.operands} argument(s)")
+            raise InputError(_needs(arg, option))
         i += option.operands
         if option.display:  # (-grouporder is flat too: a later -hier wins, as in condor)
             _note_filter(option, len(out), filters)
@@ -202,6 +204,17 @@ def translate(args: list[str]) -> Translated:
     if edit is not None:
         out = _common_only(out)
     return Translated(_later_filter(out, filters), edit)
+
+
+def _needs(arg: str, option: CondorOption) -> str:
+    """``-activefrom needs 3 arguments: -activefrom <month> <day> <year>``, naming the
+    option a prefix stands for (``'-setf' is -setfactor``) and its operands as
+    condor_userprio's usage does."""
+    count = option.operands
+    given = "" if arg.lstrip("-") == option.name else f"'{arg}' is -{option.name}, which "
+    what = f"{count} argument{'s' if count != 1 else ''}"
+    form = f"-{option.name} {option.usage}" if option.usage else f"-{option.name}"
+    return f"{given or f'-{option.name} '}needs {what}: {form}"
 
 
 def _later_filter(out: list[str], filters: list[tuple[str, int]]) -> list[str]:

@@ -395,14 +395,16 @@ def sacct(
     with open_input(file) as fh:
         records, on_line, skipped, allocated = read_sacct(fh, file, when)
     found: list[Allocations] = []
+    twice: list[list[str]] = []
 
     def slurm_sink(
         config: Config, section: Any, now: float, rebuild: bool, presorted: bool = True
     ) -> HistorySink:
         """The Slurm sink (each record billed by its ``tres``, its job's ``AllocTRES``,
         under its partition's ``TRESBillingWeights``), the jobs it bills otherwise than
-        slurmctld did noted."""
+        slurmctld did noted, and those the state's usage counts already."""
         found[:] = [billing_notes(records, allocated, Billing.of_config(config))]
+        twice[:] = [] if rebuild else [_counted_already(section, records, on_line, allocated)]
         return HISTORY_SINKS["slurm"](config, section, now, rebuild, presorted)
 
     sinks = {**HISTORY_SINKS, "slurm": slurm_sink}
@@ -414,12 +416,53 @@ def sacct(
         _import(lambda: records, file, rebuild, dry_run, opts, sinks, last_decay=last)
     if found:
         _note_billing(found[0])
+    if twice and twice[0]:
+        _warn_counted_twice(file, twice[0])
     if skipped:
         click.echo(
             f"fs: note: skipped {skipped} line{'s' if skipped != 1 else ''} of no usage: job "
             "steps, jobs that never started (or start after --now), jobs with no CPUs",
             err=True,
         )
+
+
+def _counted_already(
+    section: Any, records: list[UsageRecord], on_line: list[int], allocated: list[Any]
+) -> list[str]:
+    """The jobs (by id, else ``line N``) whose usage the state's Slurm usage holds already:
+    those that started before its decay pass, of an association it has usage of. Only
+    usage a dump brought can (``fs import scontrol-assoc``, ``sshare``, ``squeue``): the
+    accountant refuses a record that starts before its submitter's last update, which
+    every import of usage moves on."""
+    from fairshare_cli.core.slurm.usage import usage_from_json
+
+    state = usage_from_json(section)
+    t = state.last_decay_ran
+    used = {key for key, value in state.usage.items() if value > 0}
+    if t is None or not used:
+        return []
+    ids = {a.record: a.job_id for a in allocated}
+    return [
+        ids.get(k, f"line {on_line[k]}")
+        for k, r in enumerate(records)
+        if r.start < t and (r.account, r.owner) in used
+    ]
+
+
+def _warn_counted_twice(file: str, jobs: list[str]) -> None:
+    """Say on stderr that ``jobs`` of ``file`` were charged on top of usage holding them."""
+    from fairshare_cli.cli.imports._slurm_state import plural
+    from fairshare_cli.io.importers.common import summary_names
+
+    one = len(jobs) == 1
+    click.echo(
+        f"fs: warning: Slurm: {plural(len(jobs), 'job')} of {file} ({summary_names(jobs)}) "
+        "started before the decay pass of the state's usage, which a dump brought (fs import "
+        f"scontrol-assoc, sshare or squeue) and which counts {'it' if one else 'them'} "
+        f"already: {'its' if one else 'their'} usage now counts twice; --rebuild replays "
+        f"{file} in place of that usage",
+        err=True,
+    )
 
 
 def _note_billing(found: Allocations) -> None:

@@ -109,9 +109,34 @@ def _path_store(attr: str, must_exist: bool = False) -> Callable[..., Any]:
             from fairshare_cli.io.inputs import no_such_file
 
             raise click.BadParameter(f"{no_such_file(value)}{sample_hint(Path(value))}", ctx, param)
+        if attr == "config_path" and source is ParameterSource.ENVIRONMENT and value != "-":
+            _note_config_elsewhere(ctx, value)
         return store(ctx, param, value)
 
     return check
+
+
+def _note_config_elsewhere(ctx: click.Context, value: str) -> None:
+    """Say on stderr that FAIRSHARE_CONFIG names a config other than the
+    ``./fairshare.toml`` of the current folder, which it hides (a variable left set from
+    another pool), once a command."""
+    import os
+
+    here = "fairshare.toml"
+    root = ctx.find_root()
+    if ctx.resilient_parsing or root.meta.get("fs.config_elsewhere"):
+        return
+    try:
+        elsewhere = os.path.isfile(here) and not os.path.samefile(here, value)
+    except OSError:  # (a config that cannot be looked at: the loader says why)
+        return
+    if elsewhere:
+        root.meta["fs.config_elsewhere"] = True
+        click.echo(
+            f"fs: note: the config is {value} (FAIRSHARE_CONFIG), not ./fairshare.toml of "
+            "this folder; pass --config fairshare.toml (or unset FAIRSHARE_CONFIG) for that one",
+            err=True,
+        )
 
 
 def no_empty_path(ctx: click.Context, param: click.Parameter, value: Any) -> Any:

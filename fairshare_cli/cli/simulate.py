@@ -296,6 +296,7 @@ def prepared(
     if scheduler == "slurm":  # (the jobs slurmctld takes to no partition)
         queue, jobs_in = slurm_jobs(opts, env.config, inputs, jobs_in, workload)
     _note_held(queue, jobs_in)
+    _note_no_machines(env.config)
     return env, Simulation(
         env.config,
         (inputs.accountant, inputs.negotiator),
@@ -317,6 +318,15 @@ def _note_held(queue: Sequence[Job], workload: Sequence[JobBatch]) -> None:
         jobs = "job never starts" if held == 1 else "jobs never start"
         click.echo(f"fs: note: {held} held {jobs} in this simulation ('fs release' lets a job "
                    "run)", err=True)  # fmt: skip
+
+
+def _note_no_machines(config: Config) -> None:
+    """Say on stderr that a config of no ``[[machines]]`` (a DIRAC-only one, or Slurm's
+    before ``fs import slurm-conf``) starts no job: its table holds nothing but zeros."""
+    if not config.machines:
+        click.echo(f"fs: note: {config.path} has no [[machines]], so no job starts in this "
+                   "simulation ('fs import condor-status' or 'fs import slurm-conf' adds "
+                   "them)", err=True)  # fmt: skip
 
 
 def pool_cycle(config: Config, scheduler: str) -> float:

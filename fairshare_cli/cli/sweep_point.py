@@ -165,11 +165,20 @@ def run_point(manifest: dict[str, Any], index: int) -> dict[str, Any]:
         bool(spec["backfill"]),
         progress=False,
     )
-    for text in notes:
+    for text in notes:  # (a spec names its history file by its key, not by an option)
+        for option, key in _SPEC_HISTORY:
+            text = text.replace(option, key)
         click.echo(f"fs: note: point {index}: {text}", err=True)
     from fairshare_cli.cli.sweep_result import point_result
 
     return point_result(env, result, spec["scheduler"], index, overrides)
+
+
+#: What a replay's note tells ``fs whatif`` to pass, and what a sweep's spec names instead.
+_SPEC_HISTORY = (
+    ("pass --history FILE of that usage", 'name its history in the spec (history = "FILE")'),
+    ("pass --history FILE", 'name a history in the spec (history = "FILE")'),
+)
 
 
 def run_point_safely(manifest: dict[str, Any], index: int) -> dict[str, Any]:

@@ -312,10 +312,10 @@ def _exact_record(line: str, path: str, lineno: int) -> UsageRecord | None:
     text = line.strip()
     if not text or text.startswith("#"):
         return None
-    if lineno == 1 and text.startswith("["):
+    if lineno == 1 and (text.startswith("[") or text == "{"):
         raise InputError(
-            f"{path}: expected a usage history in JSON lines (one record per line), "
-            "not a JSON array"
+            f"{path}: expected a usage history in JSON lines (one record per line), not "
+            f"{'a JSON array' if text.startswith('[') else 'one JSON object over several lines'}"
         )
     try:
         obj = fast_loads(text, None)  # (never None for a record: msgspec refused it)

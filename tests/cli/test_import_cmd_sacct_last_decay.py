@@ -68,7 +68,8 @@ def test_the_jobs_are_charged_on_the_grid_through_the_pass(tmp_path: Path, run: 
     [
         pytest.param(
             "2030-01-01T00:00:00Z",
-            "--last-decay 2030-01-01T00:00:00Z is after --now; the pass must have run already",
+            f"--last-decay 2030-01-01T00:00:00Z is after --now {NOW}; the pass must have run "
+            "already",
             id="after-now",
         ),
         pytest.param(

@@ -38,9 +38,15 @@ def resolve_last_decay(given: str | None, now: float) -> float:
         return now
     when = parse_time(given, "--last-decay")
     if when > now:
+        from fairshare_cli.cli.resolve import now_source
+        from fairshare_cli.core.epoch import utc_text
         from fairshare_cli.errors import InputError
 
-        raise InputError(f"--last-decay {given} is after --now; the pass must have run already")
+        shown = "" if utc_text(when) == given else f" ({utc_text(when)})"
+        raise InputError(
+            f"--last-decay {given}{shown} is after {now_source()} {utc_text(now)}; the pass "
+            "must have run already"
+        )
     return when
 
 

@@ -81,6 +81,7 @@ def command(
             "--site-factor-from-priority and --no-site-factor exclude each other"
         )
     dump = read_jobs(file)
+    _refuse_later_jobs(dump.jobs, opts.when())
     with mutate_state(opts, dry_run) as env:
         env.jobs_source = file  # (the dump's jobs are the queue's new ones)
         when = resolve_last_decay(last_decay, env.now)
@@ -127,6 +128,38 @@ def command(
         text += _unexplained(unexplained, last_decay is None, _incr_only(env))
         text += _held(env, [j for j in new if j.status == "idle"])
     report(dry_run, text, ignored)  # (once the state is checked and written)
+
+
+def _refuse_later_jobs(dumped: list[ImportedJob], now: float) -> None:
+    """Refuse a dump whose latest submit time (a running job's start) is after ``now``, as
+    ``fs import condor-q`` refuses one (a FAIRSHARE_NOW left set: such jobs are in no
+    view at ``now``).
+
+    Raises:
+        InputError: naming the job, its time and ``--now`` (or where the time came from).
+    """
+    from fairshare_cli.cli.imports._dump_time import latest, refuse_later_dump
+
+    times = []
+    for item in dumped:
+        job = item.job
+        if job.submit_time is not None:
+            times.append((job.submit_time, f"{item.where}: job {job.id}'s submit time"))
+        if job.status == "running" and job.start_time is not None:
+            times.append((job.start_time, f"{item.where}: job {job.id}'s start time"))
+    found = latest(times)
+    if found is not None:
+        text = any(isinstance(item.place, int) for item in dumped)  # (scontrol's, not JSON)
+        later = "the dump is of a later time" + (_LOCAL_TIMES if text else "")
+        refuse_later_dump(found[1], found[0], now, later)
+
+
+#: Why a text dump's times may lie after the time it was taken: scontrol prints its host's
+#: local time without a zone, which fs reads as UTC.
+_LOCAL_TIMES = (
+    " (or of a host east of UTC: scontrol prints local times, which fs reads as UTC; "
+    "capture it with TZ=UTC scontrol show jobs)"
+)
 
 
 def _held(env: Env, pending: list[Job]) -> str:
@@ -258,6 +291,13 @@ def _new_jobs(env: Env, dumped: list[ImportedJob], sites: dict[str, int]) -> lis
     ]
 
 
+#: What a printed priority above every factor's sum may be: a site factor no dump prints.
+_SITE_HINT = (
+    " (a site factor, set with scontrol update and printed in no dump? "
+    "--site-factor-from-priority reads it off the printed Priority)"
+)
+
+
 def _unexplained(
     mismatches: list[PriorityMismatch], no_last_decay: bool, incr_only: bool = False
 ) -> str:
@@ -284,6 +324,8 @@ def _unexplained(
         " (without --last-decay, slurmctld's last decay pass is taken as --now: give the "
         "time it ran before the dump)"
         if no_last_decay
+        else _SITE_HINT
+        if all(m.printed > m.computed for m in mismatches)
         else ""
     )
     return text + (

@@ -84,7 +84,7 @@ def test_the_site_factor_is_the_dumps_else_0(tmp_path: Path, run: Callable[..., 
     dump = FIXTURES / "ft1_running" / "scontrol_show_jobs.txt"
     result = run("import", "squeue", str(dump), *common, "--last-decay", _pass_time("ft1_running"))
     assert result.exit_code == 0, result.stderr
-    assert "site factor" not in result.stderr
+    assert "site factor from Priority" not in result.stderr  # (only the hint names it)
     rows = json.loads(run("sprio", "--json", *common).stdout)
     assert {r["site"] for r in rows} == {0}
     eight = next(r for r in rows if r["job_id"] == "8")
