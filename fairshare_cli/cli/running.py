@@ -190,6 +190,7 @@ def hold_history_running(
         if len(kept) != len(neg.claims):
             neg = neg.with_claims(kept)
             env.state = env.state.with_section("negotiator", negotiator_to_json(neg))
+    from fairshare_cli.core.epoch import utc_text
     from fairshare_cli.core.htcondor.replay import record_weigher
 
     domain = env.config.pool.uid_domain
@@ -209,7 +210,7 @@ def hold_history_running(
                     job_id=f"{HISTORY_PREFIX}{name}:{rec.start:.0f}:{number}.{k}",
                     start_time=rec.start,
                     cpus=rec.cpus,
-                    label=f"{label}: record {number} ({name}, running since {rec.start:.0f})",
+                    label=f"{label}: record {number} ({name}, running since {utc_text(rec.start)})",
                     charged=weigh(rec.cpus),
                     slots=1 if k < held else rec.slots - held,
                     partition=partition,

@@ -131,7 +131,7 @@ def test_running_work_that_finds_no_slot_is_a_warning(
     result = run("import", "history", str(hist), *pool, "--now", NOW)
     assert result.exit_code == 0
     assert result.stderr == (
-        f"fs: warning: {hist}: record 1 (bob@d.org, running since {START}): running, but no "
+        f"fs: warning: {hist}: record 1 (bob@d.org, running since 2026-11-21T10:00:00Z): running, but no "
         "free slot fits it; it holds no slot; its use stops now\n"
     )
     rows = json.loads(run("userprio", "--allusers", "--json", *pool, "--now", NOW).stdout)
@@ -230,7 +230,7 @@ def test_a_record_whose_slots_find_no_slot_is_one_warning(
     result = run("import", "history", str(hist), *pool, "--now", NOW)
     assert result.exit_code == 0
     assert result.stderr == (
-        f"fs: warning: {hist}: record 1 (bob@d.org, running since {START}): running, but no "
+        f"fs: warning: {hist}: record 1 (bob@d.org, running since 2026-11-21T10:00:00Z): running, but no "
         "free slot fits 3 of its slots; they hold no slot; their use stops now\n"
     )
 
@@ -249,7 +249,7 @@ def test_many_records_without_a_slot_are_ten_warnings_and_a_count(
     assert result.exit_code == 0
     lines = result.stderr.splitlines()
     assert lines[:10] == [
-        f"fs: warning: {hist}: record {i + 1} (u{i}@d.org, running since {START}): running, "
+        f"fs: warning: {hist}: record {i + 1} (u{i}@d.org, running since 2026-11-21T10:00:00Z): running, "
         "but no free slot fits it; it holds no slot; its use stops now"
         for i in range(10)
     ]

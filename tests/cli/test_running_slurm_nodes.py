@@ -149,7 +149,7 @@ def test_history_records_of_a_partition_hold_its_nodes(
     res = run("import", "history", str(hist), *args)
     assert res.exit_code == 0
     assert res.stderr == (
-        f"fs: warning: {hist}: record 3 (u1@localdomain, running since {start}): running, "
+        f"fs: warning: {hist}: record 3 (u1@localdomain, running since 2026-11-21T10:00:00Z): running, "
         'but no node of partition "b" has CPUs free for it; it holds no slot; its use stops '
         "now\n"
     )
