@@ -130,8 +130,9 @@ def _from_store(
             _note(
                 notes,
                 f"no usage history is kept beside {state_path}, so the after side "
-                "revalues no recorded usage: keep one with 'fs import history FILE' "
-                "(--rebuild to rebuild the state from it), or pass --history FILE",
+                "revalues no recorded usage: keep one with 'fs import history FILE' (or "
+                "sacct, condor-history; --rebuild to rebuild the state from it), or pass "
+                "--history FILE",
             )
             return state
         if not store.holds(marks):  # (a --rebuild killed after its rename, before the state)

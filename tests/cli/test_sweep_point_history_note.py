@@ -26,7 +26,8 @@ def test_the_note_names_the_spec_key(tmp_path: Path, run: Callable[..., Any]) ->
     assert notes and "--history" not in result.stderr
     assert notes[0] == (
         f"fs: note: point 0: no usage history is kept beside {state}, so the after side "
-        "revalues no recorded usage: keep one with 'fs import history FILE' (--rebuild to "
-        'rebuild the state from it), or name a history in the spec (history = "FILE")'
+        "revalues no recorded usage: keep one with 'fs import history FILE' (or sacct, "
+        "condor-history; --rebuild to rebuild the state from it), or name a history in the "
+        'spec (history = "FILE")'
     )
     assert run("sweep", str(spec), "--history", "h.csv").exit_code == 2

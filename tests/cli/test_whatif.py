@@ -95,8 +95,8 @@ def test_unknown_key_is_refused_with_a_hint(
 
 NOTE = (
     "Note: no usage history is kept beside {state}, so the after side revalues no recorded "
-    "usage: keep one with 'fs import history FILE' (--rebuild to rebuild the state from "
-    "it), or pass --history FILE"
+    "usage: keep one with 'fs import history FILE' (or sacct, condor-history; --rebuild to "
+    "rebuild the state from it), or pass --history FILE"
 )
 
 
