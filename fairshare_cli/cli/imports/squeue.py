@@ -24,10 +24,11 @@ from fairshare_cli.core.operations.queue import ended_by_dump
 from fairshare_cli.core.slurm.billing import Billing
 from fairshare_cli.core.slurm.usage import SlurmUsage
 from fairshare_cli.errors import InputError
-from fairshare_cli.io.importers.slurm_jobs import FinishedJob
+from fairshare_cli.io.importers.slurm_jobs import FinishedJob, JobDump
 from fairshare_cli.io.importers.squeue import ImportedJob
 
 if TYPE_CHECKING:
+    from fairshare_cli.core.config import Config
     from fairshare_cli.core.slurm.snapshot import PriorityMismatch
 
 
@@ -125,9 +126,23 @@ def command(
         if ended:
             text += f"; ended {plural(len(ended), 'queued job')} the dump lists finished: "
             text += ", ".join(ended)
-        text += _unexplained(unexplained, last_decay is None, _incr_only(env))
-        text += _held(env, [j for j in new if j.status == "idle"])
+        text += _unexplained(unexplained, last_decay is None, _incr_only(env)) + _held(
+            env, [j for j in new if j.status == "idle"]
+        )
     report(dry_run, text, ignored)  # (once the state is checked and written)
+    _note_release(dump, env.config, file)
+
+
+def _note_release(dump: JobDump, config: Config, file: str) -> None:
+    """Note a dump of Slurm 22.05 or older read under a config that prints as 23.02 on do
+    (``fs sprio -l`` then has 26.05's columns, which that cluster's sprio does not print)."""
+    if dump.before_23_02 and config.priority.output_compat != "22.05":
+        click.echo(
+            f"fs: note: {file} is Slurm 22.05's scontrol show jobs (TRES=, where 23.02 and "
+            'later print ReqTRES=): set [priority] output_compat = "22.05" for fs sprio and '
+            "fs sshare to print as that cluster's sprio and sshare do",
+            err=True,
+        )
 
 
 def _refuse_later_jobs(dumped: list[ImportedJob], now: float) -> None:

@@ -91,6 +91,8 @@ def read_scontrol(
             value, or text after the last newline (``common.cut_capture``: a cut record).
     """
     dump, kinds, line = _Dump(label, out), RecordKinds(), first_line
+    first = text[: text.find("\n\n")]  # (the first record; one line with scontrol -o)
+    out.before_23_02 = " TRES=" in first and " ReqTRES=" not in first
     pieces = chain([text], rest)
     piece: str | None = next(pieces)
     while piece is not None:

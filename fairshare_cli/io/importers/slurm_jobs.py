@@ -76,6 +76,9 @@ class JobDump:
     jobs: list[ImportedJob] = field(default_factory=list)
     finished: list[FinishedJob] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    #: ``scontrol show jobs`` of Slurm 22.05 or older: its records print ``TRES=``, where
+    #: 23.02 on print ``ReqTRES=`` and ``AllocTRES=`` (``src/api/job_info.c``).
+    before_23_02: bool = False
 
 
 #: What squeue and scontrol print for a TRES text unset (a job not running has no
