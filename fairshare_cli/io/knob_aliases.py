@@ -281,3 +281,13 @@ def knob_hint(key: str, where: str, close: bool = True) -> str | None:
     return (
         f" ({knob} is {_shown(pattern, target)}; write it in [{pattern.replace('.*', '.<name>')}])"
     )
+
+
+def knob_table(key: str) -> str | None:
+    """The table a knob named ``key`` (any case) is written in (``priority``,
+    ``dirac.correction.instances.slices``); None for a name that is no knob."""
+    wanted = key.upper()
+    for pattern, knobs in KNOBS.items():
+        if any(k.upper() == wanted for k in knobs):
+            return pattern
+    return None

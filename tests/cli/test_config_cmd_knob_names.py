@@ -141,3 +141,21 @@ def test_a_slot_attribute_in_a_machine_names_attributes(run: Run, tmp_path: Path
             f"fs: error: {config}: unknown key 'machines[0].{key}' (a slot's {attribute} is one"
             f" of its attributes: attributes = {{ {attribute} = N }}, per slot); known keys: "
         )
+
+
+def test_a_close_key_is_not_told_another_schedulers_knob(tmp_path: Path, run: Run) -> None:
+    """fs config check of [priority.weight] (for weights): its close key, and no word of
+    DIRAC's Weight knob, which no Slurm table holds; a top-level [group."g"] still hears
+    of both (groups, and DIRAC's Group)."""
+    slurm = tmp_path / "w.toml"
+    slurm.write_text('[pool]\ndefaults = "current"\n[priority.weight]\nage = 1000\n')
+    result = run("config", "check", "--config", str(slurm))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        f"fs: error: {slurm}: unknown key 'priority.weight' (did you mean 'weights'?); known keys:"
+    )
+    top = tmp_path / "g.toml"
+    top.write_text('[pool]\ndefaults = "current"\n[group."g"]\nx = 1\n')
+    result = run("config", "check", "--config", str(top))
+    assert result.exit_code == 2
+    assert "(did you mean 'groups'? Group is dirac.correction.instances.group;" in result.stderr

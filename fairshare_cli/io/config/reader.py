@@ -10,7 +10,7 @@ from fairshare_cli.core.limits import UINT32_MAX
 from fairshare_cli.core.names import MAX_NAME_LENGTH, name_problem, shown
 from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
 from fairshare_cli.errors import ConfigError, did_you_mean, same_but_case
-from fairshare_cli.io.knob_aliases import apply_aliases, knob_hint
+from fairshare_cli.io.knob_aliases import apply_aliases, knob_hint, knob_table
 
 T = TypeVar("T")
 Table = Mapping[str, Any]
@@ -21,10 +21,32 @@ class StringExpected(ConfigError):
     KEY=false`` then takes the text: :func:`fairshare_cli.io.config.build_overridden`)."""
 
 
-def _both(close: str, knob: str | None) -> str:
+#: The scheduler whose config a top-level table holds (``[pool]``: every one's).
+_SCHEDULER = {
+    "accountant": "htcondor",
+    "negotiator": "htcondor",
+    "machines": "htcondor",
+    "groups": "htcondor",
+    "priority": "slurm",
+    "accounts": "slurm",
+    "partitions": "slurm",
+    "qos": "slurm",
+    "dirac": "dirac",
+}
+
+
+def _both(close: str, knob: str | None, key: str, where: str) -> str:
     """One hint from the closest key of the table and a knob the key names: ``[group."g"]``
     is close to ``groups`` and also DIRAC's ``Group`` knob (written elsewhere), and the
-    admin is told both, the table's key first."""
+    admin is told both, the table's key first; but not a knob of another scheduler's
+    section than the table's, where the table has a close key (``[priority] weight``:
+    ``weights``, not DIRAC's ``Weight``)."""
+    if close and knob is not None and where:
+        table = knob_table(key)
+        theirs = None if table is None else _SCHEDULER.get(table.split(".")[0])
+        ours = _SCHEDULER.get(where.split(".")[0])
+        if theirs and ours and theirs != ours:
+            return close
     if not close or knob is None:
         return knob or close
     return f"{close[:-1]} {knob.strip()[1:]}"
@@ -48,7 +70,7 @@ class Reader:
             if key not in members:
                 extra = did_you_mean(key, names)
                 if same_but_case(key, names) is None:  # ([Priority]: the table, no knob)
-                    extra = _both(extra, knob_hint(key, where, close=not extra))
+                    extra = _both(extra, knob_hint(key, where, close=not extra), key, where)
                 known = ", ".join(names) if names else "none"
                 self.fail(f"unknown key '{self.key(key)}'{extra}; known keys: {known}")
 
