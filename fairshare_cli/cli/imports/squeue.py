@@ -93,14 +93,8 @@ def command(
         slurm, refined = _refine(env, slurm, running, dump.finished)
         store_slurm(env, slurm)
         ignored += missing
-        sites: dict[str, int] = {}
         basic = env.config.priority.type == "basic"  # (printed: its first-in-first-out count)
-        if site_factor_from_priority and basic:
-            ignored.append("site factors (priority/basic weighs no factors)")
-        elif site_factor_from_priority and not slurm.usage:
-            ignored.append("site factors (no usage imported yet: import scontrol-assoc first)")
-        elif site_factor_from_priority:
-            sites = _site_factors(env, slurm, dump.jobs, ignored)
+        sites = _wanted_site_factors(env, slurm, dump.jobs, ignored, site_factor_from_priority)
         new = _new_jobs(env, dump.jobs, sites)
         unexplained = _mismatches(env, slurm, dump.jobs, new) if slurm.usage and not basic else []
         written = _written(dump.jobs, new)
@@ -131,6 +125,22 @@ def command(
         )
     report(dry_run, text, ignored)  # (once the state is checked and written)
     _note_release(dump, env.config, file)
+
+
+def _wanted_site_factors(
+    env: Env, slurm: SlurmUsage, dumped: list[ImportedJob], ignored: list[str], wanted: bool
+) -> dict[str, int]:
+    """The site factors ``--site-factor-from-priority`` sets (none unless asked), or why
+    there are none, added to ``ignored``."""
+    if not wanted:
+        return {}
+    if env.config.priority.type == "basic":
+        ignored.append("site factors (priority/basic weighs no factors)")
+        return {}
+    if not slurm.usage:
+        ignored.append("site factors (no usage imported yet: import scontrol-assoc first)")
+        return {}
+    return _site_factors(env, slurm, dumped, ignored)
 
 
 def _note_release(dump: JobDump, config: Config, file: str) -> None:
