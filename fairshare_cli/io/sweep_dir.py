@@ -110,9 +110,11 @@ class SweepDir:
                 found = self._read(path, "sweep point failure")
                 if (
                     isinstance(found, dict)
-                    and (found.get("index"), found.get("point")) == (index, point)
+                    and _same_json(found.get("index"), index)
+                    and _same_json(found.get("point"), point)
                     and isinstance(found.get("error"), str)
-                    and found.get("exit_code") in (1, 2)
+                    and type(found.get("exit_code")) is int
+                    and found["exit_code"] in (1, 2)
                 ):
                     out[index] = found
         return out
@@ -149,7 +151,9 @@ class SweepDir:
             found = self._read(path, "sweep result")
         except InputError:
             return None
-        if not isinstance(found, dict) or found.get("index") != index or not _result_ok(found):
+        if not (isinstance(found, dict) and _same_json(found.get("index"), index)):
+            return None
+        if not _result_ok(found):
             return None
         return found
 
@@ -159,7 +163,7 @@ class SweepDir:
         out = {}
         for index, point in enumerate(points):
             found = self.read_point(index)
-            if found is not None and found.get("point") == point:
+            if found is not None and _same_json(found.get("point"), point):
                 out[index] = found
         return out
 
@@ -204,12 +208,64 @@ def _manifest_problem(manifest: dict[str, Any]) -> str | None:
     ):
         return '"spec.axes": expected a list of objects with a "key" and "values"'
     values = {a["key"]: a["values"] for a in axes}
-    if not all(k in values and v in values[k] for p in points for k, v in p.items()):
+    if not all(
+        k in values and any(_same_json(v, x) for x in values[k])
+        for p in points
+        for k, v in p.items()
+    ):
         return '"points": a point sets a key or a value no axis has'
+    problem = _spec_problem(spec)
+    if problem:
+        return problem
     base = manifest.get("base_index")
     if base is not None and (type(base) is not int or not 0 <= base < len(points)):
         return f'"base_index": expected the index of a point, got {base!r}'
     return None
+
+
+#: What each key of a manifest's spec holds, as ``fs sweep`` writes it
+#: (cli/sweep_point.py): the types, and whether None may stand for it.
+_SPEC_TYPES: dict[str, tuple[tuple[type, ...], bool, str]] = {
+    "config": ((str,), False, "a path"),
+    "state": ((str,), False, "a path"),
+    "history": ((str,), True, "a path or null"),
+    "workload": ((str,), True, "a path or null"),
+    "now": ((int, float), False, "a time in seconds"),
+    "until": ((str,), False, "a duration string"),
+    "cycle": ((str,), True, "a duration string or null"),
+    "scheduler": ((str,), False, "htcondor or slurm"),
+    "backfill": ((bool,), False, "true or false"),
+    "mode": ((str,), False, "product or zip"),
+}
+
+
+def _spec_problem(spec: dict[str, Any]) -> str | None:
+    """What makes a manifest's ``spec`` (its axes already checked) not one ``fs sweep``
+    wrote, or None: a point run from it read ``until = 0`` or ``now = "x"`` as it was."""
+    from fairshare_cli.core.sweep.spec import MODES, SCHEDULERS
+
+    for key, (types, nullable, what) in _SPEC_TYPES.items():
+        value = spec.get(key)
+        if value is None and nullable:
+            continue
+        if type(value) not in types or (isinstance(value, float) and not math.isfinite(value)):
+            return f'"spec.{key}": expected {what}, got {value!r}'
+    for key, allowed in (("scheduler", SCHEDULERS), ("mode", MODES)):
+        if spec[key] not in allowed:
+            return f'"spec.{key}": expected {" or ".join(allowed)}, got {spec[key]!r}'
+    return None
+
+
+def _same_json(left: Any, right: Any) -> bool:
+    """Whether two JSON values are the same value of the same kind (``==`` has
+    ``true == 1 == 1.0``, so a result marked ``"index": true`` counted as point 1's)."""
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, list):
+        return len(left) == len(right) and all(map(_same_json, left, right))
+    if isinstance(left, dict):
+        return left.keys() == right.keys() and all(_same_json(v, right[k]) for k, v in left.items())
+    return bool(left == right)
 
 
 def _result_ok(result: dict[str, Any]) -> bool:

@@ -136,3 +136,94 @@ def test_a_named_pipe_in_a_sweep_folder_does_not_block(
         f"fs: error: sweep manifest {manifest} is not a regular file (a pipe, a device or a "
         "folder); move it aside\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        pytest.param({"until": 0}, '"spec.until": expected a duration string, got 0',
+                     id="until-number"),
+        pytest.param({"now": "x"}, "\"spec.now\": expected a time in seconds, got 'x'",
+                     id="now-text"),
+        pytest.param({"cycle": True}, '"spec.cycle": expected a duration string or null, '
+                     "got True", id="cycle-bool"),
+        pytest.param({"backfill": 1}, '"spec.backfill": expected true or false, got 1',
+                     id="backfill-number"),
+        pytest.param({"scheduler": "pbs"}, "\"spec.scheduler\": expected htcondor or slurm, "
+                     "got 'pbs'", id="scheduler"),
+        pytest.param({"config": None}, '"spec.config": expected a path, got None',
+                     id="config-null"),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("command", ["run-point", "collect"])
+def test_a_manifest_spec_fs_did_not_write_is_refused(
+    swept: Path,
+    tmp_path: Path,
+    run: Callable[..., Any],
+    change: dict[str, Any],
+    says: str,
+    command: str,
+) -> None:
+    """``fs sweep run-point DIR 0`` of a manifest whose spec was edited by hand ran the point
+    on what it found (``until = 0``: a TypeError traceback); it is refused in one line,
+    exit 2, and nothing in the folder changes."""
+    folder = _copy(swept, tmp_path)
+    manifest = json.loads((folder / "sweep.json").read_text(encoding="utf-8"))
+    manifest["spec"].update(change)
+    (folder / "sweep.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (folder / "points" / "000000.json").unlink()
+    result = run("sweep", command, str(folder), *["0"] * (command == "run-point"))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {folder / 'sweep.json'}: not an fs sweep manifest ({says})\n"
+    )
+    assert sorted(p.name for p in (folder / "points").iterdir()) == [
+        "000001.json",
+        "000002.json",
+    ]
+
+
+def test_a_point_value_of_another_kind_is_no_axis_value(
+    swept: Path, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """A point's value is an axis's value of the same JSON kind: ``600.0`` is not the axis's
+    ``600`` (``==`` took it, and ``true`` for ``1``)."""
+    folder = _copy(swept, tmp_path)
+    manifest = json.loads((folder / "sweep.json").read_text(encoding="utf-8"))
+    manifest["points"][0] = {"accountant.priority_halflife": 600.0}
+    (folder / "sweep.json").write_text(json.dumps(manifest), encoding="utf-8")
+    result = run("sweep", "collect", str(folder))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.endswith('("points": a point sets a key or a value no axis has)\n')
+
+
+@pytest.mark.parametrize("index", [True, 1.0])
+def test_a_result_whose_index_is_not_a_whole_number_is_not_done(
+    swept: Path, tmp_path: Path, run: Callable[..., Any], index: Any
+) -> None:
+    """Point 1's result marked ``"index": true`` (or ``1.0``) counted as done: ``true == 1``."""
+    folder = _copy(swept, tmp_path)
+    path = folder / "points" / "000001.json"
+    found = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**found, "index": index}), encoding="utf-8")
+    result = run("sweep", "collect", str(folder), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[0] == "1 of 3 points have no result yet"
+    assert 1 not in [p["index"] for p in json.loads(result.stdout)]
+
+
+@pytest.mark.parametrize("code", [True, 2.0])
+def test_a_failure_record_whose_exit_code_is_not_a_whole_number_is_not_one(
+    swept: Path, tmp_path: Path, run: Callable[..., Any], code: Any
+) -> None:
+    """A point's ``.error`` record with ``"exit_code": true`` was told as the point's
+    failure (``true in (1, 2)``); it is none of fs's, and the point is only not done."""
+    folder = _copy(swept, tmp_path)
+    manifest = json.loads((folder / "sweep.json").read_text(encoding="utf-8"))
+    (folder / "points" / "000001.json").unlink()
+    record = {"index": 1, "point": manifest["points"][1], "error": "boom", "exit_code": code}
+    (folder / "points" / "000001.error").write_text(json.dumps(record), encoding="utf-8")
+    result = run("sweep", "collect", str(folder), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert "boom" not in result.stderr
+    assert result.stderr.splitlines()[0] == "1 of 3 points have no result yet"
