@@ -165,7 +165,7 @@ def test_a_manifest_spec_fs_did_not_write_is_refused(
     command: str,
 ) -> None:
     """``fs sweep run-point DIR 0`` of a manifest whose spec was edited by hand ran the point
-    on what it found (``until = 0``: a TypeError traceback); it is refused in one line,
+    on what it found (``until = 0``: an AttributeError traceback); it is refused in one line,
     exit 2, and nothing in the folder changes."""
     folder = _copy(swept, tmp_path)
     manifest = json.loads((folder / "sweep.json").read_text(encoding="utf-8"))
