@@ -96,9 +96,7 @@ def job_label(source: str, obj: Any, index: int) -> str:
     """How a message names a job object of a list (docs/jobs.md): by the id it gives,
     ``{source}: job 12.0``, or where it gives none fs can read, by its place,
     ``{source}: job object 3 (counting from 1)``."""
-    job_id = obj.get("id") if type(obj) is dict else None
-    if type(job_id) in (int, float):  # (an id written as a number: read as its text)
-        job_id = str(job_id)
+    job_id = _id_text(obj.get("id")) if type(obj) is dict else None
     if name_problem(job_id) is None:
         return f"{source}: job {job_id}"
     return f"{source}: job object {index + 1} (counting from 1)"
@@ -236,9 +234,19 @@ def _text(value: Any, w: str) -> str:
 
 
 def _job_id(value: Any, w: str) -> str:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        value = str(value)
-    return check_name(_text(value, w), w)
+    text = _id_text(value)
+    if type(text) in (int, float):
+        raise InputError(f"{w}: expected a string or a number in digits, got {text}")
+    return check_name(_text(text, w), w)
+
+
+def _id_text(value: Any) -> Any:
+    """A job id written as a number in digits (``12``, ``12.0``) as its text, as an id is
+    read; any other value as it is (``NaN``, ``Infinity`` or ``1e308`` stay numbers, which
+    no id is: they were taken as the ids ``nan``, ``inf`` and ``1e+308``)."""
+    if type(value) in (int, float) and str(value).replace(".", "", 1).lstrip("-").isdigit():
+        return str(value)
+    return value
 
 
 def _name(value: Any, w: str) -> str:

@@ -156,3 +156,29 @@ def test_cluster_dot_zero_of_a_job_submitted_alone_names_its_id(tmp_path: Path) 
         assert err == 'fs: error: no job "1.0" in the queue; the queue has job 1: give 1\n'
     assert _run(tmp_path, "rm 1.1")[2] == 'fs: error: no job "1.1" in the queue\n'
     assert (tmp_path / "state.json").read_bytes() == before
+
+
+@pytest.mark.parametrize(("written", "shown"), [("NaN", "nan"), ("1e308", "1e+308")])
+def test_a_file_id_of_a_number_no_digits_write_is_refused(
+    tmp_path: Path, written: str, shown: str
+) -> None:
+    """``fs submit --file jobs.json`` of ``{"id": NaN}`` submitted cluster ``nan`` (and
+    ``1e308`` cluster ``1e+308``): no scheduler hands out such an id."""
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(f'[{{"id": {written}, "owner": "alice"}}]', encoding="utf-8")
+    code, out, err = _run(tmp_path, f"submit --file {jobs}")
+    assert (code, out) == (2, "")
+    assert err == f'fs: error: {jobs}: job object 1 (counting from 1): job id "{shown}": {FORMS}\n'
+    assert not (tmp_path / "state.json").exists()
+
+
+def test_a_workload_id_of_a_number_no_digits_write_is_refused(tmp_path: Path) -> None:
+    """``fs simulate --workload`` of ``{"id": NaN}`` simulated a job ``nan``."""
+    jobs = tmp_path / "work.json"
+    jobs.write_text('[{"id": NaN, "owner": "alice"}]', encoding="utf-8")
+    code, out, err = _run(tmp_path, f"simulate --workload {jobs} --until 1:00:00")
+    assert (code, out) == (2, "")
+    assert err == (
+        f"fs: error: {jobs}: job object 1 (counting from 1): id: expected a string or a "
+        "number in digits, got nan\n"
+    )

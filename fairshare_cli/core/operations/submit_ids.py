@@ -41,6 +41,8 @@ def check_file_ids(objects: Sequence[Any], source: str) -> None:
     """
     for place, obj in enumerate(objects, 1):
         given = obj.get("id") if isinstance(obj, Mapping) else None
+        if type(given) in (int, float):  # (as the jobs reader takes it: 12.0 is "12.0")
+            given = str(given)
         if isinstance(given, str) and not scheduler_id(given):
             raise InputError(
                 f'{source}: job object {place} (counting from 1): job id "{shown(given)}": '
