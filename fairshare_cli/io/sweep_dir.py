@@ -226,10 +226,10 @@ def _manifest_problem(manifest: dict[str, Any]) -> str | None:
 #: What each key of a manifest's spec holds, as ``fs sweep`` writes it
 #: (cli/sweep_point.py): the types, and whether None may stand for it.
 _SPEC_TYPES: dict[str, tuple[tuple[type, ...], bool, str]] = {
-    "config": ((str,), False, "a path"),
-    "state": ((str,), False, "a path"),
-    "history": ((str,), True, "a path or null"),
-    "workload": ((str,), True, "a path or null"),
+    "config": ((str,), False, "an absolute path"),
+    "state": ((str,), False, "an absolute path"),
+    "history": ((str,), True, "an absolute path or null"),
+    "workload": ((str,), True, "an absolute path or null"),
     "now": ((int, float), False, "a time in seconds"),
     "until": ((str,), False, "a duration string"),
     "cycle": ((str,), True, "a duration string or null"),
@@ -248,7 +248,11 @@ def _spec_problem(spec: dict[str, Any]) -> str | None:
         value = spec.get(key)
         if value is None and nullable:
             continue
-        if type(value) not in types or (isinstance(value, float) and not math.isfinite(value)):
+        if (
+            type(value) not in types
+            or (isinstance(value, float) and not math.isfinite(value))
+            or ("path" in what and not os.path.isabs(str(value)))  # (fs writes them resolved)
+        ):
             return f'"spec.{key}": expected {what}, got {value!r}'
     for key, allowed in (("scheduler", SCHEDULERS), ("mode", MODES)):
         if spec[key] not in allowed:

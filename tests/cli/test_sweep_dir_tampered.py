@@ -151,8 +151,11 @@ def test_a_named_pipe_in_a_sweep_folder_does_not_block(
                      id="backfill-number"),
         pytest.param({"scheduler": "pbs"}, "\"spec.scheduler\": expected htcondor or slurm, "
                      "got 'pbs'", id="scheduler"),
-        pytest.param({"config": None}, '"spec.config": expected a path, got None',
+        pytest.param({"config": None}, '"spec.config": expected an absolute path, got None',
                      id="config-null"),
+        pytest.param({"state": "x.json"},
+                     "\"spec.state\": expected an absolute path, got 'x.json'",
+                     id="state-relative"),
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("command", ["run-point", "collect"])
