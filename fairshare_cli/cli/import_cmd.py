@@ -9,6 +9,11 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fairshare_cli.cli.context import mutate_state
+from fairshare_cli.cli.imports._counted_twice import (
+    counted_already,
+    counting_slurm_sink,
+    warn_counted_twice,
+)
 from fairshare_cli.cli.imports._slurm_state import last_decay_option, resolve_last_decay
 from fairshare_cli.cli.main import ListedGroup, command_words, examples_noted
 from fairshare_cli.cli.options import (
@@ -174,9 +179,10 @@ def history(
     of cycles would: a start is a match made that far into its cycle, an end is seen at
     the next cycle.
     """
-    sinks = HISTORY_SINKS
+    counted: list[int] = []
+    sinks = {**HISTORY_SINKS, "slurm": counting_slurm_sink(counted)}
     if cycle is not None or cycle_start is not None:
-        sinks = {**HISTORY_SINKS, "accountant": cycle_sink(cycle, cycle_start)}
+        sinks["accountant"] = cycle_sink(cycle, cycle_start)
     from fairshare_cli.io.history import read_records_batched
 
     with spooled(file, READS["history"], lazy=True) as path:
@@ -189,6 +195,8 @@ def history(
             sinks,
             lines=(path, fmt),
         )
+    if counted and counted[0]:
+        warn_counted_twice(file, counted[0], [], "record")
 
 
 def cycle_sink(cycle: float | None, cycle_start: str | None) -> SinkFactory:
@@ -404,7 +412,8 @@ def sacct(
         under its partition's ``TRESBillingWeights``), the jobs it bills otherwise than
         slurmctld did noted, and those the state's usage counts already."""
         found[:] = [billing_notes(records, allocated, Billing.of_config(config))]
-        twice[:] = [] if rebuild else [_counted_already(section, records, on_line, allocated)]
+        ids = {a.record: a.job_id for a in allocated}
+        twice[:] = [] if rebuild else [counted_already(section, records, on_line, ids)]
         return HISTORY_SINKS["slurm"](config, section, now, rebuild, presorted)
 
     sinks = {**HISTORY_SINKS, "slurm": slurm_sink}
@@ -417,52 +426,13 @@ def sacct(
     if found:
         _note_billing(found[0])
     if twice and twice[0]:
-        _warn_counted_twice(file, twice[0])
+        warn_counted_twice(file, len(twice[0]), twice[0])
     if skipped:
         click.echo(
             f"fs: note: skipped {skipped} line{'s' if skipped != 1 else ''} of no usage: job "
             "steps, jobs that never started (or start after --now), jobs with no CPUs",
             err=True,
         )
-
-
-def _counted_already(
-    section: Any, records: list[UsageRecord], on_line: list[int], allocated: list[Any]
-) -> list[str]:
-    """The jobs (by id, else ``line N``) whose usage the state's Slurm usage holds already:
-    those that started before its decay pass, of an association it has usage of. Only
-    usage a dump brought can (``fs import scontrol-assoc``, ``sshare``, ``squeue``): the
-    accountant refuses a record that starts before its submitter's last update, which
-    every import of usage moves on."""
-    from fairshare_cli.core.slurm.usage import usage_from_json
-
-    state = usage_from_json(section)
-    t = state.last_decay_ran
-    used = {key for key, value in state.usage.items() if value > 0}
-    if t is None or not used:
-        return []
-    ids = {a.record: a.job_id for a in allocated}
-    return [
-        ids.get(k, f"line {on_line[k]}")
-        for k, r in enumerate(records)
-        if r.start < t and (r.account, r.owner) in used
-    ]
-
-
-def _warn_counted_twice(file: str, jobs: list[str]) -> None:
-    """Say on stderr that ``jobs`` of ``file`` were charged on top of usage holding them."""
-    from fairshare_cli.cli.imports._slurm_state import plural
-    from fairshare_cli.io.importers.common import summary_names
-
-    one = len(jobs) == 1
-    click.echo(
-        f"fs: warning: Slurm: {plural(len(jobs), 'job')} of {file} ({summary_names(jobs)}) "
-        "started before the decay pass of the state's usage, which a dump brought (fs import "
-        f"scontrol-assoc, sshare or squeue) and which counts {'it' if one else 'them'} "
-        f"already: {'its' if one else 'their'} usage now counts twice; --rebuild replays "
-        f"{file} in place of that usage",
-        err=True,
-    )
 
 
 def _note_billing(found: Allocations) -> None:
