@@ -78,3 +78,18 @@ def test_a_malformed_pool_section_is_refused(tmp_path: Path, run: Callable[..., 
         result = run(*line, "--config", str(other), "--state", str(state), "--now", NOW)
         refused(result, f'state file {state}: pool: expected {{"name": TEXT}}')
         assert state.read_text() == text
+
+
+def test_the_sample_state_is_the_sample_pools(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``FAIRSHARE_STATE=sample_configs/sample-state.json fs userprio --config mine.toml``
+    (a config of ``fs init``, pool ``mypool``) read the shipped sample pool's records
+    without a word: the sample state did not name its pool."""
+    from tests.conftest import REPO
+
+    mine = tmp_path / "mine.toml"
+    assert run("init", str(mine)).exit_code == 0
+    sample = REPO / "sample_configs" / "sample-state.json"
+    view = run("userprio", "--config", str(mine), "--now", NOW,
+               env={"FAIRSHARE_STATE": str(sample)})  # fmt: skip
+    assert view.exit_code == 0, view.stderr
+    assert view.stderr == WARNING.format(state=sample, config=mine).replace("other", "mypool")
