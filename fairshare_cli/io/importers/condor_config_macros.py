@@ -107,7 +107,7 @@ class Knobs:
         value = expand_self(name, value, self.subsys, lookup, where)
         prefix, dot, plain = key.partition(".")
         if dot and prefix in DAEMONS and prefix != self.subsys.upper():
-            self.per_daemon |= bool(self_macros((plain,)).search(value))
+            self.per_daemon |= "$(" in value and bool(self_macros((plain,)).search(value))
         if unheld:  # (it builds on the template's value, which fs does not hold)
             self.templated[key] = self.templated[unheld[0]]
             self.raw.pop(key, None)
@@ -297,6 +297,8 @@ def expand_self(
             times over (HTCondor's expansion never ends), or make it longer than
             :data:`MAX_EXPANSION` characters.
     """
+    if "$(" not in value:  # (no macro: no pattern compiled, 10,000 files took 30 s)
+        return value
     pattern = self_macros(self_names(name, subsys))
     put_in = [0]
 
