@@ -182,3 +182,39 @@ def test_a_workload_id_of_a_number_no_digits_write_is_refused(tmp_path: Path) ->
         f"fs: error: {jobs}: job object 1 (counting from 1): id: expected a string or a "
         "number in digits, got nan\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("objects", "said"),
+    [
+        pytest.param([{"id": "5"}, {"id": "5.0"}], "jobs 5 and 5.0", id="job-then-proc"),
+        pytest.param([{"id": "5.1"}, {"id": "5"}], "jobs 5.1 and 5", id="proc-then-job"),
+        pytest.param([{"id": "5", "count": 2}, {"id": "5"}], "jobs 5.0 and 5", id="count"),
+    ],
+)
+def test_a_file_job_beside_a_proc_of_its_cluster_is_refused(
+    tmp_path: Path, objects: list[dict[str, object]], said: str
+) -> None:
+    """``fs submit --file jobs.json`` of a job ``5`` and a job ``5.0`` (or ``5.1``, or
+    ``5`` with ``count``) queued both, and ``fs rm 5`` removed both: the pair the queue
+    refuses (``--id 5.0`` beside a queued ``5``) came in by one file. Refused, naming both
+    objects; nothing written."""
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps([{**o, "owner": "alice"} for o in objects]), encoding="utf-8")
+    code, out, err = _run(tmp_path, f"submit --file {jobs}")
+    assert (code, out) == (2, "")
+    assert err == (
+        f"fs: error: {jobs}: job objects 1 and 2 (counting from 1) give {said} of one cluster"
+        " 5, and fs rm 5 or fs prio 5 would act on both; give each job its own cluster, or"
+        " each its proc (5.0, 5.1, ...)\n"
+    )
+    assert not (tmp_path / "state.json").exists()
+
+
+def test_a_file_of_one_clusters_procs_is_taken(tmp_path: Path) -> None:
+    """Jobs ``5.0`` and ``5.1`` in one file are one cluster's jobs, as condor_q lists them."""
+    jobs = tmp_path / "jobs.json"
+    objects = [{"id": "5.0", "owner": "alice"}, {"id": "5.1", "owner": "alice"}]
+    jobs.write_text(json.dumps(objects), encoding="utf-8")
+    assert _run(tmp_path, f"submit --file {jobs}")[:2] == (0, "Submitted 2 jobs as cluster 5\n")
+    assert _ids(tmp_path) == ["5.0", "5.1"]
