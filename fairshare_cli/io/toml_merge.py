@@ -20,6 +20,7 @@ from typing import Any
 
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
+from tomlkit.items import InlineTable
 
 from fairshare_cli.errors import ConfigError
 from fairshare_cli.io.atomic import atomic_write_text, folder_lock, refuse_special, through_link
@@ -197,8 +198,11 @@ def _merge(
         here = [*path, str(key)]
         if isinstance(value, Mapping) and key not in INLINE_KEYS:
             if key not in table:
-                table[key] = tomlkit.table(is_super_table=_has_only_tables(value))
                 report.added.extend(_leaves(value, here))
+                if isinstance(table, InlineTable):  # (a { ... } holds no [table]: inline too)
+                    table[key] = _plain(value)
+                    continue
+                table[key] = tomlkit.table(is_super_table=_has_only_tables(value))
                 _fill(table[key], value)
                 continue
             existing = table[key]
@@ -206,14 +210,14 @@ def _merge(
                 raise ConfigError(f"{where}: {_dotted(here)} is not a table in the file")
             _merge(existing, value, replace, where, here, report)
         elif key not in table:
-            table[key] = _value(str(key), value)
+            table[key] = _plain(value) if isinstance(table, InlineTable) else _value(key, value)
             report.added.append(_dotted(here))
         elif _same(table[key], value, here):
             report.unchanged.append(_dotted(here))
         elif isinstance(value, Mapping) and isinstance(table[key], Mapping):
             _merge(table[key], value, replace, where, here, report)
         elif replace:
-            table[key] = _value(str(key), value)
+            table[key] = _plain(value) if isinstance(table, InlineTable) else _value(key, value)
             report.replaced.append(_dotted(here))
         else:
             differs = _entry_difference(table[key], value) or (
