@@ -49,3 +49,24 @@ def test_a_table_added_inside_an_inline_table_is_inline(
     assert again.exit_code == 0
     assert "(0 added, 0 replaced, " in again.stderr
     assert config.read_bytes() == after
+
+
+def test_a_table_added_below_dotted_keys_keeps_its_name(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs import dirac-cfg dirac.cfg --into pool.toml`` of a pool.toml whose ``[dirac]``
+    wrote ``groups.lhcb_user.job_share = 1000``: tomlkit wrote the groups the import added
+    as ``[groups.lhcb_prod]``, a table of another name, and the merge was refused blaming
+    the file for a key it never held (``unknown key 'groups."lhcb_prod".job_share'``,
+    exit 2). They go in inline below the dotted key, under their names."""
+    config = tmp_path / "pool.toml"
+    text = '[pool]\nname = "x"\ndefaults = "current"\n[dirac]\ngroups.lhcb_user.job_share = 5\n'
+    config.write_text(text, encoding="utf-8")
+    result = run("import", "dirac-cfg", str(DIRAC_CFG), "--into", str(config), "--replace")
+    assert (result.exit_code, result.stdout) == (0, ""), result.stderr
+    written = config.read_text(encoding="utf-8")
+    assert "groups.lhcb_user.job_share = 1000\n" in written
+    assert "groups.lhcb_prod = {job_share = 300, job_sharing = true, " in written
+    groups = loads(written)["dirac"]["groups"]
+    assert set(groups) == {"lhcb_user", "lhcb_prod", "lhcb_mc", "lhcb_data", "lhcb_admin"}
+    assert run("config", "check", "--config", str(config)).exit_code == 0
