@@ -218,3 +218,21 @@ def test_a_file_of_one_clusters_procs_is_taken(tmp_path: Path) -> None:
     jobs.write_text(json.dumps(objects), encoding="utf-8")
     assert _run(tmp_path, f"submit --file {jobs}")[:2] == (0, "Submitted 2 jobs as cluster 5\n")
     assert _ids(tmp_path) == ["5.0", "5.1"]
+
+
+@pytest.mark.parametrize("given", ["0.5", "1e3", "2.00"])
+def test_a_set_id_written_as_a_number_is_held_to_the_id_forms(tmp_path: Path, given: str) -> None:
+    """``fs submit --owner alice --set id=0.5`` queued job 0.5 (cluster 0, which ``--id
+    0.5`` refuses: the JSON number skipped the check), and ``--set id=1e3`` job 1000.0:
+    the id is the text as written, held to ``--id``'s forms. Nothing is written."""
+    code, out, err = _run(tmp_path, f"submit --owner alice --set id={given}")
+    assert (code, out) == (2, "")
+    assert err == f'fs: error: fs submit: job id "{given}": {FORMS}\n'
+    assert not (tmp_path / "state.json").exists()
+
+
+def test_a_set_id_keeps_its_proc_as_written(tmp_path: Path) -> None:
+    """``fs submit --set id=5.10`` queued job 5.1 (the JSON number 5.1): proc 10 of cluster
+    5 is job 5.10, as ``--id 5.10`` queues it."""
+    assert _run(tmp_path, "submit --owner alice --set id=5.10")[0] == 0
+    assert _ids(tmp_path) == ["5.10"]
