@@ -166,6 +166,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         new, held = new_jobs(env.config, queue, objs, env.now, source=source, where=str(path))
         check_jobs_against_config(zip(each_job(objs), new, strict=True), env.config, source)
         _refuse_later_starts(env, new, source)
+        _refuse_taken_slots(env, new, queue, source)
         env.state = add_jobs(env.config, env.state, queue, new, env.now)
         # checked from these, not parsed again; the new ones against the config just above
         queued = [*queue, *new]
@@ -226,6 +227,30 @@ def _refuse_later_starts(env: Env, jobs: list[Job], source: str) -> None:
     if found is not None:
         refuse_later_dump(found[1], found[0], env.now, "the job started at a later time")
     refuse_going_back(env.state, env.now, env.state_path)
+
+
+def _refuse_taken_slots(env: Env, jobs: list[Job], queue: list[Job], source: str) -> None:
+    """Refuse a running job that names a slot a running job of the queue holds: the new
+    claim took the slot over, and the queued job, still running, held none (its submitter
+    used a slot less), as condor_q never shows.
+
+    Raises:
+        InputError: naming the job, the slot and the job that holds it.
+    """
+    named = [job for job in jobs if job.status == "running" and job.slot is not None]
+    if not named or not env.config.machines:
+        return
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json
+
+    claims = env.decode("negotiator", negotiator_from_json).claims
+    running = {job.id for job in queue if job.status == "running"}
+    for job in named:
+        claim = claims.get(job.slot or "")
+        if claim is not None and claim.job_id in running:
+            raise InputError(
+                f"{source}: job {job.id}: slot '{job.slot}' already runs job {claim.job_id}"
+                f" of the queue; name another slot, or fs rm {claim.job_id} first"
+            )
 
 
 def submit_summary(ids: list[str], verbose: bool) -> str:
