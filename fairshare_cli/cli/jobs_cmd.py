@@ -145,6 +145,8 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         if jobs_file is not None:
             objs = file_objects(jobs_file)
             check_file_ids(objs, jobs_file)
+            if job_id is not None:
+                _check_id_beside_file(objs, job_id)
         else:
             fields = {
                 "account": account,
@@ -175,6 +177,26 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     # (once the state is written: a write that fails has submitted nothing)
     click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
     warn_queued(new, held, env.config)
+
+
+def _check_id_beside_file(objs: list[Any], job_id: str) -> None:
+    """``fs submit --file F --id ID`` names the id of F's one job object, which gives none:
+    refused when it would be ignored (more objects, or one with an id), else held to the
+    forms ``--id`` takes alone.
+
+    Raises:
+        click.UsageError: it would be ignored.
+        InputError: an id no scheduler hands out.
+    """
+    from fairshare_cli.core.operations.submit_ids import check_new_id
+
+    if len(objs) != 1 or not isinstance(objs[0], dict) or "id" in objs[0]:
+        raise click.UsageError(
+            "--id is ignored with --file unless the file lists one job object without an id;"
+            " put the ids in the file, or drop --id"
+        )
+    count = objs[0].get("count", 1)
+    check_new_id(job_id, count if type(count) is int else 1)
 
 
 def _option_object(

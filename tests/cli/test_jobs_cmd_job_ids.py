@@ -236,3 +236,28 @@ def test_a_set_id_keeps_its_proc_as_written(tmp_path: Path) -> None:
     5 is job 5.10, as ``--id 5.10`` queues it."""
     assert _run(tmp_path, "submit --owner alice --set id=5.10")[0] == 0
     assert _ids(tmp_path) == ["5.10"]
+
+
+def test_an_id_beside_a_file_is_held_to_the_id_forms(tmp_path: Path) -> None:
+    """``fs submit --file one.json --id abc`` (one job object, no id) queued job ``abc``,
+    which ``--id abc`` alone and an id in the file are refused for. Nothing is written."""
+    jobs = tmp_path / "one.json"
+    jobs.write_text('[{"owner": "alice"}]', encoding="utf-8")
+    code, out, err = _run(tmp_path, f"submit --file {jobs} --id abc")
+    assert (code, out) == (2, "")
+    assert err == f'fs: error: fs submit: job id "abc": {FORMS}\n'
+    assert not (tmp_path / "state.json").exists()
+
+
+def test_an_id_a_file_would_ignore_is_refused(tmp_path: Path) -> None:
+    """``fs submit --file jobs.json --id 5`` of two job objects (or one with an id)
+    submitted them as clusters 1 and 2, the --id dropped without a word."""
+    jobs = tmp_path / "two.json"
+    jobs.write_text('[{"owner": "alice"}, {"owner": "bob"}]', encoding="utf-8")
+    code, out, err = _run(tmp_path, f"submit --file {jobs} --id 5")
+    assert (code, out) == (2, "")
+    assert err == (
+        "fs: error: --id is ignored with --file unless the file lists one job object without"
+        " an id; put the ids in the file, or drop --id (see 'cli submit --help')\n"
+    )
+    assert not (tmp_path / "state.json").exists()
