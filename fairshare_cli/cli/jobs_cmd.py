@@ -130,7 +130,6 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     The submit time is --now unless given with --set submit_time=...
     """
     from fairshare_cli.core.operations.queue import add_jobs, new_jobs, numbered, read_queue
-    from fairshare_cli.core.operations.submit_ids import check_file_ids
     from fairshare_cli.io.importers.sniff import jobs_file_refusals
 
     if jobs_file is not None:
@@ -139,15 +138,14 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     if owner is not None:  # --owner '' is refused, not taken for $USER
         check_job_option("owner", owner, "--owner")
 
+    nodes_note: str | None = None
     with jobs_file_refusals(jobs_file), mutate_state(opts, dry_run, queue_only=True) as env:
         path = env.state_path
         queue = read_queue(env.state, str(path))
         if jobs_file is not None:
-            objs = file_objects(jobs_file)
-            check_file_ids(objs, jobs_file)
-            if job_id is not None:
-                _check_id_beside_file(objs, job_id)
+            objs = _file_objects(jobs_file, job_id)
         else:
+            num_nodes, request_cpus, nodes_note = _sbatch_counts(num_nodes, request_cpus, sets)
             fields = {
                 "account": account,
                 "partition": partition,
@@ -176,7 +174,43 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         _hold(env, [j for j in new if j.status == "running"], source)
     # (once the state is written: a write that fails has submitted nothing)
     click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
+    if nodes_note is not None:  # (sbatch's words)
+        click.echo(f"fs: warning: {nodes_note}", err=True)
     warn_queued(new, held, env.config)
+
+
+def _sbatch_counts(
+    nodes: int | None, cpus: int | None, sets: tuple[str, ...]
+) -> tuple[int | None, int | None, str | None]:
+    """``--nodes`` and ``--cpus`` as sbatch's ``_opt_verify`` settles ``-N`` and ``-n``:
+    ``-N`` alone runs a task (a CPU) on each node; fewer tasks than nodes sets the nodes
+    to the tasks, with sbatch's warning. (A job of more nodes than CPUs, which Slurm never
+    holds, got a larger JOBSIZE factor than the job sbatch makes.) Left as given beside a
+    ``--set`` of either field. The warning is said once the jobs are submitted."""
+    given = {item.partition("=")[0].strip() for item in sets}
+    if nodes is None or {"num_nodes", "request_cpus"} & given:
+        return nodes, cpus, None
+    if cpus is None:
+        return nodes, nodes, None
+    if cpus < nodes:
+        return cpus, cpus, f"can't run {cpus} processes on {nodes} nodes, setting nnodes to {cpus}"
+    return nodes, cpus, None
+
+
+def _file_objects(jobs_file: str, job_id: str | None) -> list[Any]:
+    """The job objects of ``--file``, their ids checked, and ``--id`` beside them.
+
+    Raises:
+        InputError: the file is refused, or an id is one no scheduler hands out.
+        click.UsageError: ``--id`` would be ignored.
+    """
+    from fairshare_cli.core.operations.submit_ids import check_file_ids
+
+    objs = file_objects(jobs_file)
+    check_file_ids(objs, jobs_file)
+    if job_id is not None:
+        _check_id_beside_file(objs, job_id)
+    return objs
 
 
 def _check_id_beside_file(objs: list[Any], job_id: str) -> None:
