@@ -11,6 +11,7 @@ has nothing to flush and nothing to complain about. Tests run
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import gc
@@ -186,9 +187,30 @@ def _output_takes_argument_bytes() -> None:
     """Write the bytes of an argument that are not UTF-8 (``fs sprio -o $'%i\\xff'``,
     read as ``"\\udcff"``) back as they came: under a strict UTF-8 output
     (``PYTHONIOENCODING=utf-8``, a UTF-8 locale other than C.UTF-8) printing one crashed
-    (a UnicodeEncodeError traceback)."""
+    (a UnicodeEncodeError traceback). Text the output's encoding has no bytes for (a
+    submitter ``é@example.org`` in the C locale's ASCII) is written escaped (``\\xe9``),
+    as Python writes the standard error: it crashed every table that showed it."""
+    codecs.register_error(_OUTPUT_ERRORS, _argument_bytes_else_escaped)
     with contextlib.suppress(AttributeError, ValueError):  # (not a text stream of ours)
-        sys.stdout.reconfigure(errors="surrogateescape")  # type: ignore[union-attr]
+        sys.stdout.reconfigure(errors=_OUTPUT_ERRORS)  # type: ignore[union-attr]
+
+
+_OUTPUT_ERRORS = "fairshare-output"
+"""The standard output's error handler: :func:`_argument_bytes_else_escaped`."""
+
+
+def _argument_bytes_else_escaped(exc: UnicodeError) -> tuple[str | bytes, int]:
+    """An argument's byte that is not UTF-8 (``"\\udcff"``) as the byte
+    (``surrogateescape``); any other character the encoding lacks as ``\\xe9``
+    (``backslashreplace``)."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    char = exc.object[exc.start]
+    if 0xDC80 <= ord(char) <= 0xDCFF:
+        return bytes([ord(char) - 0xDC00]), exc.start + 1
+    return codecs.backslashreplace_errors(
+        UnicodeEncodeError(exc.encoding, exc.object, exc.start, exc.start + 1, exc.reason)
+    )
 
 
 def _drop_output() -> None:

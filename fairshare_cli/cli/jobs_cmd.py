@@ -130,7 +130,6 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     The submit time is --now unless given with --set submit_time=...
     """
     from fairshare_cli.core.operations.queue import add_jobs, new_jobs, numbered, read_queue
-    from fairshare_cli.core.operations.submit_ids import check_file_ids
     from fairshare_cli.io.importers.sniff import jobs_file_refusals
 
     if jobs_file is not None:
@@ -139,13 +138,14 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     if owner is not None:  # --owner '' is refused, not taken for $USER
         check_job_option("owner", owner, "--owner")
 
+    nodes_note: str | None = None
     with jobs_file_refusals(jobs_file), mutate_state(opts, dry_run, queue_only=True) as env:
         path = env.state_path
         queue = read_queue(env.state, str(path))
         if jobs_file is not None:
-            objs = file_objects(jobs_file)
-            check_file_ids(objs, jobs_file)
+            objs = _file_objects(jobs_file, job_id)
         else:
+            num_nodes, request_cpus, nodes_note = _sbatch_counts(num_nodes, request_cpus, sets)
             fields = {
                 "account": account,
                 "partition": partition,
@@ -166,6 +166,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         new, held = new_jobs(env.config, queue, objs, env.now, source=source, where=str(path))
         check_jobs_against_config(zip(each_job(objs), new, strict=True), env.config, source)
         _refuse_later_starts(env, new, source)
+        _refuse_taken_slots(env, new, queue, source)
         env.state = add_jobs(env.config, env.state, queue, new, env.now)
         # checked from these, not parsed again; the new ones against the config just above
         queued = [*queue, *new]
@@ -173,7 +174,63 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         _hold(env, [j for j in new if j.status == "running"], source)
     # (once the state is written: a write that fails has submitted nothing)
     click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
+    if nodes_note is not None:  # (sbatch's words)
+        click.echo(f"fs: warning: {nodes_note}", err=True)
     warn_queued(new, held, env.config)
+
+
+def _sbatch_counts(
+    nodes: int | None, cpus: int | None, sets: tuple[str, ...]
+) -> tuple[int | None, int | None, str | None]:
+    """``--nodes`` and ``--cpus`` as sbatch's ``_opt_verify`` settles ``-N`` and ``-n``:
+    ``-N`` alone runs a task (a CPU) on each node; fewer tasks than nodes sets the nodes
+    to the tasks, with sbatch's warning. (A job of more nodes than CPUs, which Slurm never
+    holds, got a larger JOBSIZE factor than the job sbatch makes.) Left as given beside a
+    ``--set`` of either field. The warning is said once the jobs are submitted."""
+    given = {item.partition("=")[0].strip() for item in sets}
+    if nodes is None or {"num_nodes", "request_cpus"} & given:
+        return nodes, cpus, None
+    if cpus is None:
+        return nodes, nodes, None
+    if cpus < nodes:
+        return cpus, cpus, f"can't run {cpus} processes on {nodes} nodes, setting nnodes to {cpus}"
+    return nodes, cpus, None
+
+
+def _file_objects(jobs_file: str, job_id: str | None) -> list[Any]:
+    """The job objects of ``--file``, their ids checked, and ``--id`` beside them.
+
+    Raises:
+        InputError: the file is refused, or an id is one no scheduler hands out.
+        click.UsageError: ``--id`` would be ignored.
+    """
+    from fairshare_cli.core.operations.submit_ids import check_file_ids
+
+    objs = file_objects(jobs_file)
+    check_file_ids(objs, jobs_file)
+    if job_id is not None:
+        _check_id_beside_file(objs, job_id)
+    return objs
+
+
+def _check_id_beside_file(objs: list[Any], job_id: str) -> None:
+    """``fs submit --file F --id ID`` names the id of F's one job object, which gives none:
+    refused when it would be ignored (more objects, or one with an id), else held to the
+    forms ``--id`` takes alone.
+
+    Raises:
+        click.UsageError: it would be ignored.
+        InputError: an id no scheduler hands out.
+    """
+    from fairshare_cli.core.operations.submit_ids import check_new_id
+
+    if len(objs) != 1 or not isinstance(objs[0], dict) or "id" in objs[0]:
+        raise click.UsageError(
+            "--id is ignored with --file unless the file lists one job object without an id;"
+            " put the ids in the file, or drop --id"
+        )
+    count = objs[0].get("count", 1)
+    check_new_id(job_id, count if type(count) is int else 1)
 
 
 def _option_object(
@@ -226,6 +283,30 @@ def _refuse_later_starts(env: Env, jobs: list[Job], source: str) -> None:
     if found is not None:
         refuse_later_dump(found[1], found[0], env.now, "the job started at a later time")
     refuse_going_back(env.state, env.now, env.state_path)
+
+
+def _refuse_taken_slots(env: Env, jobs: list[Job], queue: list[Job], source: str) -> None:
+    """Refuse a running job that names a slot a running job of the queue holds: the new
+    claim took the slot over, and the queued job, still running, held none (its submitter
+    used a slot less), as condor_q never shows.
+
+    Raises:
+        InputError: naming the job, the slot and the job that holds it.
+    """
+    named = [job for job in jobs if job.status == "running" and job.slot is not None]
+    if not named or not env.config.machines:
+        return
+    from fairshare_cli.core.htcondor.claims import negotiator_from_json
+
+    claims = env.decode("negotiator", negotiator_from_json).claims
+    running = {job.id for job in queue if job.status == "running"}
+    for job in named:
+        claim = claims.get(job.slot or "")
+        if claim is not None and claim.job_id in running:
+            raise InputError(
+                f"{source}: job {job.id}: slot '{job.slot}' already runs job {claim.job_id}"
+                f" of the queue; name another slot, or fs rm {claim.job_id} first"
+            )
 
 
 def submit_summary(ids: list[str], verbose: bool) -> str:

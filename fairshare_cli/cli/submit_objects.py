@@ -167,6 +167,8 @@ def _set_value(key: str, text: str) -> Any:
         value = loads(text)
     except (ValueError, RecursionError):  # not JSON: plain text
         value = text
+    if key == "id" and type(value) in (int, float):  # (5.10 is job 10 of cluster 5, not 5.1)
+        return text  # (an id is its digits as written, held to --id's forms)
     try:
         check_job_option(key, value, f"--set {key}")
     except KeyError:  # (not a job field: the job's reader names it)

@@ -45,13 +45,20 @@ def check_batch_folder(folder: Path, engine: str) -> None:
     the DAG's path as it is into the DAGMan job's submit description, whose macros
     condor_submit expands, so not one with ``$(...)`` (or ``$ENV(...)``, ...) in it; a
     submit file's value ends trimmed of blanks, and a line ending in a backslash goes on
-    to the next (``initialdir``), so not a path ending in either.
+    to the next (``initialdir``), so not a path ending in either. Nor, for HTCondor's,
+    a ``PYTHONPATH`` (the submit files' ``environment`` line) with a line break in it.
 
     Raises:
         InputError: naming what the path holds.
     """
     where, shown = str(folder.resolve()), str(folder)
-    if any(ord(c) < 32 or ord(c) == 127 for c in where):
+    python_path = os.environ.get("PYTHONPATH", "") if engine == "htcondor" else ""
+    if _control(python_path):  # (the submit files' environment line: one line too)
+        raise InputError(
+            f"PYTHONPATH {python_path!r}: the htcondor batch files cannot name a path with a"
+            " line break or another control character in it"
+        )
+    if _control(where):
         why, shown = "a line break or another control character in it", repr(shown)
     elif engine != "htcondor":
         return
@@ -64,6 +71,11 @@ def check_batch_folder(folder: Path, engine: str) -> None:
     else:
         return
     raise InputError(f"--out {shown}: the {engine} batch files cannot name a path with {why}")
+
+
+def _control(text: str) -> bool:
+    """``text`` holds a line break or another control character."""
+    return any(ord(c) < 32 or ord(c) == 127 for c in text)
 
 
 def _literal(text: str) -> str:

@@ -52,6 +52,7 @@ def prepare(spec_path: Path, out: Path, restart: bool = False) -> SweepDir:
     spec = spec_from_toml(data, str(spec_path))
     _refuse_bare_knobs(spec, str(spec_path))
     _refuse_one_key_twice(spec, str(spec_path))
+    _refuse_state_axis(spec, str(spec_path))
     folder = SweepDir(out)
     old = folder.read_manifest()
     resumed = old is not None and spec.now is None and not restart
@@ -112,6 +113,25 @@ def _refuse_one_key_twice(spec: SweepSpec, label: str) -> None:
             f"{label}: axes {pair[0] + 1} ({before}) and {pair[1] + 1} ({after}) both set "
             f"{canonical_key(before)}: give one axis"
         )
+
+
+def _refuse_state_axis(spec: SweepSpec, label: str) -> None:
+    """An axis on ``pool.state``: every point starts from the one state the manifest names
+    (the spec's ``state``, else the base config's), so each point ran the same and was
+    ranked as if another state had been tried.
+
+    Raises:
+        InputError: naming the axis and the spec's key to use instead.
+    """
+    from fairshare_cli.io.config import canonical_key, split_dotted
+
+    for k, axis in enumerate(spec.axes, start=1):
+        if split_dotted(canonical_key(axis.key)) == ["pool", "state"]:
+            raise InputError(
+                f"{label}: axis {k} ({axis.key}): every point starts from the sweep's one"
+                " state (the spec's state, else the config's [pool] state); give the spec's"
+                " state = FILE, a sweep for each state"
+            )
 
 
 def _progress(total: int, done: int) -> Callable[[int], None]:

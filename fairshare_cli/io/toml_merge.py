@@ -20,11 +20,14 @@ from typing import Any
 
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
+from tomlkit.items import InlineTable
 
 from fairshare_cli.errors import ConfigError
 from fairshare_cli.io.atomic import atomic_write_text, folder_lock, refuse_special, through_link
 from fairshare_cli.io.inputs import read_regular
 from fairshare_cli.io.toml import loads_file
+from fairshare_cli.io.toml_values import plain as _plain
+from fairshare_cli.io.toml_values import same as _same
 
 Fragment = Mapping[str, Any]
 """A nested dict of config keys: tables are dicts, ``[[machines]]`` a list of dicts."""
@@ -115,63 +118,8 @@ def _value(key: str, value: Any) -> Any:
     return _plain(value)
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
-
 def _dotted(path: list[str]) -> str:
     return ".".join(p if p.replace("_", "").isalnum() else f'"{p}"' for p in path)
-
-
-#: Keys read as Slurm time strings in minutes (``slurm.conf`` reads them so), compared by
-#: the time they read as: ``PriorityCalcPeriod=1`` (slurm.conf) and ``00:01:00``
-#: (``scontrol show config``) are one minute, and merging one after the other is no clash.
-SLURM_MINUTES = frozenset(
-    {
-        "priority.calc_period",
-        "priority.decay_halflife",
-        "priority.max_age",
-        "partitions.*.max_time",
-        "partitions.*.default_time",
-    }
-)
-
-
-def _same(a: Any, b: Any, path: list[str]) -> bool:
-    a = a.unwrap() if hasattr(a, "unwrap") else a
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if a != b and _minutes_key(path):
-        stored = path in (["priority", "max_age"], ["priority", "decay_halflife"])
-        seconds = _seconds(a, stored)
-        return seconds is not None and seconds == _seconds(b, stored)
-    return bool(a == _plain(b))
-
-
-def _minutes_key(path: list[str]) -> bool:
-    if len(path) == 3 and path[0] == "partitions":
-        path = [path[0], "*", path[2]]
-    return ".".join(path) in SLURM_MINUTES
-
-
-def _seconds(value: Any, stored: bool = False) -> float | None:
-    """What a duration key's value reads as (a string in whole minutes, rounded up; a
-    number in seconds), as the config reader reads it (``stored``: as slurmctld stores
-    ``PriorityMaxAge`` and ``PriorityDecayHalfLife``); None when it is neither."""
-    from fairshare_cli.core.timestr import TimeStringError, slurm_conf_minutes, time_str2mins
-
-    if isinstance(value, str):
-        try:
-            return slurm_conf_minutes(value, "") if stored else time_str2mins(value) * 60
-        except TimeStringError:
-            return None
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    return None
 
 
 def merge_fragment(
@@ -191,35 +139,69 @@ def merge_fragment(
 
 
 def _merge(
-    table: Any, fragment: Fragment, replace: bool, where: str, path: list[str], report: MergeReport
+    table: Any,
+    fragment: Fragment,
+    replace: bool,
+    where: str,
+    path: list[str],
+    report: MergeReport,
+    inline: bool = False,
 ) -> None:
+    """``inline``: ``table`` is written inline (``{ ... }``) or by dotted keys below a
+    [table] (``groups.lhcb_user.job_share = 1``), where what is added goes inline: a
+    [table] there was a traceback, or written under a wrong name (``[groups.lhcb_prod]``)."""
     for key, value in fragment.items():
         here = [*path, str(key)]
         if isinstance(value, Mapping) and key not in INLINE_KEYS:
             if key not in table:
-                table[key] = tomlkit.table(is_super_table=_has_only_tables(value))
                 report.added.extend(_leaves(value, here))
-                _fill(table[key], value)
+                table[key] = _inline(value) if inline else tomlkit.table(_has_only_tables(value))
+                if not inline:
+                    _fill(table[key], value)
                 continue
             existing = table[key]
             if not isinstance(existing, Mapping):
                 raise ConfigError(f"{where}: {_dotted(here)} is not a table in the file")
-            _merge(existing, value, replace, where, here, report)
+            within = inline or _written_inline(table, key, path)
+            _merge(existing, value, replace, where, here, report, within)
         elif key not in table:
-            table[key] = _value(str(key), value)
+            table[key] = _inline(value) if inline else _value(key, value)
             report.added.append(_dotted(here))
         elif _same(table[key], value, here):
             report.unchanged.append(_dotted(here))
         elif isinstance(value, Mapping) and isinstance(table[key], Mapping):
-            _merge(table[key], value, replace, where, here, report)
+            within = inline or _written_inline(table, key, path)
+            _merge(table[key], value, replace, where, here, report, within)
         elif replace:
-            table[key] = _value(str(key), value)
+            table[key] = _inline(value) if inline else _value(key, value)
             report.replaced.append(_dotted(here))
         else:
             differs = _entry_difference(table[key], value) or (
                 f" is {_show(table[key])} in the file, the import says {_show(value)}"
             )
             raise ConfigError(f"{where}: {_dotted(here)}{differs}; pass --replace to overwrite it")
+
+
+def _written_inline(table: Any, key: str, path: list[str]) -> bool:
+    """``table[key]`` is an inline table, or a table of dotted keys below a [table] (at the
+    top of the file tomlkit names what it adds there right)."""
+    if isinstance(table[key], InlineTable):
+        return True
+    body = table.value.body if path else []
+    return any(k is not None and k.key == key and k.is_dotted() for k, _ in body)
+
+
+def _inline(value: Any) -> Any:
+    """``value`` as a value inside an inline table: its tables inline, at any depth."""
+    if isinstance(value, Mapping):
+        table = tomlkit.inline_table()
+        table.update({str(k): _inline(v) for k, v in value.items()})
+        return table
+    if isinstance(value, (list, tuple)):
+        array = tomlkit.array()
+        array.extend(_inline(v) for v in value)
+        return array
+    return value
 
 
 def _entry_difference(existing: Any, value: Any) -> str | None:

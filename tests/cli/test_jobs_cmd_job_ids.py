@@ -182,3 +182,82 @@ def test_a_workload_id_of_a_number_no_digits_write_is_refused(tmp_path: Path) ->
         f"fs: error: {jobs}: job object 1 (counting from 1): id: expected a string or a "
         "number in digits, got nan\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("objects", "said"),
+    [
+        pytest.param([{"id": "5"}, {"id": "5.0"}], "jobs 5 and 5.0", id="job-then-proc"),
+        pytest.param([{"id": "5.1"}, {"id": "5"}], "jobs 5.1 and 5", id="proc-then-job"),
+        pytest.param([{"id": "5", "count": 2}, {"id": "5"}], "jobs 5.0 and 5", id="count"),
+    ],
+)
+def test_a_file_job_beside_a_proc_of_its_cluster_is_refused(
+    tmp_path: Path, objects: list[dict[str, object]], said: str
+) -> None:
+    """``fs submit --file jobs.json`` of a job ``5`` and a job ``5.0`` (or ``5.1``, or
+    ``5`` with ``count``) queued both, and ``fs rm 5`` removed both: the pair the queue
+    refuses (``--id 5.0`` beside a queued ``5``) came in by one file. Refused, naming both
+    objects; nothing written."""
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps([{**o, "owner": "alice"} for o in objects]), encoding="utf-8")
+    code, out, err = _run(tmp_path, f"submit --file {jobs}")
+    assert (code, out) == (2, "")
+    assert err == (
+        f"fs: error: {jobs}: job objects 1 and 2 (counting from 1) give {said} of one cluster"
+        " 5, and fs rm 5 or fs prio 5 would act on both; give each job its own cluster, or"
+        " each its proc (5.0, 5.1, ...)\n"
+    )
+    assert not (tmp_path / "state.json").exists()
+
+
+def test_a_file_of_one_clusters_procs_is_taken(tmp_path: Path) -> None:
+    """Jobs ``5.0`` and ``5.1`` in one file are one cluster's jobs, as condor_q lists them."""
+    jobs = tmp_path / "jobs.json"
+    objects = [{"id": "5.0", "owner": "alice"}, {"id": "5.1", "owner": "alice"}]
+    jobs.write_text(json.dumps(objects), encoding="utf-8")
+    assert _run(tmp_path, f"submit --file {jobs}")[:2] == (0, "Submitted 2 jobs as cluster 5\n")
+    assert _ids(tmp_path) == ["5.0", "5.1"]
+
+
+@pytest.mark.parametrize("given", ["0.5", "1e3", "2.00"])
+def test_a_set_id_written_as_a_number_is_held_to_the_id_forms(tmp_path: Path, given: str) -> None:
+    """``fs submit --owner alice --set id=0.5`` queued job 0.5 (cluster 0, which ``--id
+    0.5`` refuses: the JSON number skipped the check), and ``--set id=1e3`` job 1000.0:
+    the id is the text as written, held to ``--id``'s forms. Nothing is written."""
+    code, out, err = _run(tmp_path, f"submit --owner alice --set id={given}")
+    assert (code, out) == (2, "")
+    assert err == f'fs: error: fs submit: job id "{given}": {FORMS}\n'
+    assert not (tmp_path / "state.json").exists()
+
+
+def test_a_set_id_keeps_its_proc_as_written(tmp_path: Path) -> None:
+    """``fs submit --set id=5.10`` queued job 5.1 (the JSON number 5.1): proc 10 of cluster
+    5 is job 5.10, as ``--id 5.10`` queues it."""
+    assert _run(tmp_path, "submit --owner alice --set id=5.10")[0] == 0
+    assert _ids(tmp_path) == ["5.10"]
+
+
+def test_an_id_beside_a_file_is_held_to_the_id_forms(tmp_path: Path) -> None:
+    """``fs submit --file one.json --id abc`` (one job object, no id) queued job ``abc``,
+    which ``--id abc`` alone and an id in the file are refused for. Nothing is written."""
+    jobs = tmp_path / "one.json"
+    jobs.write_text('[{"owner": "alice"}]', encoding="utf-8")
+    code, out, err = _run(tmp_path, f"submit --file {jobs} --id abc")
+    assert (code, out) == (2, "")
+    assert err == f'fs: error: fs submit: job id "abc": {FORMS}\n'
+    assert not (tmp_path / "state.json").exists()
+
+
+def test_an_id_a_file_would_ignore_is_refused(tmp_path: Path) -> None:
+    """``fs submit --file jobs.json --id 5`` of two job objects (or one with an id)
+    submitted them as clusters 1 and 2, the --id dropped without a word."""
+    jobs = tmp_path / "two.json"
+    jobs.write_text('[{"owner": "alice"}, {"owner": "bob"}]', encoding="utf-8")
+    code, out, err = _run(tmp_path, f"submit --file {jobs} --id 5")
+    assert (code, out) == (2, "")
+    assert err == (
+        "fs: error: --id is ignored with --file unless the file lists one job object without"
+        " an id; put the ids in the file, or drop --id (see 'cli submit --help')\n"
+    )
+    assert not (tmp_path / "state.json").exists()

@@ -188,3 +188,22 @@ def test_a_folder_a_batch_file_cannot_name_is_refused(
     assert len(result.stderr.splitlines()) == 1
     assert "Traceback" not in result.stderr
     assert not out.exists()
+
+
+def test_a_pythonpath_a_submit_file_cannot_name_is_refused(
+    spec: Path, tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fs sweep SPEC --out runs --engine htcondor with PYTHONPATH=$'/opt/a\\nb' wrote the
+    submit files' environment line broken in two ('b'"' a line of its own, which
+    condor_submit reads as another statement). Refused, writing nothing; the Slurm
+    scripts name no PYTHONPATH (a Slurm job gets the submitter's environment)."""
+    monkeypatch.setenv("PYTHONPATH", "/opt/a\nb")
+    out = tmp_path / "runs"
+    result = run("sweep", str(spec), "--out", str(out), "--engine", "htcondor")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: PYTHONPATH '/opt/a\\nb': the htcondor batch files cannot name a path with"
+        " a line break or another control character in it\n"
+    )
+    assert not out.exists()
+    assert run("sweep", str(spec), "--out", str(out), "--engine", "slurm").exit_code == 0

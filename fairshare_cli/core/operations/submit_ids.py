@@ -39,15 +39,49 @@ def check_file_ids(objects: Sequence[Any], source: str) -> None:
     Raises:
         InputError: naming ``source``, the object's place (counting from 1) and its id.
     """
+    kinds: dict[str, dict[bool, tuple[int, str]]] = {}  # cluster -> bare or not -> first
     for place, obj in enumerate(objects, 1):
         given = obj.get("id") if isinstance(obj, Mapping) else None
         if type(given) in (int, float):  # (as the jobs reader takes it: 12.0 is "12.0")
             given = str(given)
-        if isinstance(given, str) and not scheduler_id(given):
+        if not isinstance(given, str):
+            continue
+        if not scheduler_id(given):
             raise InputError(
                 f'{source}: job object {place} (counting from 1): job id "{shown(given)}": '
                 + ID_FORMS
             )
+        cluster = given.partition(".")[0]
+        count = obj.get("count", 1)
+        if type(count) is int and count > 1:  # (its jobs are C.0 on, however it names C)
+            given = f"{cluster}.0"
+        kinds.setdefault(cluster, {}).setdefault("." not in given, (place, given))
+        _refuse_bare_beside_procs(kinds, cluster, source)
+
+
+def _refuse_bare_beside_procs(
+    kinds: Mapping[str, Mapping[bool, tuple[int, str]]], cluster: str, source: str
+) -> None:
+    """Refuse a jobs file that gives a job ``C`` (a Slurm or DIRAC job, or an HTCondor
+    cluster of one job) and a job of cluster ``C`` by its proc (``C.0``, or ``C`` with a
+    ``count``), as a submission beside such a queued job is refused: ``fs rm C`` or
+    ``fs prio C`` would act on both.
+
+    ``kinds``: by cluster, the first object (its place and id) that gives the cluster
+    alone (True) and the first that gives its procs (False).
+
+    Raises:
+        InputError: naming both objects, by their places, and their ids.
+    """
+    seen = kinds.get(cluster, {})
+    if True in seen and False in seen:
+        (at, one), (then, other) = sorted((seen[True], seen[False]))
+        raise InputError(
+            f"{source}: job objects {at} and {then} (counting from 1) give jobs {one} and"
+            f" {other} of one cluster {cluster}, and fs rm {cluster} or fs prio {cluster}"
+            f" would act on both; give each job its own cluster, or each its proc"
+            f" ({cluster}.0, {cluster}.1, ...)"
+        )
 
 
 #: The ids a scheduler hands out, as a refusal of another names them.
