@@ -131,8 +131,10 @@ def _wanted_site_factors(
     env: Env, slurm: SlurmUsage, dumped: list[ImportedJob], ignored: list[str], wanted: bool
 ) -> dict[str, int]:
     """The site factors ``--site-factor-from-priority`` sets (none unless asked), or why
-    there are none, added to ``ignored``."""
+    there are none, added to ``ignored`` (unasked: why the printed priorities go unchecked,
+    :func:`_note_unchecked`)."""
     if not wanted:
+        _note_unchecked(env, slurm, dumped, ignored)
         return {}
     if env.config.priority.type == "basic":
         ignored.append("site factors (priority/basic weighs no factors)")
@@ -141,6 +143,22 @@ def _wanted_site_factors(
         ignored.append("site factors (no usage imported yet: import scontrol-assoc first)")
         return {}
     return _site_factors(env, slurm, dumped, ignored)
+
+
+def _note_unchecked(
+    env: Env, slurm: SlurmUsage, dumped: list[ImportedJob], ignored: list[str]
+) -> None:
+    """Add to ``ignored`` that the pending jobs' printed priorities were not checked when
+    the state holds no Slurm usage yet (the dump imported before the usage): a site factor
+    set with ``scontrol update``, which only the printed Priority shows, would else be lost
+    without a word."""
+    if slurm.usage or env.config.priority.type == "basic":
+        return
+    if any(item.printed_priority and item.job.status == "idle" for item in dumped):
+        ignored.append(
+            "printed priorities (not checked, no usage imported yet: import scontrol-assoc "
+            "first, then this dump again)"
+        )
 
 
 def _note_release(dump: JobDump, config: Config, file: str) -> None:
