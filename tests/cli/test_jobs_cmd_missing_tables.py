@@ -74,3 +74,48 @@ def test_import_squeue_into_a_config_without_accounts_is_refused(
         "has no [accounts]: fs import sacctmgr of sacctmgr show assoc brings them)\n"
     )
     assert not state.exists()
+
+
+def test_submit_of_a_partition_a_config_without_partitions_lacks_is_refused(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs submit --owner u1 --account a --partition gpu on a config of no [partitions]
+    (accounts from sacctmgr, no slurm.conf yet) was queued, and fs sprio then ended 'state
+    file s.json: jobs: job 1: unknown partition "gpu"'."""
+    config, state = tmp_path / "c.toml", tmp_path / "s.json"
+    config.write_text(CLUSTER.replace('partitions = ["b"]\n[partitions.b]\ndefault = true\n', ""))
+    where = ["--config", str(config), "--state", str(state), "--now", NOW]
+    result = run("submit", "--owner", "u1", "--account", "a", "--partition", "gpu", *where)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        'fs: error: fs submit: job 1: unknown partition "gpu" (the config has no [partitions]: '
+        "fs import slurm-conf brings them)\n"
+    )
+    assert not state.exists()
+
+
+def test_import_squeue_names_the_dump_when_usage_is_there(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs import sacctmgr (associations, QOS) and scontrol-assoc, then fs import squeue
+    before fs import slurm-conf ended 'fs: error: job 5: unknown partition "batch"' (the
+    printed priorities worked out first: no file named, no way out); now the dump and the
+    import that brings the partitions are named, and nothing is written."""
+    run_dir = REPO / "tests" / "fixtures" / "slurm-22.05" / "ft1_running"
+    config, state = tmp_path / "c.toml", tmp_path / "c.json"
+    for name in ("sacctmgr_assoc_tree.txt", "sacctmgr_qos.txt"):
+        result = run("import", "sacctmgr", str(run_dir / name), "--into", str(config))
+        assert result.exit_code == 0, result.stderr
+    where = ["--config", str(config), "--state", str(state), "--now", "2026-11-21T23:14:06Z"]
+    usage = str(run_dir / "scontrol_assoc_mgr.txt")
+    last = ["--last-decay", "2026-11-21T23:13:20Z"]
+    assert run("import", "scontrol-assoc", usage, *last, *where).exit_code == 0
+    before = state.read_bytes()
+    dump = str(run_dir / "scontrol_show_jobs.txt")
+    result = run("import", "squeue", dump, *last, *where)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f'fs: error: {dump}: job 2: unknown partition "batch" (the config has no '
+        "[partitions]: fs import slurm-conf brings them)\n"
+    )
+    assert state.read_bytes() == before

@@ -94,6 +94,7 @@ def command(
         store_slurm(env, slurm)
         ignored += missing
         basic = env.config.priority.type == "basic"  # (printed: its first-in-first-out count)
+        _check_names(env.config, file, dump.jobs)  # (before any priority is worked out)
         sites = _wanted_site_factors(env, slurm, dump.jobs, ignored, site_factor_from_priority)
         new = _new_jobs(env, dump.jobs, sites)
         unexplained = _mismatches(env, slurm, dump.jobs, new) if slurm.usage and not basic else []
@@ -125,6 +126,26 @@ def command(
         )
     report(dry_run, text, ignored)  # (once the state is checked and written)
     _note_release(dump, env.config, file)
+
+
+def _check_names(config: Config, file: str, dumped: list[ImportedJob]) -> None:
+    """Refuse a job naming a partition, QOS or account the config lacks, as the state's
+    check would (:func:`~fairshare_cli.core.operations.node_fit.check_slurm_names`), before
+    the printed priorities are checked: the error names the dump and says what brings the
+    table. Jobs alike in those names are checked once.
+
+    Raises:
+        InputError: naming ``file`` and the job.
+    """
+    from fairshare_cli.core.operations.node_fit import check_slurm_names
+
+    seen: set[tuple[str | None, str | None, str | None, str]] = set()
+    for item in dumped:
+        job = item.job
+        key = (job.partition, job.qos, job.account, job.owner)
+        if key not in seen:
+            seen.add(key)
+            check_slurm_names(config, job, f"{file}: job {job.id}")
 
 
 def _wanted_site_factors(

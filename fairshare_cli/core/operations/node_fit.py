@@ -33,8 +33,9 @@ def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = Fal
     defines any), a QOS it does not define (with no ``[qos]``: but ``normal``), or a Slurm
     job (one naming any of them) whose user has no association in its account (none named:
     in any), as ``sbatch`` and ``sprio`` refuse them. A config with no ``[accounts]`` has
-    no associations: such a job is refused there too, as ``fs sprio`` would refuse the
-    state holding it (the message says what brings them).
+    no associations and one with no ``[partitions]`` no partition to name: such a job is
+    refused there too, as ``fs sprio`` would refuse the state holding it (the message says
+    what brings them).
 
     Args:
         where: names the job in messages (``job 7``, or a file's ``F: job 7``).
@@ -49,6 +50,8 @@ def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = Fal
         if config.partitions and name not in config.partitions:
             see = _see(hints, "partitions", config.partitions)
             raise InputError(f'{where}: unknown partition "{name}"{see}')
+        if not config.partitions:
+            raise InputError(f'{where}: unknown partition "{name}" ({_NO_PARTITIONS})')
     for name in split_qos(where, job.qos, config.priority.output_compat != "22.05"):
         if config.qos and name not in config.qos:
             raise InputError(f'{where}: unknown QOS "{name}"{_see(hints, "qos", config.qos)}')
@@ -76,8 +79,9 @@ def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = Fal
         raise InputError(message)
 
 
-#: Why a Slurm job's QOS (other than ``normal``) or association is unknown to a config
-#: without those tables, and what brings them.
+#: Why a Slurm job's partition, QOS (other than ``normal``) or association is unknown to a
+#: config without those tables, and what brings them.
+_NO_PARTITIONS = "the config has no [partitions]: fs import slurm-conf brings them"
 _NO_QOS = "the config has no [qos]: fs import sacctmgr of sacctmgr show qos brings them"
 _NO_ACCOUNTS = "the config has no [accounts]: fs import sacctmgr of sacctmgr show assoc brings them"
 
