@@ -65,8 +65,8 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
 def _unconfigured(ads: list[AccountingAd], config: Config) -> str:
     """``; 1 group the config does not have: group_ops (...)`` for the dump's accounting
     groups that ``[groups]`` lacks (imported before ``fs import condor-config``): their
-    records are kept, but no view shows them, nor their users inside them, until the config
-    has the groups; or nothing."""
+    records are kept, but ``fs userprio`` lists their users flat, outside any group, until
+    the config has the groups; or nothing."""
     known = {name.lower() for name in config.groups}
     names = [a.name for a in ads if a.is_group and a.name != "<none>"]
     missing = sorted({n for n in names if n.lower() not in known}, key=str.lower)
@@ -76,7 +76,8 @@ def _unconfigured(ads: list[AccountingAd], config: Config) -> str:
     return (
         f"; {len(missing)} group{'' if one else 's'} the config does not have: "
         f"{', '.join(missing)} (fs import condor-config of the pool's GROUP_NAMES brings "
-        f"{'it' if one else 'them'}; no view shows {'it' if one else 'them'} till then)"
+        f"{'it' if one else 'them'}; till then fs userprio lists {'its' if one else 'their'}"
+        " users outside any group)"
     )
 
 

@@ -1,6 +1,6 @@
 """``fs import condor-userprio`` of a dump whose groups the config lacks (imported before
 ``fs import condor-config``): the records are kept, and the summary names the groups and
-the import that brings them, since no view shows a group the config does not have."""
+the import that brings them: till then fs userprio lists their users outside any group."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def test_groups_the_config_lacks_are_named(tmp_path: Path, run: Callable[..., An
     assert result.stderr == (
         f"Imported 9 accountant records (2 groups) from {DUMP} into {state}; 1 group the "
         "config does not have: group_ops (fs import condor-config of the pool's GROUP_NAMES "
-        "brings it; no view shows it till then)\n"
+        "brings it; till then fs userprio lists its users outside any group)\n"
     )
     dump = str(POOL / "condor_config_val.dump.txt")
     assert run("import", "condor-config", dump, "--into", str(cfg)).exit_code == 0
