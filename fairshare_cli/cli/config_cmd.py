@@ -72,12 +72,15 @@ def check(opts: GlobalOptions) -> None:
     Exit 0 when valid; exit 2 with one line naming the key when not. --output json
     prints the values nested; ndjson and csv one key (dotted) and value per row.
     """
+    from fairshare_cli.errors import ConfigError
     from fairshare_cli.io.config import build_config, read_toml  # expressions checked there
+    from fairshare_cli.io.importers.sniff import POOL_CONFIG, other_file_refusals
     from fairshare_cli.render.formats import emit_rows
 
     path = resolve_config_path(opts.config_path)
-    raw = read_toml(path)  # once: for the config and for the missing-defaults warning
-    config = build_config(raw, str(path))
+    with other_file_refusals(str(path), POOL_CONFIG, ConfigError):  # (a state given: where)
+        raw = read_toml(path)  # once: for the config and for the missing-defaults warning
+        config = build_config(raw, str(path))
     if "defaults" not in (raw.get("pool") or {}):
         click.echo(
             f'fs: warning: {path} sets no [pool] defaults; using "legacy" (HTCondor 7.x, '

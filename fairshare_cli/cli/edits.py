@@ -384,7 +384,7 @@ EDITS = (
 
     \b
     Example:
-      fs setlast ivan@example.org 1763726400
+      fs setlast ivan@example.org 1795255200
 
     WHEN is epoch seconds or ISO-8601 (UTC unless it names a zone).
     A bare user gets [pool] uid_domain; a group is refused, as condor_userprio does.

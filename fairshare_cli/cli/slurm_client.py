@@ -88,11 +88,14 @@ def cluster_option(func: F) -> F:
     )(func)
 
 
-def usage_option(*, whole: bool = False) -> Callable[[F], F]:
-    """``--usage``: the command's usage line (sprio's ``_usage``), or with ``whole`` its
-    help (sshare's ``--usage`` prints what ``--help`` prints)."""
+def usage_option(*, whole: bool = False, line: str | None = None) -> Callable[[F], F]:
+    """``--usage``: the command's synopsis ``line`` (``{command}`` its name as typed;
+    sprio's ``_usage`` prints its ``usage.txt``), else click's usage line, or with
+    ``whole`` its help (sshare's ``--usage`` prints what ``--help`` prints)."""
 
     def text(ctx: click.Context) -> str:
+        if line is not None:
+            return line.format(command=f"{ctx.find_root().info_name} {ctx.info_name}")
         return (ctx.get_help() if whole else ctx.get_usage()) + "\n"
 
     said = "Print the help and exit." if whole else "Print the usage line and exit."

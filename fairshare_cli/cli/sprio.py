@@ -90,6 +90,13 @@ def read_table(
     return rows.builder
 
 
+#: What ``--usage`` prints: sprio's ``usage.txt`` (its ``_usage``) under the command's
+#: name as typed, without ``-V`` (refused) and with fs's own ``--jobs-file``.
+USAGE = (
+    "Usage: {command} [-j jid[s]] [-u user_name[s]] [-o format] [-p partitions]\n"
+    "   [--federation] [--local] [--sibling] [--usage] [-hlnvw] [--jobs-file FILE]\n"
+)
+
 #: The bytes of a job object in a jobs file, about (the benchmark's: 160).
 _JOB_BYTES = 150
 
@@ -154,7 +161,7 @@ def _jobs_in(path: str) -> int:
     "--sibling", "--sib", is_flag=True, help="Add the CLUSTER column (as sprio --sibling)."
 )
 @help_format_option(sprio_help_format)
-@usage_option()
+@usage_option(line=USAGE)
 @refused_option("-V", "--version", reason=VERSION_REASON)
 @output_options
 @common_options

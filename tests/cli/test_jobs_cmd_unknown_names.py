@@ -74,7 +74,7 @@ PartitionName=b Nodes=n01 Default=YES
         (["--account", "a"], ' in account "a"'),
         (["--account", "root"], ' in account "root"'),
         (["--partition", "b"], ""),
-        (["--qos", "q"], ""),
+        (["--qos", "normal"], ""),  # (Slurm's QOS a config need not list)
     ],
 )
 def test_submit_to_a_config_with_no_accounts_is_refused_as_sprio_refuses_it(

@@ -77,10 +77,24 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
         f"{prefix}Imported {len(jobs)} jobs from {file} ({counts['idle']} idle, "
         f"{counts['running']} running, {counts['held']} held) into {env.state_path}; "
         f"{len(placement.new)} new claim(s)"
+        + _no_slots(counts["running"], bool(env.config.machines))
         + _ended(ended)
         + (f"; ignored {len(rest)} removed/completed: {', '.join(rest)}" if rest else "")
         + _left_out(ignored),
         err=True,
+    )
+
+
+def _no_slots(running: int, machines: bool) -> str:
+    """``; 15 running jobs hold no slot: the config has no [[machines]] (...)`` when the
+    running jobs found no pool to hold slots in (condor_q imported before condor_status),
+    or nothing: their claims, and the use they charge, come with the slots."""
+    if not running or machines:
+        return ""
+    return (
+        f"; {plural(running, 'running job')} hold{'s' if running == 1 else ''} no slot: the "
+        "config has no [[machines]] (fs import condor-status --into CONFIG brings the slots "
+        "and the claims on them)"
     )
 
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.imports._dump_time import refuse_later_dump
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
+
+if TYPE_CHECKING:
+    from fairshare_cli.core.config import Config
+    from fairshare_cli.core.htcondor.snapshot import AccountingAd
 
 
 @click.command("condor-userprio")
@@ -50,8 +56,28 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
     prefix = "(dry run, nothing written) " if dry_run else ""
     click.echo(
         f"{prefix}Imported {count} accountant record{'s' if count != 1 else ''} "
-        f"({groups} group{'s' if groups != 1 else ''}) from {file} into {env.state_path}",
+        f"({groups} group{'s' if groups != 1 else ''}) from {file} into {env.state_path}"
+        + _unconfigured(ads, env.config),
         err=True,
+    )
+
+
+def _unconfigured(ads: list[AccountingAd], config: Config) -> str:
+    """``; 1 group the config does not have: group_ops (...)`` for the dump's accounting
+    groups that ``[groups]`` lacks (imported before ``fs import condor-config``): their
+    records are kept, but ``fs userprio`` lists their users flat, outside any group, until
+    the config has the groups; or nothing."""
+    known = {name.lower() for name in config.groups}
+    names = [a.name for a in ads if a.is_group and a.name != "<none>"]
+    missing = sorted({n for n in names if n.lower() not in known}, key=str.lower)
+    if not missing:
+        return ""
+    one = len(missing) == 1
+    return (
+        f"; {len(missing)} group{'' if one else 's'} the config does not have: "
+        f"{', '.join(missing)} (fs import condor-config of the pool's GROUP_NAMES brings "
+        f"{'it' if one else 'them'}; till then fs userprio lists {'its' if one else 'their'}"
+        " users outside any group)"
     )
 
 

@@ -94,6 +94,7 @@ def command(
         store_slurm(env, slurm)
         ignored += missing
         basic = env.config.priority.type == "basic"  # (printed: its first-in-first-out count)
+        _check_names(env.config, file, dump.jobs)  # (before any priority is worked out)
         sites = _wanted_site_factors(env, slurm, dump.jobs, ignored, site_factor_from_priority)
         new = _new_jobs(env, dump.jobs, sites)
         unexplained = _mismatches(env, slurm, dump.jobs, new) if slurm.usage and not basic else []
@@ -127,12 +128,34 @@ def command(
     _note_release(dump, env.config, file)
 
 
+def _check_names(config: Config, file: str, dumped: list[ImportedJob]) -> None:
+    """Refuse a job naming a partition, QOS or account the config lacks, as the state's
+    check would (:func:`~fairshare_cli.core.operations.node_fit.check_slurm_names`), before
+    the printed priorities are checked: the error names the dump and says what brings the
+    table. Jobs alike in those names are checked once.
+
+    Raises:
+        InputError: naming ``file`` and the job.
+    """
+    from fairshare_cli.core.operations.node_fit import check_slurm_names
+
+    seen: set[tuple[str | None, str | None, str | None, str]] = set()
+    for item in dumped:
+        job = item.job
+        key = (job.partition, job.qos, job.account, job.owner)
+        if key not in seen:
+            seen.add(key)
+            check_slurm_names(config, job, f"{file}: job {job.id}")
+
+
 def _wanted_site_factors(
     env: Env, slurm: SlurmUsage, dumped: list[ImportedJob], ignored: list[str], wanted: bool
 ) -> dict[str, int]:
     """The site factors ``--site-factor-from-priority`` sets (none unless asked), or why
-    there are none, added to ``ignored``."""
+    there are none, added to ``ignored`` (unasked: why the printed priorities go unchecked,
+    :func:`_note_unchecked`)."""
     if not wanted:
+        _note_unchecked(env, slurm, dumped, ignored)
         return {}
     if env.config.priority.type == "basic":
         ignored.append("site factors (priority/basic weighs no factors)")
@@ -141,6 +164,22 @@ def _wanted_site_factors(
         ignored.append("site factors (no usage imported yet: import scontrol-assoc first)")
         return {}
     return _site_factors(env, slurm, dumped, ignored)
+
+
+def _note_unchecked(
+    env: Env, slurm: SlurmUsage, dumped: list[ImportedJob], ignored: list[str]
+) -> None:
+    """Add to ``ignored`` that the pending jobs' printed priorities were not checked when
+    the state holds no Slurm usage yet (the dump imported before the usage): a site factor
+    set with ``scontrol update``, which only the printed Priority shows, would else be lost
+    without a word."""
+    if slurm.usage or env.config.priority.type == "basic":
+        return
+    if any(item.printed_priority and item.job.status == "idle" for item in dumped):
+        ignored.append(
+            "printed priorities (not checked, no usage imported yet: import scontrol-assoc "
+            "first, then this dump again)"
+        )
 
 
 def _note_release(dump: JobDump, config: Config, file: str) -> None:

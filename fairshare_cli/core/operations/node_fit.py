@@ -29,11 +29,13 @@ UNAVAILABLE = '(sbatch: "Requested node configuration is not available")'
 
 
 def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = False) -> None:
-    """Refuse a job naming a partition, QOS or account the config does not define (when
-    it defines any), or a Slurm job (one naming any of them) whose user has no association
-    in its account (none named: in any), as ``sbatch`` and ``sprio`` refuse them. With
-    ``hints`` (``fs submit``) a config with no ``[accounts]`` has no associations: such a
-    job is refused there too, as ``fs sprio`` would refuse the state holding it.
+    """Refuse a job naming a partition or account the config does not define (when it
+    defines any), a QOS it does not define (with no ``[qos]``: but ``normal``), or a Slurm
+    job (one naming any of them) whose user has no association in its account (none named:
+    in any), as ``sbatch`` and ``sprio`` refuse them. A config with no ``[accounts]`` has
+    no associations and one with no ``[partitions]`` no partition to name: such a job is
+    refused there too, as ``fs sprio`` would refuse the state holding it (the message says
+    what brings them).
 
     Args:
         where: names the job in messages (``job 7``, or a file's ``F: job 7``).
@@ -48,16 +50,18 @@ def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = Fal
         if config.partitions and name not in config.partitions:
             see = _see(hints, "partitions", config.partitions)
             raise InputError(f'{where}: unknown partition "{name}"{see}')
+        if not config.partitions:
+            raise InputError(f'{where}: unknown partition "{name}" ({_NO_PARTITIONS})')
     for name in split_qos(where, job.qos, config.priority.output_compat != "22.05"):
         if config.qos and name not in config.qos:
             raise InputError(f'{where}: unknown QOS "{name}"{_see(hints, "qos", config.qos)}')
+        if not config.qos and name != "normal":  # (sprio's one QOS left unconfigured)
+            raise InputError(f'{where}: unknown QOS "{name}" ({_NO_QOS})')
     account = job.account
     if account is not None and config.accounts and account not in config.accounts:
         see = _see(hints, "accounts", config.accounts)
         raise InputError(f'{where}: unknown account "{account}"{see}')
     if (account, job.partition, job.qos) == (None, None, None):
-        return
-    if not config.accounts and not hints:  # (a state or file read as fs wrote it before)
         return
     user = job_user(job.owner)
     named = config.accounts.get(account) if account else None
@@ -70,7 +74,16 @@ def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = Fal
                 ' (sbatch: "Invalid account or account/partition combination specified"); '
                 "add it to [accounts]"
             )
+        elif not config.accounts:
+            message += f" ({_NO_ACCOUNTS})"
         raise InputError(message)
+
+
+#: Why a Slurm job's partition, QOS (other than ``normal``) or association is unknown to a
+#: config without those tables, and what brings them.
+_NO_PARTITIONS = "the config has no [partitions]: fs import slurm-conf brings them"
+_NO_QOS = "the config has no [qos]: fs import sacctmgr of sacctmgr show qos brings them"
+_NO_ACCOUNTS = "the config has no [accounts]: fs import sacctmgr of sacctmgr show assoc brings them"
 
 
 def _see(hints: bool, table: str, names: Iterable[str]) -> str:
