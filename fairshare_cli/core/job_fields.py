@@ -234,19 +234,19 @@ def _text(value: Any, w: str) -> str:
 
 
 def _job_id(value: Any, w: str) -> str:
-    text = _id_text(value)
-    if type(text) in (int, float):
-        raise InputError(f"{w}: expected a string or a number in digits, got {text}")
-    return check_name(_text(text, w), w)
+    if type(value) is float:
+        raise InputError(
+            f'{w}: expected a string or a whole number, got {value}: write an id with a dot as '
+            'text ("12.0"); as a number it loses digits (5.10 reads 5.1)'
+        )
+    return check_name(_text(_id_text(value), w), w)
 
 
 def _id_text(value: Any) -> Any:
-    """A job id written as a number in digits (``12``, ``12.0``) as its text, as an id is
-    read; any other value as it is (``NaN``, ``Infinity`` or ``1e308`` stay numbers, which
-    no id is: they were taken as the ids ``nan``, ``inf`` and ``1e+308``)."""
-    if type(value) in (int, float) and str(value).replace(".", "", 1).lstrip("-").isdigit():
-        return str(value)
-    return value
+    """A job id written as a whole number (``12``) as its text, as an id is read; any
+    other value as it is (a number with a dot is no id: ``5.10`` reads ``5.1``, ``NaN``
+    ``nan``)."""
+    return str(value) if type(value) is int else value
 
 
 def _name(value: Any, w: str) -> str:

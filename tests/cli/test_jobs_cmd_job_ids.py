@@ -158,30 +158,37 @@ def test_cluster_dot_zero_of_a_job_submitted_alone_names_its_id(tmp_path: Path) 
     assert (tmp_path / "state.json").read_bytes() == before
 
 
-@pytest.mark.parametrize(("written", "shown"), [("NaN", "nan"), ("1e308", "1e+308")])
-def test_a_file_id_of_a_number_no_digits_write_is_refused(
+#: How the jobs reader refuses an id written as a number with a dot.
+DOT = (
+    'expected a string or a whole number, got {}: write an id with a dot as text ("12.0"); '
+    "as a number it loses digits (5.10 reads 5.1)"
+)
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"), [("NaN", "nan"), ("1e308", "1e+308"), ("5.10", "5.1"), ("12.0", "12.0")]
+)
+def test_a_file_id_of_a_number_with_a_dot_is_refused(
     tmp_path: Path, written: str, shown: str
 ) -> None:
-    """``fs submit --file jobs.json`` of ``{"id": NaN}`` submitted cluster ``nan`` (and
-    ``1e308`` cluster ``1e+308``): no scheduler hands out such an id."""
+    """``fs submit --file jobs.json`` of ``{"id": NaN}`` submitted cluster ``nan``, of
+    ``1e308`` cluster ``1e+308``, and of ``5.10`` job ``5.1`` (job 1 of cluster 5, where
+    the file meant job 10)."""
     jobs = tmp_path / "jobs.json"
     jobs.write_text(f'[{{"id": {written}, "owner": "alice"}}]', encoding="utf-8")
     code, out, err = _run(tmp_path, f"submit --file {jobs}")
     assert (code, out) == (2, "")
-    assert err == f'fs: error: {jobs}: job object 1 (counting from 1): job id "{shown}": {FORMS}\n'
+    assert err == f"fs: error: {jobs}: job object 1 (counting from 1): id: {DOT.format(shown)}\n"
     assert not (tmp_path / "state.json").exists()
 
 
-def test_a_workload_id_of_a_number_no_digits_write_is_refused(tmp_path: Path) -> None:
+def test_a_workload_id_of_a_number_with_a_dot_is_refused(tmp_path: Path) -> None:
     """``fs simulate --workload`` of ``{"id": NaN}`` simulated a job ``nan``."""
     jobs = tmp_path / "work.json"
     jobs.write_text('[{"id": NaN, "owner": "alice"}]', encoding="utf-8")
     code, out, err = _run(tmp_path, f"simulate --workload {jobs} --until 1:00:00")
     assert (code, out) == (2, "")
-    assert err == (
-        f"fs: error: {jobs}: job object 1 (counting from 1): id: expected a string or a "
-        "number in digits, got nan\n"
-    )
+    assert err == f"fs: error: {jobs}: job object 1 (counting from 1): id: {DOT.format('nan')}\n"
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,7 @@ def check_file_ids(objects: Sequence[Any], source: str) -> None:
     kinds: dict[str, dict[bool, tuple[int, str]]] = {}  # cluster -> bare or not -> first
     for place, obj in enumerate(objects, 1):
         given = obj.get("id") if isinstance(obj, Mapping) else None
-        if type(given) in (int, float):  # (as the jobs reader takes it: 12.0 is "12.0")
+        if type(given) is int:  # (as the jobs reader takes it: 12 is "12")
             given = str(given)
         if not isinstance(given, str):
             continue
