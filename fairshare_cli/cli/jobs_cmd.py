@@ -423,7 +423,7 @@ def prio(
             env.state, job_id, number, slurm=slurm, where=str(env.state_path)
         )
     what = "admin priority" if slurm else "JobPrio"  # (said once the state is written)
-    click.echo(f"{_prefix(dry_run)}Set {what} of {', '.join(j.id for j in hit)} to {number}")
+    click.echo(f"{_prefix(dry_run)}Set {what} of {_ids_of(hit)} to {number}")
 
 
 @click.command("rm")
@@ -448,8 +448,7 @@ def rm(
     with mutate_state(opts, dry_run) as env:
         env.state, gone = remove(env.config, env.state, env.now, job_ids, where=str(env.state_path))
     click.echo(  # (once the state is written)
-        f"{_prefix(dry_run)}Removed {len(gone)} job{'s' if len(gone) != 1 else ''}: "
-        f"{', '.join(j.id for j in gone)}"
+        f"{_prefix(dry_run)}Removed {len(gone)} job{'s' if len(gone) != 1 else ''}: {_ids_of(gone)}"
     )
 
 
@@ -480,5 +479,17 @@ def release(opts: GlobalOptions, job_ids: tuple[str, ...], dry_run: bool) -> Non
         click.echo(f"fs: note: job {wanted} not held to be released", err=True)
     click.echo(  # (once the state is written)
         f"{_prefix(dry_run)}Released {len(freed)} job{'s' if len(freed) != 1 else ''}"
-        + (f": {', '.join(j.id for j in freed)}" if freed else "")
+        + (f": {_ids_of(freed)}" if freed else "")
     )
+
+
+def _ids_of(jobs: list[Job]) -> str:
+    """``12.0, 12.1`` the jobs' ids, the first :data:`_IDS_SHOWN` and ``(+N more)``: a
+    cluster of a million jobs was a line of 10 MB (condor_rm says one line a cluster)."""
+    from fairshare_cli.io.importers.common import summary_names
+
+    return summary_names([job.id for job in jobs], _IDS_SHOWN)
+
+
+#: How many job ids a summary line of fs rm, fs prio and fs release names.
+_IDS_SHOWN = 12
