@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -267,10 +266,11 @@ def mutate_state(
     from fairshare_cli.io.config import build_config, load_config
     from fairshare_cli.io.gc_pause import gc_paused
     from fairshare_cli.io.state import load_state, save_state, state_lock
+    from fairshare_cli.io.toml_merge import blank_config
 
     when = opts.when()
     cpath = resolve_config_path(opts.config_path)
-    if created is not None and not os.path.exists(cpath):
+    if created is not None and blank_config(cpath):
         config = build_config(created, str(cpath))
     else:
         config = load_config(cpath)

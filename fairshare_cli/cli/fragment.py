@@ -44,7 +44,7 @@ def fragment_options(func: F) -> F:
         type=FilePath(),
         callback=output_file("config file", writable=False),
         help="Merge into this pool config (keeps its comments and other keys; made if "
-        "missing, with defaults = current) instead of printing a TOML fragment.",
+        "missing or blank, with defaults = current) instead of printing a TOML fragment.",
     )(func)
     return func
 

@@ -236,7 +236,7 @@ def _text(value: Any, w: str) -> str:
 def _job_id(value: Any, w: str) -> str:
     if type(value) is float:
         raise InputError(
-            f'{w}: expected a string or a whole number, got {value}: write an id with a dot as '
+            f"{w}: expected a string or a whole number, got {value}: write an id with a dot as "
             'text ("12.0"); as a number it loses digits (5.10 reads 5.1)'
         )
     return check_name(_text(_id_text(value), w), w)

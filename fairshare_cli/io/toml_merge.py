@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -280,7 +281,7 @@ def merge_into_file(
     written: Written | None = None,
 ) -> MergeReport:
     """Merge ``fragment`` into the config file at ``path`` (created when missing, holding
-    :func:`new_config`).
+    :func:`new_config`, as a blank one comes to: :func:`blank_config`).
 
     ``validate(raw, where)`` is the config reader (``build_config``); it must accept the
     merged result before anything is written. With ``dry_run`` nothing is written.
@@ -300,13 +301,14 @@ def merge_into_file(
         if not dry_run:
             _remove_left_links(target)
         before = _read(path)
-        document = _document(path, _text(path, before))
+        fresh = before is None or not before.strip()  # (as blank_config tells)
+        document = _document(path, "" if fresh else _text(path, before))
         report = merge_fragment(
-            document, new_config(fragment) if before is None else fragment, replace, where
+            document, new_config(fragment) if fresh else fragment, replace, where
         )
         merged = tomlkit.dumps(document)
         validate(tomlkit.parse(merged).unwrap(), where)
-        if before is None:  # (the summary counts the import's keys: a rerun finds them all)
+        if fresh:  # (the summary counts the import's keys: a rerun finds them all)
             own = set(_leaves(fragment, []))
             report.added = [k for k in report.added if k in own]
         if not dry_run and (before is None or report.added or report.replaced):
@@ -442,6 +444,27 @@ def _remove_left_links(path: Path) -> None:
             pass
         finally:
             os.close(fd)
+
+
+def blank_config(path: Path) -> bool:
+    """Whether the config file at ``path`` is missing or of white space alone (``touch
+    fairshare.toml``): an import's ``--into`` makes it a new config (:func:`new_config`);
+    a blank one read as ``legacy``, the profile of no pool a dump comes from."""
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return True
+    except OSError:  # (read as a config, it names the fault)
+        return False
+    if not stat.S_ISREG(found.st_mode) or found.st_size > _BLANK_BYTES:
+        return False
+    with contextlib.suppress(OSError):
+        return not read_regular(path).strip()
+    return False
+
+
+#: The most bytes a blank config is read for (a larger file holds something).
+_BLANK_BYTES = 4096
 
 
 def _read(path: Path) -> bytes | None:

@@ -140,3 +140,19 @@ def test_a_missing_config_given_beside_a_new_into_is_still_refused(
     assert result.exit_code == 2
     assert result.stderr == "fs: error: File 'missing.toml' does not exist.\n"
     assert sorted(p.name for p in folder.iterdir()) == []
+
+
+@pytest.mark.parametrize(("kind", "dump", "extra"), IMPORTS)
+def test_a_blank_config_is_made_a_new_one(
+    folder: Path, run: Callable[..., Any], kind: str, dump: Path, extra: list[str]
+) -> None:
+    """``touch new.toml && fs import slurm-conf slurm.conf --into new.toml`` wrote no
+    ``defaults``: the file read as ``legacy`` and ``fs config check`` warned so, where the
+    same line without the ``touch`` makes a config of today's profile."""
+    (folder / "new.toml").write_text(" \n", encoding="utf-8")
+    result = run("import", kind, str(dump), "--into", "new.toml", *extra)
+    assert result.exit_code == 0, result.stderr
+    text = (folder / "new.toml").read_text(encoding="utf-8")
+    assert text.startswith('[pool]\ndefaults = "current"\n')
+    check = run("config", "check", "--config", "new.toml")
+    assert (check.exit_code, check.stderr) == (0, "")

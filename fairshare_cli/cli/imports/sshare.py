@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-import os
+from pathlib import Path
 
 import click
 
@@ -72,7 +72,7 @@ def command(
     from fairshare_cli.errors import InputError
     from fairshare_cli.io.importers.as_config import Imported
     from fairshare_cli.io.importers.sshare import read_sshare
-    from fairshare_cli.io.toml_merge import new_config
+    from fairshare_cli.io.toml_merge import blank_config, new_config
 
     shares = read_sshare(file)
     if not shares.users and into is None:  # (setting no usage would forget all of it)
@@ -89,7 +89,7 @@ def command(
         if into is not None:
             # What the state's part would refuse, refused before the merge (unless the merge
             # makes the config the state's part reads: then nothing reads it yet).
-            if shares.users and os.path.exists(where.config_path or ""):
+            if shares.users and not blank_config(Path(str(where.config_path))):
                 preflight = load_env(where)
                 resolve_last_decay(last_decay, preflight.now)
                 slurm_section(preflight)
