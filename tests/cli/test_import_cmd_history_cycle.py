@@ -111,7 +111,9 @@ def test_a_cycle_shorter_than_a_millisecond_is_refused(
     assert res.exit_code == 2, res.stderr
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in res.stderr
-    assert "expected a number of seconds of at least 0.001" in lines[0]
+    assert lines[0].startswith(
+        f"fs: error: --cycle {cycle}: expected a number of seconds of at least 0.001"
+    )
     assert not state.exists()
     ok = run("import", "history", str(history), "--cycle", "0.001", *args)
     assert ok.exit_code == 0, ok.stderr

@@ -45,7 +45,8 @@ MIN_CYCLE = 0.001
 def cycle_problem(cycle: float) -> str | None:
     """What is wrong with ``--cycle`` seconds as a grid of cycles (None: nothing)."""
     if not (cycle >= MIN_CYCLE and math.isfinite(cycle)):
-        return f"--cycle {cycle}: expected a number of seconds of at least {MIN_CYCLE}"
+        typed = repr(cycle).removesuffix(".0")  # (--cycle 0 said --cycle 0.0)
+        return f"--cycle {typed}: expected a number of seconds of at least {MIN_CYCLE}"
     return None
 
 
