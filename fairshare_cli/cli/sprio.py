@@ -188,10 +188,12 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
 
     \b
     Examples:
-      fs sprio --config sample_configs/pool.toml     # like sprio
-      fs sprio -l                                    # like sprio -l
-      fs sprio -w                                    # the weights
-      fs sprio -o '%.15i %.8u %.10Y %.10F' -S -Y
+      fs sprio --config sample_configs/pool.toml          # like sprio
+      fs sprio -l --jobs-file sample_configs/jobs.json    # like sprio -l
+      fs sprio -w                                         # the weights
+      fs sprio -o '%.15i %.8u %.10Y %.10F' -S -Y --jobs-file sample_configs/jobs.json
+
+    --jobs-file FILE replaces the state's queue (the sample state's is empty).
 
     Factors are those of the last decay pass (every priority.calc_period) before --now.
     """

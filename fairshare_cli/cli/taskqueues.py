@@ -70,7 +70,7 @@ def taskqueues(
     \b
     Examples:
       fs taskqueues --config sample_configs/pool.toml --jobs-file sample_configs/dirac-jobs.json
-      fs taskqueues --json
+      fs taskqueues --json --jobs-file sample_configs/dirac-jobs.json
       fs taskqueues --pilot CPUTime=86400 --pilot Site=LCG.CERN.cern --pilot ReleaseVersion=v9
 
     Waiting (idle) jobs with a dirac_group form task queues; each row shows the queue's priority
