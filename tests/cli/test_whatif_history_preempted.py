@@ -1,0 +1,142 @@
+"""``fs whatif`` after a cycle preempted work still running in the imported usage history.
+
+``fs import history`` holds a slot per running slot of a history record (claims of
+``history:`` job ids); a cycle that preempts one ``RemoveMatch``es it. The usage history
+store keeps that end too (a record of -1 slot for the claim's submitter from the cycle's
+time), so the replay of a changed half-life stops charging the preempted slots where the
+accountant did.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_configs"
+NOON = "2026-11-21T12:00:00Z"
+LATER = "2026-11-21T12:05:00Z"
+ON = ["--config", "sample_configs/pool.toml", "--state", "nh.json"]
+
+
+@pytest.fixture
+def pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: Callable[..., Any]) -> Path:
+    """The reported steps, in a scratch copy of the sample configs: the import, the submit
+    and the cycle at noon (which preempts running history work); the state before that
+    cycle is kept as ``submitted.json``."""
+    shutil.copytree(SAMPLE, tmp_path / "sample_configs")
+    monkeypatch.chdir(tmp_path)
+    for args in (
+        ["import", "history", "sample_configs/history.csv", *ON, "--now", NOON],
+        ["submit", "--file", "sample_configs/jobs.json", *ON, "--now", NOON],
+    ):
+        result = run(*args)
+        assert result.exit_code == 0, result.stderr
+    shutil.copy(tmp_path / "nh.json", tmp_path / "submitted.json")
+    result = run("negotiate", *ON, "--now", NOON)
+    assert result.exit_code == 0, result.stderr
+    return tmp_path
+
+
+def _history_claims(state: Path) -> set[str]:
+    claims = json.loads(state.read_text(encoding="utf-8"))["negotiator"]["claims"]
+    return {c["job_id"] for c in claims.values() if c["job_id"].startswith("history:")}
+
+
+def test_whatif_keeps_in_use_when_history_work_was_preempted(
+    pool: Path, run: Callable[..., Any]
+) -> None:
+    """The cycle preempted heidi's, mallory's, frank's and erin's running history slots.
+    A half-life changes no slot in use: the table shows no "in use" column (it shows only
+    changed columns; before the fix: ``group_physics 0 -> 2``, ``group_chemistry.lab 1 ->
+    6``, ``<none> 190 -> 191``), and every row's resources in use is the same on both
+    sides."""
+    ended = _history_claims(pool / "submitted.json") - _history_claims(pool / "nh.json")
+    assert {e.split(":")[1] for e in ended} == {
+        "group_chemistry.lab.heidi@example.org",
+        "mallory@guest.net",
+        "group_physics.frank@example.org",
+        "group_physics.astro.erin@example.org",
+    }
+    whatif = ["whatif", "--set", "accountant.priority_halflife=3600", "userprio"]
+    result = run(*whatif, *ON, "--now", LATER)
+    assert result.exit_code == 0, result.stderr
+    assert "in use" not in result.stdout
+    assert "group_physics " in result.stdout
+    result = run(*whatif, "--allusers", "--json", *ON, "--now", LATER)
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    before = {r["name"]: r["resources_in_use"] for r in doc["before"]}
+    after = {r["name"]: r["resources_in_use"] for r in doc["after"]}
+    assert after == before
+    assert before["group_physics.frank@example.org"] == 0
+    assert before["group_chemistry.lab.heidi@example.org"] == 0
+
+
+def test_whatif_after_side_is_the_same_starts_and_ends_under_the_changed_half_life(
+    pool: Path, run: Callable[..., Any]
+) -> None:
+    """The after side equals a fresh import, under a config that says 3600, of what ran:
+    history.csv with each preempted slot of a running record ended at noon (a record
+    split when only some of its slots were), and the cycle's jobs running from noon.
+
+    (Running the same steps with ``fs negotiate`` under 3600 is no reference here: the
+    cycle itself then matches otherwise, nine slots going to other jobs, alice getting
+    one more; a replay values the same starts and ends.)
+    """
+    ended: dict[int, int] = {}  # record number (data row, from 1) -> slots preempted
+    for job_id in _history_claims(pool / "submitted.json") - _history_claims(pool / "nh.json"):
+        number = int(job_id.rsplit(":", 1)[1].split(".")[0])
+        ended[number] = ended.get(number, 0) + 1
+    lines = []
+    with open(pool / "sample_configs/history.csv", encoding="utf-8", newline="") as f:
+        for number, row in enumerate(csv.DictReader(f), 1):
+            record: dict[str, Any] = {
+                "owner": row["owner"],
+                "accounting_group": row["accounting_group"] or None,
+                "nice_user": row["nice_user"] == "true",
+                "start": row["start"],
+                "end": row["end"] or None,
+                "slots": int(row["slots"]),
+                "cpus": int(row["cpus"]),
+            }
+            stopped = ended.get(number, 0)
+            if stopped:
+                lines.append({**record, "end": NOON, "slots": stopped})
+                record["slots"] -= stopped
+            if record["slots"]:
+                lines.append(record)
+    state = json.loads((pool / "nh.json").read_text(encoding="utf-8"))
+    started = [j for j in state["jobs"] if j.get("status") == "running"]
+    assert len(started) == 409
+    lines += [
+        {
+            "owner": j["owner"],
+            "accounting_group": j.get("accounting_group"),
+            "nice_user": j.get("nice_user", False),
+            "start": NOON,
+            "end": None,
+        }
+        for j in started
+    ]
+    same = pool / "same.jsonl"
+    same.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    short = pool / "short.toml"
+    text = (pool / "sample_configs/pool.toml").read_text(encoding="utf-8")
+    assert "priority_halflife = 86400\n" in text
+    short.write_text(text.replace("priority_halflife = 86400\n", "priority_halflife = 3600\n"))
+    fresh = ["--config", str(short), "--state", "fresh.json", "--now", LATER]
+    assert run("import", "history", str(same), *fresh).exit_code == 0
+    direct = run("userprio", "--allusers", "--all", "--json", *fresh)
+    whatif = ["whatif", "--set", "accountant.priority_halflife=3600", "userprio"]
+    result = run(*whatif, "--allusers", "--all", "--json", *ON, "--now", LATER)
+    assert result.exit_code == 0, result.stderr
+    after = json.loads(result.stdout)["after"]
+    assert after == json.loads(direct.stdout)
+    frank = next(r for r in after if r["name"] == "group_physics.frank@example.org")
+    assert frank["resources_in_use"] == 0
