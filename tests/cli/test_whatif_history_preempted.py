@@ -140,3 +140,55 @@ def test_whatif_after_side_is_the_same_starts_and_ends_under_the_changed_half_li
     assert after == json.loads(direct.stdout)
     frank = next(r for r in after if r["name"] == "group_physics.frank@example.org")
     assert frank["resources_in_use"] == 0
+
+
+TINY = """\
+[pool]
+name = "tiny"
+uid_domain = "example.org"
+
+[accountant]
+priority_halflife = 86400
+
+[[machines]]
+name = "m"
+count = 1
+slots = 1
+attributes = { Cpus = 1 }
+"""
+
+
+def test_running_history_slots_that_find_no_slot_stop_in_the_replay_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: Callable[..., Any]
+) -> None:
+    """A record of 3 slots running since 00:00, imported at 01:00 into a pool of one slot:
+    two find no slot, and the accountant stops charging them then (the import says so).
+    The replay stops them there too (before: in use ``1 -> 3``, priority 2.375).
+
+    By hand (``Accountant::UpdatePriorities``: over a span dt with u slots in use,
+    p <- p*d + (1-d)*u, d = 0.5**(dt/half_life); a new submitter starts at 0.5), half-life
+    3600 at 02:00: 3 slots for an hour, p = 0.5*0.5 + 3*0.5 = 1.75; then one slot for an
+    hour, p = 1.75*0.5 + 1*0.5 = 1.375."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tiny.toml").write_text(TINY, encoding="utf-8")
+    (tmp_path / "h.jsonl").write_text(
+        '{"owner": "alice", "start": "2026-11-20T00:00:00Z", "end": null, "slots": 3}\n',
+        encoding="utf-8",
+    )
+    args = ["--config", "tiny.toml", "--state", "s.json"]
+    result = run("import", "history", "h.jsonl", *args, "--now", "2026-11-20T01:00:00Z")
+    assert result.exit_code == 0
+    assert result.stderr == (
+        "fs: warning: h.jsonl: record 1 (alice@example.org, running since "
+        "2026-11-20T00:00:00Z): running, but no free slot fits 2 of its slots; they hold "
+        "no slot; their use stops now\n"
+    )
+    whatif = ["whatif", "--set", "accountant.priority_halflife=3600", "userprio"]
+    result = run(*whatif, "--json", *args, "--now", "2026-11-20T02:00:00Z")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    after = {r["name"]: r for r in doc["after"]}
+    before = {r["name"]: r for r in doc["before"]}
+    assert after["alice@example.org"]["real_priority"] == 1.375
+    assert after["alice@example.org"]["resources_in_use"] == 1
+    assert before["alice@example.org"]["resources_in_use"] == 1

@@ -34,12 +34,14 @@ holds a slot of runs on in the store: the history says so with a record of -1 sl
 CPUs for its submitter from ``now``, weighed as the claim was charged, as for a displaced
 holder. Slurm's usage and DIRAC's running-jobs history do not stop that work when its
 claim ends, and the record (no CPUs, no DIRAC group) leaves them so too. An import leaves
-the history claims it drops (``--rebuild``) unrecorded: its own records are the history.
+the history claims it drops (``--rebuild``) unrecorded: its own records are the history;
+the slots of a running record it finds no slot for, whose charge the accountant stops
+then, it records so too (:func:`unheld_records`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from fairshare_cli.core.config import Config
@@ -51,7 +53,7 @@ from fairshare_cli.core.htcondor.claims import (
 )
 from fairshare_cli.core.htcondor.customer_record import as_stored
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
-from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX
+from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX, Running
 from fairshare_cli.core.htcondor.replay import record_weigher
 from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.core.slurm.billing import job_tres
@@ -184,6 +186,17 @@ def _claims(state: State) -> tuple[_Claims, _Claims, _Claims, _Claims]:
         if holder is not None:
             displaced[key + DISPLACED_KEY] = holder
     return claims, jobless, displaced, history
+
+
+def unheld_records(unplaced: Iterable[Running], now: float) -> tuple[UsageRecord, ...]:
+    """What an import adds to the history for running record pieces that found no slot,
+    whose charge the accountant stopped at ``now`` (``uncharge_unplaced``): -slots of its
+    submitter from ``now``, of no CPUs (Slurm and DIRAC charge the record on), each slot
+    weighed by its record's CPUs (the weight the replay charged it)."""
+    return tuple(
+        UsageRecord(owner=w.submitter, start=now, slots=-w.slots, cpus=0, charged_cpus=w.cpus)
+        for w in unplaced
+    )
 
 
 def jobless_key(index: int, match: Claim) -> str:
