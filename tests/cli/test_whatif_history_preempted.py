@@ -4,7 +4,8 @@
 ``history:`` job ids); a cycle that preempts one ``RemoveMatch``es it. The usage history
 store keeps that end too (a record of -1 slot for the claim's submitter from the cycle's
 time), so the replay of a changed half-life stops charging the preempted slots where the
-accountant did.
+accountant did; so too a history claim ``fs import condor-status`` releases, and the
+running slots an import finds no free slot for.
 """
 
 from __future__ import annotations
@@ -192,3 +193,46 @@ def test_running_history_slots_that_find_no_slot_stop_in_the_replay_too(
     assert after["alice@example.org"]["real_priority"] == 1.375
     assert after["alice@example.org"]["resources_in_use"] == 1
     assert before["alice@example.org"]["resources_in_use"] == 1
+
+
+UNCLAIMED = """\
+Cpus = 1
+Machine = "m001"
+Memory = 4096
+MyType = "Machine"
+Name = "slot1@m001"
+SlotType = "Static"
+State = "Unclaimed"
+"""
+
+
+def test_a_history_claim_condor_status_releases_ends_in_the_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: Callable[..., Any]
+) -> None:
+    """A running record of one slot since 00:00, imported at 01:00, holds slot1@m001;
+    ``fs import condor-status`` at 01:30 finds that slot unclaimed and releases it.
+
+    By hand at 02:00 under half-life 3600 (see above): one slot for 1.5 h, p = 0.5*2**-1.5
+    + (1 - 2**-1.5); then none for 0.5 h, p*2**-0.5 = 2**-0.5 - 0.125 = 0.5821068, stored
+    0.582107 (before the fix the slot ran on to 02:00: 0.875, in use ``0 -> 1``)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tiny.toml").write_text(TINY, encoding="utf-8")
+    (tmp_path / "h.jsonl").write_text(
+        '{"owner": "alice", "start": "2026-11-20T00:00:00Z", "end": null}\n', encoding="utf-8"
+    )
+    (tmp_path / "status.txt").write_text(UNCLAIMED, encoding="utf-8")
+    args = ["--config", "tiny.toml", "--state", "s.json"]
+    result = run("import", "history", "h.jsonl", *args, "--now", "2026-11-20T01:00:00Z")
+    assert result.exit_code == 0, result.stderr
+    result = run("import", "condor-status", "status.txt", *args, "--now", "2026-11-20T01:30:00Z")
+    assert result.exit_code == 0, result.stderr
+    assert "1 released" in result.stderr + result.stdout
+    whatif = ["whatif", "--set", "accountant.priority_halflife=3600", "userprio"]
+    result = run(*whatif, "--json", *args, "--now", "2026-11-20T02:00:00Z")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    after = {r["name"]: r for r in doc["after"]}
+    before = {r["name"]: r for r in doc["before"]}
+    assert after["alice@example.org"]["real_priority"] == round(2**-0.5 - 0.125, 6) == 0.582107
+    assert after["alice@example.org"]["resources_in_use"] == 0
+    assert before["alice@example.org"]["resources_in_use"] == 0
