@@ -334,10 +334,13 @@ def _log_usage(
     if env.state.section("negotiator") is before.section("negotiator"):
         return contextlib.nullcontext((env.state, None))
     from fairshare_cli.core.operations.usage_log import claim_usage
+    from fairshare_cli.io.usage_marks import SECTION
     from fairshare_cli.io.usage_store_kept import log_usage
 
+    # (an import's own records are the history: the history claims it drops end none)
+    imported = env.state.section(SECTION) != before.section(SECTION)
     with env.section_errors():
-        usage = claim_usage(env.config, before, env.state, env.now)
+        usage = claim_usage(env.config, before, env.state, env.now, history_ends=not imported)
     return log_usage(env.state_path, env.state, usage)
 
 

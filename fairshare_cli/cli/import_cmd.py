@@ -325,8 +325,9 @@ def _import(
             )
         from fairshare_cli.cli.running import hold_history_running
 
-        hold_history_running(env, running, label, rebuild)
+        unheld = hold_history_running(env, running, label, rebuild)
         if log is not None:  # the usage history store (fs whatif replays from it)
+            log.add(unheld)  # (the use of running slots that found no slot stops now)
             marks = log.finish(env.now, env.config.pool.usage_history_window)
             env.state = env.state.with_section(SECTION, marks.to_json())
             env.before_rename = log.commit

@@ -171,11 +171,13 @@ def release_slots(env: Env, slots: Sequence[str], config: Config | None = None) 
 
 def hold_history_running(
     env: Env, running: list[tuple[int, UsageRecord]], label: str, rebuild: bool
-) -> None:
+) -> tuple[UsageRecord, ...]:
     """Records still running hold slots (the first free ones that fit): claims.
 
     Their use is already charged from their start by the replay; ``--rebuild`` first
-    drops the claims earlier history imports made.
+    drops the claims earlier history imports made. Returns the usage history's records
+    of the pieces that found no slot, whose charge the accountant stops now
+    (``uncharge_unplaced``; :func:`~.usage_log.unheld_records`).
     """
     from fairshare_cli.core.htcondor.accountant import submitter_name
     from fairshare_cli.core.htcondor.claims import (
@@ -192,11 +194,12 @@ def hold_history_running(
             env.state = env.state.with_section("negotiator", negotiator_to_json(neg))
     from fairshare_cli.core.epoch import utc_text
     from fairshare_cli.core.htcondor.replay import record_weigher
+    from fairshare_cli.core.operations.usage_log import unheld_records
 
     domain = env.config.pool.uid_domain
     weigh = record_weigher(env.config)
     if not env.config.machines:  # no pool to hold slots in
-        return
+        return ()
     room = pool_room(env.config.machines)
     work = []
     for number, rec in running:
@@ -216,8 +219,10 @@ def hold_history_running(
                     partition=partition,
                 )
             )
-    if work:
-        hold_slots(env, work)
+    if not work:
+        return ()
+    unplaced = hold_slots(env, work).unplaced
+    return unheld_records([w for w in unplaced if w.charged > 0], env.now)
 
 
 def record_partition(config: Config, rec: UsageRecord) -> str | None:

@@ -381,6 +381,11 @@ class ImportLog:
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, kept)
 
+    def add(self, records: Iterable[UsageRecord]) -> None:
+        """Insert ``records`` too (no job key), in the import's transaction."""
+        sql = f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES ({_qmarks(_RECORD_COLUMNS)})"
+        self.store._conn.executemany(sql, records)
+
     def wait_indexes(self) -> BaseException | None:
         """Wait for the index thread (if any) to end; what building the indexes raised."""
         if self._indexing is not None:

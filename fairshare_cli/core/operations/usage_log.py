@@ -27,13 +27,21 @@ that slot meanwhile. The history says so with a record of -1 slot of no CPUs for
 holder over that interval (ended too when the holder's claim ends first), weighed as the
 accountant weighed the holder's claim.
 
-Claims of usage-history records (``history:`` job ids) are left out: ``fs import
-history`` writes those records itself.
+Claims of usage-history records (``history:`` job ids) start with no record: ``fs import
+history`` writes those records itself (the rows carry no claim key). When such a claim
+ends (preempted, its slot gone), the accountant ``RemoveMatch``es it while the record it
+holds a slot of runs on in the store: the history says so with a record of -1 slot of no
+CPUs for its submitter from ``now``, weighed as the claim was charged, as for a displaced
+holder. Slurm's usage and DIRAC's running-jobs history do not stop that work when its
+claim ends, and the record (no CPUs, no DIRAC group) leaves them so too. An import leaves
+the history claims it drops (``--rebuild``) unrecorded: its own records are the history;
+the slots of a running record it finds no slot for, whose charge the accountant stops
+then, it records so too (:func:`unheld_records`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from fairshare_cli.core.config import Config
@@ -45,7 +53,7 @@ from fairshare_cli.core.htcondor.claims import (
 )
 from fairshare_cli.core.htcondor.customer_record import as_stored
 from fairshare_cli.core.htcondor.negotiator import Claim, expand_slots
-from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX
+from fairshare_cli.core.htcondor.placement import HISTORY_PREFIX, Running
 from fairshare_cli.core.htcondor.replay import record_weigher
 from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.core.slurm.billing import job_tres
@@ -82,6 +90,9 @@ JOBLESS_KEY = " jobless"
 #: The end of the store's key of the charge a match no job takes took off its slot's
 #: holder (after the match's own key).
 DISPLACED_KEY = " displaced"
+#: The end of the store's key of the charge a usage-history record's claim stopped
+#: taking when it ended (after the claim's own key).
+HISTORY_END_KEY = " history_end"
 
 
 def open_key(claim: Claim) -> str:
@@ -91,7 +102,9 @@ def open_key(claim: Claim) -> str:
     return key + MATCH_COST_KEY if claim.match_cost is not None else key
 
 
-def claim_usage(config: Config, before: State, after: State, now: float) -> ClaimUsage:
+def claim_usage(
+    config: Config, before: State, after: State, now: float, history_ends: bool = True
+) -> ClaimUsage:
     """The claims ``after`` has that ``before`` lacks (started) and the reverse (ended);
     a claim held at its ``match_cost`` in ``before`` and at its own weight in ``after``
     (the cycle's ``CheckMatches`` re-weighted it) ends its match-cost record and starts
@@ -105,15 +118,21 @@ def claim_usage(config: Config, before: State, after: State, now: float) -> Clai
     ``billing_weights`` bill, :func:`~.slurm.billing.job_tres`). A claim whose job is not
     in the queue is charged to its submitter's name as the owner.
 
+    A claim of a usage-history record that ends (unless not ``history_ends``: an import,
+    whose records are the history) becomes a record of -1 slot from ``now``
+    (:func:`_displaced_record`): the accountant's ``RemoveMatch``.
+
     Raises:
         SectionError: a malformed ``negotiator`` or ``jobs`` section.
     """
-    old, old_jobless, old_displaced = _claims(before)
-    new, new_jobless, new_displaced = _claims(after)
+    old, old_jobless, old_displaced, old_history = _claims(before)
+    new, new_jobless, new_displaced, new_history = _claims(after)
+    history_ended = [k for k in old_history if k not in new_history] if history_ends else []
     if (
         old.keys() == new.keys()
         and old_jobless.keys() == new_jobless.keys()
         and old_displaced.keys() == new_displaced.keys()
+        and not history_ended
     ):
         return ClaimUsage()
     jobs = _jobs_by_id(after, before, {c.job_id for k, c in new.items() if k not in old})
@@ -129,12 +148,13 @@ def claim_usage(config: Config, before: State, after: State, now: float) -> Clai
         for k, c in new_jobless.items()
         if k not in old_jobless
     )
-    if new_displaced.keys() - old_displaced.keys():
+    gone = [(k, c) for k, c in new_displaced.items() if k not in old_displaced]
+    gone += [(k + HISTORY_END_KEY, old_history[k]) for k in history_ended]
+    if gone:  # (the accountant's RemoveMatch of a claim whose work runs on in its record)
         weigh = slot_weigher(config)
         started += tuple(
             (_displaced_record(c, claim_weight(c, weigh), cpus_of, now, charged), k)
-            for k, c in new_displaced.items()
-            if k not in old_displaced
+            for k, c in gone
         )
     ended = tuple((k, now) for k in old if k not in new)
     ended += tuple((k, now) for k in old_jobless if k not in new_jobless)
@@ -142,24 +162,41 @@ def claim_usage(config: Config, before: State, after: State, now: float) -> Clai
     return ClaimUsage(started, ended)
 
 
-def _claims(state: State) -> tuple[dict[str, Claim], dict[str, Claim], dict[str, Claim]]:
+_Claims = dict[str, Claim]
+
+
+def _claims(state: State) -> tuple[_Claims, _Claims, _Claims, _Claims]:
     """The claims of ``state`` by the key of the record each holds open (:func:`open_key`),
-    its matches no job takes by theirs (:func:`jobless_key`), and the claims such a match
+    its matches no job takes by theirs (:func:`jobless_key`), the claims such a match
     displaced (on a slot another submitter holds) by the key of the charge it took off
-    (the match's, then :data:`DISPLACED_KEY`)."""
+    (the match's, then :data:`DISPLACED_KEY`), and the claims of usage-history records by
+    their own keys (:func:`claim_key`)."""
     negotiator = negotiator_from_json(state.section("negotiator"))
-    claims = {
-        open_key(c): c
-        for c in negotiator.claims.values()
-        if not c.job_id.startswith(HISTORY_PREFIX)
-    }
+    claims: _Claims = {}
+    history: _Claims = {}
+    for c in negotiator.claims.values():
+        if c.job_id.startswith(HISTORY_PREFIX):
+            history[claim_key(c)] = c
+        else:
+            claims[open_key(c)] = c
     jobless = {jobless_key(i, c): c for i, c in enumerate(negotiator.jobless)}
     displaced: dict[str, Claim] = {}
     for key, match in jobless.items():
         holder = displaced_holder(negotiator.claims, match)
         if holder is not None:
             displaced[key + DISPLACED_KEY] = holder
-    return claims, jobless, displaced
+    return claims, jobless, displaced, history
+
+
+def unheld_records(unplaced: Iterable[Running], now: float) -> tuple[UsageRecord, ...]:
+    """What an import adds to the history for running record pieces that found no slot,
+    whose charge the accountant stopped at ``now`` (``uncharge_unplaced``): -slots of its
+    submitter from ``now``, of no CPUs (Slurm and DIRAC charge the record on), each slot
+    weighed by its record's CPUs (the weight the replay charged it)."""
+    return tuple(
+        UsageRecord(owner=w.submitter, start=now, slots=-w.slots, cpus=0, charged_cpus=w.cpus)
+        for w in unplaced
+    )
 
 
 def jobless_key(index: int, match: Claim) -> str:

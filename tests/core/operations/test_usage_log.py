@@ -132,3 +132,25 @@ def test_a_match_no_job_takes_on_its_submitters_own_slot_displaces_no_one() -> N
     after = _displacing("alice@example.org", "alice@example.org")
     usage = claim_usage(config, before, after, T0 + 60)
     assert [k for _, k in usage.started if k.endswith(" displaced")] == []
+
+
+def test_a_history_claim_that_ends_takes_its_charge_off_its_submitter() -> None:
+    """A claim of a running usage-history record (``history:`` job id) starts no record
+    (the import wrote it); when it ends, a record of -1 slot from then, of no CPUs (Slurm
+    and DIRAC charge the record on, as the state does), weighed as the claim was charged
+    (a ``Cpus`` slot weight of 2). An import's (``history_ends=False``) records none."""
+    config = build_config(loads(POOL.format(weights="true", slot_weight="Cpus")), "p")
+    job = "history:alice@example.org:1795100000:7.0"
+    claim = {"submitter": "alice@example.org", "job_id": job, "start_time": 1795100000.0,
+             "weight": 2.0}  # fmt: skip
+    held = State(sections={"negotiator": {"claims": {"slot1@m001": claim}}})
+    assert not claim_usage(config, State(sections={}), held, T0)
+    usage = claim_usage(config, held, State(sections={}), T0)
+    [(record, key)] = usage.started
+    assert key == f"{job} slot1@m001 1795100000.0 history_end"
+    assert (record.owner, record.start, record.end, record.slots) == (
+        "alice@example.org", T0, None, -1,
+    )  # fmt: skip
+    assert (record.cpus, record.charged_cpus, record.dirac_group) == (0, 2, None)
+    assert not usage.ended
+    assert not claim_usage(config, held, State(sections={}), T0, history_ends=False)
