@@ -308,6 +308,8 @@ def merge_into_file(
         )
         merged = tomlkit.dumps(document)
         validate(tomlkit.parse(merged).unwrap(), where)
+        if before is not None and b"\r\n" in before:  # (a file of CRLF lines keeps them)
+            merged = merged.replace("\n", "\r\n")
         if fresh:  # (the summary counts the import's keys: a rerun finds them all)
             own = set(_leaves(fragment, []))
             report.added = [k for k in report.added if k in own]
