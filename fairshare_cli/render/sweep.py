@@ -103,8 +103,21 @@ def table_text(
 
 
 def _cell(value: Any) -> str:
+    """An axis value as the spec writes it: a string that reads as a number quoted
+    (``"3600"``, 3600 minutes as a Slurm time string, beside the number ``3600``, seconds:
+    two rows printed alike)."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, str) and _reads_as_number(value):
+        return f'"{value}"'
     return str(value)
+
+
+def _reads_as_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
