@@ -119,3 +119,22 @@ def test_import_squeue_names_the_dump_when_usage_is_there(
         "[partitions]: fs import slurm-conf brings them)\n"
     )
     assert state.read_bytes() == before
+
+
+def test_sprio_of_a_config_without_partitions_says_what_brings_them(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """fs submit --owner u1 (no partition named) on a config of [accounts] alone, then
+    fs sprio: 'job 1: no partition given and no default partition is configured', and
+    no word of the import that brings the partitions."""
+    config, state = tmp_path / "c.toml", tmp_path / "s.json"
+    config.write_text('[pool]\ndefaults = "current"\n[accounts.a]\nusers = { u1 = 1 }\n')
+    where = ["--config", str(config), "--state", str(state), "--now", NOW]
+    assert run("submit", "--owner", "u1", *where).exit_code == 0
+    result = run("sprio", *where)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: state file {state}: jobs: job 1: no partition given and no default "
+        "partition is configured (the config has no [partitions]: fs import slurm-conf "
+        "brings them)\n"
+    )

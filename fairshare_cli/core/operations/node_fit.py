@@ -21,6 +21,7 @@ from fairshare_cli.core.slurm.partition import (
     partitions_of,
     submitted_time_limit,
 )
+from fairshare_cli.core.slurm.priority import NO_PARTITIONS
 from fairshare_cli.core.timestr import format_slurm_time
 from fairshare_cli.errors import InputError
 
@@ -51,7 +52,7 @@ def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = Fal
             see = _see(hints, "partitions", config.partitions)
             raise InputError(f'{where}: unknown partition "{name}"{see}')
         if not config.partitions:
-            raise InputError(f'{where}: unknown partition "{name}" ({_NO_PARTITIONS})')
+            raise InputError(f'{where}: unknown partition "{name}" ({NO_PARTITIONS})')
     for name in split_qos(where, job.qos, config.priority.output_compat != "22.05"):
         if config.qos and name not in config.qos:
             raise InputError(f'{where}: unknown QOS "{name}"{_see(hints, "qos", config.qos)}')
@@ -79,9 +80,8 @@ def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = Fal
         raise InputError(message)
 
 
-#: Why a Slurm job's partition, QOS (other than ``normal``) or association is unknown to a
+#: Why a Slurm job's QOS (other than ``normal``) or association is unknown to a
 #: config without those tables, and what brings them.
-_NO_PARTITIONS = "the config has no [partitions]: fs import slurm-conf brings them"
 _NO_QOS = "the config has no [qos]: fs import sacctmgr of sacctmgr show qos brings them"
 _NO_ACCOUNTS = "the config has no [accounts]: fs import sacctmgr of sacctmgr show assoc brings them"
 

@@ -395,6 +395,10 @@ class FactorMaker:
         return f_js, f_js * self.weights[3], parts
 
 
+#: Why a config of no ``[partitions]`` knows no partition, and what brings them.
+NO_PARTITIONS = "the config has no [partitions]: fs import slurm-conf brings them"
+
+
 def _partition_factors(
     job: Any, ctx: PriorityContext, max_part: int, no_norm: bool, weight: int
 ) -> list[tuple[PartitionInfo, float]]:
@@ -405,7 +409,10 @@ def _partition_factors(
     """
     parts = partitions_of(job, ctx.partitions, ctx.default_partition)
     if not parts:  # (a pool of no partitions: sprio has none to show)
-        raise InputError(f"job {job.id}: no partition given and no default partition is configured")
+        why = f" ({NO_PARTITIONS})" if not ctx.partitions else ""
+        raise InputError(
+            f"job {job.id}: no partition given and no default partition is configured{why}"
+        )
     out = []
     for name in parts:
         info = ctx.partitions.get(name)
