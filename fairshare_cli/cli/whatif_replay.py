@@ -119,11 +119,13 @@ def _from_store(
     notes: list[str],
 ) -> State:
     from fairshare_cli.io.hot_journal import roll_back
+    from fairshare_cli.io.sqlite_errors import refuse_folders
     from fairshare_cli.io.usage_marks import SECTION, marks_of
-    from fairshare_cli.io.usage_store import open_store, store_path
+    from fairshare_cli.io.usage_store import open_store, side_files, store_path
 
     marks = marks_of(state.section(SECTION))
     path = store_path(state_path)
+    refuse_folders(side_files(path))  # (SQLite said "disk I/O error" of a folder there)
     roll_back(state_path, path)  # (a write a process left unfinished: SQLite's next opener's)
     with open_store(path, readonly=True) as store:
         if store is None or marks.records == 0:

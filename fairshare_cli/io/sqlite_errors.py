@@ -9,7 +9,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from fairshare_cli.errors import RuntimeFailure
+from fairshare_cli.errors import RuntimeFailure, StateError
 
 #: SQLite's primary result codes of a write the device refused (``SQLITE_FULL``,
 #: ``SQLITE_IOERR``; an extended code keeps its primary in the low byte).
@@ -85,3 +85,21 @@ def cannot_open(exc: sqlite3.Error, path: Path) -> RuntimeFailure | None:
         f"cannot write usage history {path}: SQLite cannot make its journal beside it "
         f"({exc}: {why}); nothing was written (the state and the history are unchanged)"
     )
+
+
+def refuse_folders(paths: list[Path]) -> None:
+    """Refuse a folder (or a link to one) where fs or SQLite write a usage history's own
+    files (its journal, a new history made whole): removing it or writing there failed
+    half-way, blamed on the state file ('cannot write state file s.json: Is a directory')
+    or told as Python's bare words, exit 1.
+
+    Raises:
+        StateError: one of ``paths`` is a folder (exit 2, as a folder for the lock is).
+    """
+    for path in paths:
+        if path.is_dir():
+            raise StateError(
+                f"{path} is a folder, not a file: fs and SQLite write the usage history's "
+                "own files there (its journal, a new history) while fs changes the state; "
+                "remove it"
+            )

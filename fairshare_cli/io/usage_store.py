@@ -35,7 +35,7 @@ from typing import Any
 from fairshare_cli.core.usage import BATCH, Batches, UsageRecord, batches_of
 from fairshare_cli.errors import RuntimeFailure
 from fairshare_cli.io.atomic import fsync_folder, make_like, refuse_read_only
-from fairshare_cli.io.sqlite_errors import cannot_open, disk_failure
+from fairshare_cli.io.sqlite_errors import cannot_open, disk_failure, refuse_folders
 from fairshare_cli.io.usage_format import ADDED_COLUMNS as _ADDED_COLUMNS
 from fairshare_cli.io.usage_format import FORMAT as FORMAT
 from fairshare_cli.io.usage_format import RECORD_INDEXES as _RECORD_INDEXES
@@ -422,7 +422,7 @@ class ImportLog:
         """
         self.store._conn.commit()
         if self.replaces is not None:
-            for stale in _side_files(self.replaces):  # (a journal of the old file: not ours)
+            for stale in side_files(self.replaces):  # (a journal of the old file: not ours)
                 stale.unlink(missing_ok=True)
             os.replace(self.store.path, self.replaces)
             fsync_folder(self.replaces.parent)
@@ -444,7 +444,7 @@ def import_log(
 
     Raises:
         StateError: the store or the state's marks are not ours (a store not ours is
-            refused, not replaced).
+            refused, not replaced); a folder where its journal or a new store goes.
         RuntimeFailure: the store cannot be opened, or is one this user may not write
             (that the rename of a new file would replace).
     """
@@ -453,14 +453,15 @@ def import_log(
         return
     start = marks_of(section)
     path = store_path(state_path)
+    fresh = path.with_name(f"{path.name}.new")
+    refuse_folders([*side_files(path), fresh, *side_files(fresh)])
     if start.includes_rows() and not _holds(path, start):
         start = Marks()  # (not the state's file: an import put it there and died)
     whole = rebuild or not start.includes_rows()
-    fresh = path.with_name(f"{path.name}.new")
     if whole:
         check_store(path)
         refuse_read_only(path, "usage history")  # (replaced by a rename: as the state is)
-        for old in (fresh, *_side_files(fresh)):  # (left by an import that died)
+        for old in (fresh, *side_files(fresh)):  # (left by an import that died)
             old.unlink(missing_ok=True)
     try:
         make_like(fresh if whole else path, state_path)  # (the state's permissions)
@@ -479,7 +480,7 @@ def import_log(
                 log.wait_indexes()  # (no thread outlives the import)
     finally:
         if whole:  # (renamed away when the import finished; a failed commit's journal too)
-            for left in (fresh, *_side_files(fresh)):
+            for left in (fresh, *side_files(fresh)):
                 left.unlink(missing_ok=True)
 
 
@@ -489,6 +490,6 @@ def _holds(path: Path, marks: Marks) -> bool:
         return store is not None and store.holds(marks)
 
 
-def _side_files(path: Path) -> list[Path]:
+def side_files(path: Path) -> list[Path]:
     """The files SQLite keeps beside a database while it writes (a hot one is replayed)."""
     return [path.with_name(path.name + tail) for tail in ("-journal", "-wal", "-shm")]

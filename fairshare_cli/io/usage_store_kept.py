@@ -137,16 +137,19 @@ def log_usage(
     are dropped first).
 
     Raises:
-        StateError: the store or the state's marks are not ours.
+        StateError: the store or the state's marks are not ours; a folder where SQLite
+            keeps its journal.
         RuntimeFailure: the store cannot be opened, or SQLite fails on it (the append too:
             then the state is not replaced).
     """
     from fairshare_cli.errors import RuntimeFailure
-    from fairshare_cli.io.usage_store import open_store
+    from fairshare_cli.io.sqlite_errors import refuse_folders
+    from fairshare_cli.io.usage_store import open_store, side_files
 
     if not usage:
         yield state, None
         return
+    refuse_folders(side_files(store_path(state_path)))
     start = marks_of(state.section(SECTION))
     make_like(store_path(state_path), state_path)  # (a new store: the state's permissions)
     with open_store(store_path(state_path)) as store:

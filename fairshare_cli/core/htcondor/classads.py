@@ -21,13 +21,14 @@ is imported lazily; everything else here is stdlib.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from fairshare_cli.core.htcondor.classad_quick import QuickForm, quick_form
 from fairshare_cli.core.htcondor.classad_text import TOKEN, check_expression_size
-from fairshare_cli.errors import FairshareError, InputError
+from fairshare_cli.errors import ConfigError, FairshareError, InputError
 
 #: Words that are not attribute references.
 _KEYWORDS = frozenset(
@@ -338,16 +339,38 @@ def slot_weight(value: object) -> float:
     if value is False:
         return 0.0
     if type(value) in (int, float):
-        weight = float(value)  # type: ignore[arg-type]
+        weight = finite_weight(float(value))  # type: ignore[arg-type]
         return 1.0 if weight < 0 else weight
     return 1.0
 
 
+def finite_weight(weight: float) -> float:
+    """``weight``, a slot's ``SLOT_WEIGHT``, when it is finite.
+
+    Raises:
+        ConfigError: it is NaN or infinite (``real("nan")``): HTCondor charges and counts
+            it as it is, and every share, limit and quota computed from it is meaningless
+            (fs ended in a traceback).
+    """
+    if not math.isfinite(weight):
+        raise ConfigError(
+            f"[negotiator] slot_weight evaluates to {weight} on a slot's ad; expected a "
+            "finite number (what a slot weighs in charges, shares and quotas)"
+        )
+    return weight
+
+
 def is_slot_weight(value: object) -> bool:
-    """Whether a ``SLOT_WEIGHT`` evaluation is a usable weight (else 1.0 is charged)."""
+    """Whether a ``SLOT_WEIGHT`` evaluation is a usable weight (else 1.0 is charged).
+
+    Raises:
+        ConfigError: it is NaN or infinite (:func:`finite_weight`).
+    """
     if value is True or value is False:
         return True
-    return type(value) in (int, float) and not float(value) < 0  # type: ignore[arg-type]
+    if type(value) not in (int, float):
+        return False
+    return not finite_weight(float(value)) < 0  # type: ignore[arg-type]
 
 
 def evaluate_slot_weight(text: str, values: Mapping[str, object], where: str) -> float:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
-from fairshare_cli.core.htcondor.classads import Compiled, evaluate_alone
+from fairshare_cli.core.htcondor.classads import Compiled, evaluate_alone, finite_weight
 from fairshare_cli.core.jobs import Job
 
 #: ``RequestDisk`` in the schedd's guess (KiB): the job ad's default (negotiator/queue.py).
@@ -114,7 +114,7 @@ def running_weigher(slot_weight: str) -> Callable[[Mapping[str, object] | None, 
             if type(value) in (int, float):
                 return float(value)  # type: ignore[arg-type]
         number = _number(evaluate_alone(text, slot_ad, WHERE, cache))
-        return 1.0 if number is None else number
+        return 1.0 if number is None else finite_weight(number)
 
     return weigh
 

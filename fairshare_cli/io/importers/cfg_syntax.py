@@ -131,6 +131,8 @@ def parse_cfg(lines: Iterable[str], source: str) -> CfgSection:
                 pending = ""
                 stack.append(current)
                 current = _open(current, name, source, number)
+                if len(stack) > MAX_DEPTH:
+                    raise _nested_too_deep(source, number, name)
             elif char == "}":
                 if not stack:
                     raise InputError(
@@ -161,6 +163,11 @@ def parse_cfg(lines: Iterable[str], source: str) -> CfgSection:
 #: joins into the name of the next section): far more than any configuration's, and a
 #: pipe of text that is no configuration (``yes | fs import dirac-cfg -``) ends there.
 GATHER_LINES = 1 << 16
+#: How deep sections may nest. DIRAC copies and merges a configuration one call per level
+#: (``CFG.clone``, ``CFG.mergeWith``, each behind a locking wrapper: two frames a level), so
+#: it fails near 500 levels on Python's recursion limit; so did :func:`merge_cfg` (a
+#: traceback). Real configurations nest a few levels.
+MAX_DEPTH = 200
 #: What the text should be, in refusals.
 CFG_TEXT = "DIRAC's .cfg text"
 
@@ -171,6 +178,15 @@ def _gathered_too_long(source: str, since: int) -> InputError:
         f"{source}:{since}: {GATHER_LINES:,} lines with no '=' or '{{' from here on (DIRAC "
         "would join them into one name); expected DIRAC's .cfg text ('Name = value' and "
         "'Section {' lines)"
+    )
+
+
+def _nested_too_deep(source: str, number: int, name: str) -> InputError:
+    """The refusal of a section opened :data:`MAX_DEPTH` levels deep."""
+    return InputError(
+        f"{source}:{number}: section '{shown(name, 40)}' is nested more than {MAX_DEPTH} "
+        "levels deep; DIRAC merges a configuration one call per level (CFG.mergeWith) and "
+        f"fails near 500; expected {CFG_TEXT} nesting a few levels"
     )
 
 

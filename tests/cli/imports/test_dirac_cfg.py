@@ -171,3 +171,39 @@ def test_a_misspelt_job_share_is_named(tmp_path: Path, run: Callable[..., Any]) 
         f"fs: warning: {cfg}:8: Registry/Groups/lhcb_user/JobShares: DIRAC reads no such "
         "option (did you mean 'JobShare'?)"
     ]
+
+
+def test_sections_nested_too_deep_are_refused(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """/Operations/Defaults and /Operations/<VO> nested 5000 levels deep ended in a
+    RecursionError traceback (exit 1) as fs merged them, where DIRAC's CFG.mergeWith fails
+    too; now one line naming where, the config untouched."""
+    pool = write_pool(tmp_path)
+    deep = "".join(f"S{i}\n{{\n" for i in range(5000)) + "X = 1\n" + "}\n" * 5000
+    cfg = tmp_path / "deep.cfg"
+    cfg.write_text(
+        "DIRAC\n{\nVirtualOrganization = lhcb\n}\nOperations\n{\nDefaults\n{\n"
+        f"{deep}}}\nlhcb\n{{\n{deep}}}\n}}\n",
+        encoding="utf-8",
+    )
+    before = pool["config"].read_bytes()
+    result = run("import", "dirac-cfg", str(cfg), "--into", str(pool["config"]))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {cfg}:406: section 'S198' is nested more than 200 levels deep; DIRAC "
+        "merges a configuration one call per level (CFG.mergeWith) and fails near 500; "
+        "expected DIRAC's .cfg text nesting a few levels\n"
+    )
+    assert pool["config"].read_bytes() == before
+
+
+def test_sections_nested_200_deep_merge(tmp_path: Path, run: Callable[..., Any]) -> None:
+    deep = "".join(f"S{i}\n{{\n" for i in range(198)) + "X = 1\n" + "}\n" * 198
+    cfg = tmp_path / "deep.cfg"
+    cfg.write_text(
+        "DIRAC\n{\nVirtualOrganization = lhcb\n}\nOperations\n{\nDefaults\n{\n"
+        f"{deep}}}\nlhcb\n{{\n{deep}}}\n}}\nRegistry\n{{\nGroups\n{{\nu\n{{\n}}\n}}\n}}\n",
+        encoding="utf-8",
+    )
+    result = run("import", "dirac-cfg", str(cfg))
+    assert result.exit_code == 0, result.stderr
+    assert "ignored 1: Operations/*/S0" in result.stderr
