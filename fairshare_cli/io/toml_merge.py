@@ -301,7 +301,7 @@ def merge_into_file(
         if not dry_run:
             _remove_left_links(target)
         before = _read(path)
-        fresh = before is None or not before.strip()  # (as blank_config tells)
+        fresh = _blank(before)
         document = _document(path, "" if fresh else _text(path, before))
         report = merge_fragment(
             document, new_config(fragment) if fresh else fragment, replace, where
@@ -461,8 +461,14 @@ def blank_config(path: Path) -> bool:
     if not stat.S_ISREG(found.st_mode) or found.st_size > _BLANK_BYTES:
         return False
     with contextlib.suppress(OSError):
-        return not read_regular(path).strip()
+        return _blank(read_regular(path))
     return False
+
+
+def _blank(data: bytes | None) -> bool:
+    """Whether a config file of ``data`` (None: none) is blank, as :func:`blank_config`
+    tells: the merge and the commands that read the config it makes agree."""
+    return data is None or (len(data) <= _BLANK_BYTES and not data.strip())
 
 
 #: The most bytes a blank config is read for (a larger file holds something).

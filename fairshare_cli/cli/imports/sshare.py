@@ -89,7 +89,7 @@ def command(
         if into is not None:
             # What the state's part would refuse, refused before the merge (unless the merge
             # makes the config the state's part reads: then nothing reads it yet).
-            if shares.users and not blank_config(Path(str(where.config_path))):
+            if shares.users and not blank_config(Path(where.config_path or into)):
                 preflight = load_env(where)
                 resolve_last_decay(last_decay, preflight.now)
                 slurm_section(preflight)
