@@ -151,11 +151,9 @@ class SweepDir:
             found = self._read(path, "sweep result")
         except InputError:
             return None
-        if not (isinstance(found, dict) and _same_json(found.get("index"), index)):
-            return None
-        if not _result_ok(found):
-            return None
-        return found
+        if isinstance(found, dict) and _same_json(found.get("index"), index) and _result_ok(found):
+            return found
+        return None
 
     def done(self, points: list[Any]) -> dict[int, dict[str, Any]]:
         """The results already there of the manifest's ``points``, by index (a result of

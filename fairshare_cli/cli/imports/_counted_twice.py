@@ -38,12 +38,13 @@ def counted_already(
     found = _dumped(section)
     if found is None:
         return []
-    since, used = found
-    return [
-        ids.get(k, f"line {on_line[k]}")
-        for k, r in enumerate(records)
-        if r.start < since and (r.account, r.owner) in used
-    ]
+    return [ids.get(k, f"line {on_line[k]}") for k, r in enumerate(records) if _held(r, *found)]
+
+
+def _held(record: UsageRecord, since: float, used: set[tuple[str, str]]) -> bool:
+    """Whether the dump's usage holds ``record`` already: it started before the dump's
+    pass, in an association the dump gives usage."""
+    return record.start < since and (record.account, record.owner) in used
 
 
 def counting_slurm_sink(counted: list[int]) -> SinkFactory:
@@ -75,7 +76,7 @@ class _Counting:
 
     def add_batch(self, batch: list[UsageRecord]) -> None:
         since, used = self.since, self.used
-        self.counted[0] += sum(1 for r in batch if r.start < since and (r.account, r.owner) in used)
+        self.counted[0] += sum(_held(r, since, used) for r in batch)
         self.add_records(batch)
 
     def add(self, record: UsageRecord) -> None:
