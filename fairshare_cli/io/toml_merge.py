@@ -448,31 +448,25 @@ def _remove_left_links(path: Path) -> None:
             os.close(fd)
 
 
+_BLANK_BYTES = 4096  # (the most a blank config is read for: a larger file holds something)
+
+
 def blank_config(path: Path) -> bool:
-    """Whether the config file at ``path`` is missing or of white space alone (``touch
-    fairshare.toml``): an import's ``--into`` makes it a new config (:func:`new_config`);
-    a blank one read as ``legacy``, the profile of no pool a dump comes from."""
+    """Whether the config at ``path`` is missing or white space alone (``touch fairshare.toml``):
+    ``--into`` makes it a new config (:func:`new_config`), not one read as ``legacy``."""
     try:
         found = os.stat(path)
+        small = stat.S_ISREG(found.st_mode) and found.st_size <= _BLANK_BYTES
+        return small and _blank(read_regular(path))
     except FileNotFoundError:
         return True
     except OSError:  # (read as a config, it names the fault)
         return False
-    if not stat.S_ISREG(found.st_mode) or found.st_size > _BLANK_BYTES:
-        return False
-    with contextlib.suppress(OSError):
-        return _blank(read_regular(path))
-    return False
 
 
 def _blank(data: bytes | None) -> bool:
-    """Whether a config file of ``data`` (None: none) is blank, as :func:`blank_config`
-    tells: the merge and the commands that read the config it makes agree."""
+    """Whether a config of ``data`` (None: no file) is blank, by :func:`blank_config`'s rule."""
     return data is None or (len(data) <= _BLANK_BYTES and not data.strip())
-
-
-#: The most bytes a blank config is read for (a larger file holds something).
-_BLANK_BYTES = 4096
 
 
 def _read(path: Path) -> bytes | None:
