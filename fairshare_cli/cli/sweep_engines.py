@@ -118,7 +118,8 @@ def _refuse_one_key_twice(spec: SweepSpec, label: str) -> None:
 def _refuse_state_axis(spec: SweepSpec, label: str) -> None:
     """An axis on ``pool.state``: every point starts from the one state the manifest names
     (the spec's ``state``, else the base config's), so each point ran the same and was
-    ranked as if another state had been tried.
+    ranked as if another state had been tried. An axis on ``pool.name`` likewise: the name
+    only labels the state (the other-pool warning), no number reads it.
 
     Raises:
         InputError: naming the axis and the spec's key to use instead.
@@ -126,11 +127,18 @@ def _refuse_state_axis(spec: SweepSpec, label: str) -> None:
     from fairshare_cli.io.config import canonical_key, split_dotted
 
     for k, axis in enumerate(spec.axes, start=1):
-        if split_dotted(canonical_key(axis.key)) == ["pool", "state"]:
+        key = split_dotted(canonical_key(axis.key))
+        if key == ["pool", "state"]:
             raise InputError(
                 f"{label}: axis {k} ({axis.key}): every point starts from the sweep's one"
                 " state (the spec's state, else the config's [pool] state); give the spec's"
                 " state = FILE, a sweep for each state"
+            )
+        if key == ["pool", "name"]:
+            raise InputError(
+                f"{label}: axis {k} ({axis.key}): the pool's name labels its state and"
+                " changes no number, so every point would run the same; give an axis on a"
+                " knob"
             )
 
 

@@ -310,6 +310,7 @@ def merge_into_file(
         validate(tomlkit.parse(merged).unwrap(), where)
         if before is not None and b"\r\n" in before:  # (a file of CRLF lines keeps them)
             merged = merged.replace("\n", "\r\n")
+        merged = "\ufeff" * (before or b"").startswith(b"\xef\xbb\xbf") + merged  # (its BOM)
         if fresh:  # (the summary counts the import's keys: a rerun finds them all)
             own = set(_leaves(fragment, []))
             report.added = [k for k in report.added if k in own]
@@ -485,7 +486,7 @@ def _read(path: Path) -> bytes | None:
 
 def _text(path: Path, data: bytes | None) -> str:
     """``data`` as text, line ends as ``read_text`` reads them ("" for no file), a leading
-    byte-order mark skipped, as the config reader skips it (the merge writes none).
+    byte-order mark skipped, as the config reader skips it (the merge writes it back).
 
     Raises:
         ConfigError: not UTF-8.

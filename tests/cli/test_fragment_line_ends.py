@@ -26,3 +26,21 @@ def test_crlf_lines_stay_crlf(tmp_path: Path, run: Callable[..., Any]) -> None:
     assert config.read_bytes() == data
     check = run("config", "check", "--config", str(config))
     assert (check.exit_code, check.stderr) == (0, "")
+
+
+def test_a_byte_order_mark_stays(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs import sacctmgr QOS --into bom.toml`` of a config an editor saved with a UTF-8
+    byte-order mark: the merge dropped the mark, so that the file differed from the
+    admin's in its first bytes. Now it keeps it, and a second merge changes nothing."""
+    config = tmp_path / "bom.toml"
+    config.write_bytes(b'\xef\xbb\xbf[pool]\nname = "x"\ndefaults = "current"\n')
+    result = run("import", "sacctmgr", str(QOS), "--into", str(config))
+    assert result.exit_code == 0, result.stderr
+    data = config.read_bytes()
+    assert data.startswith(b'\xef\xbb\xbf[pool]\nname = "x"\n') and b"[qos.normal]\n" in data
+    assert data.count(b"\xef\xbb\xbf") == 1
+    again = run("import", "sacctmgr", str(QOS), "--into", str(config))
+    assert "(0 added, 0 replaced, 6 unchanged)" in again.stderr
+    assert config.read_bytes() == data
+    check = run("config", "check", "--config", str(config))
+    assert (check.exit_code, check.stderr) == (0, "")

@@ -1,5 +1,6 @@
-"""A sweep axis on ``pool.state`` (cli/sweep_engines.py): every point starts from the
-manifest's one state, so the axis changed nothing."""
+"""A sweep axis on ``pool.state`` or ``pool.name`` (cli/sweep_engines.py): every point
+starts from the manifest's one state, and no number reads the name, so the axis changed
+nothing."""
 
 from __future__ import annotations
 
@@ -31,5 +32,24 @@ def test_an_axis_on_the_state_is_refused(
         f"fs: error: {spec}: axis 3 ({key}): every point starts from the sweep's one state"
         " (the spec's state, else the config's [pool] state); give the spec's state = FILE,"
         " a sweep for each state\n"
+    )
+    assert not (tmp_path / "runs").exists()
+
+
+def test_an_axis_on_the_pool_name_is_refused(
+    spec: Path,  # noqa: F811
+    tmp_path: Path,
+    run: Callable[..., Any],
+) -> None:
+    """``fs sweep run SPEC`` with an axis ``key = "pool.name"``, ``values = ["a", "b"]``:
+    each point ran the same and the table ranked two names as if they were two policies.
+    Now one line naming the axis, exit 2, before a folder is made."""
+    axis = '[[axis]]\nkey = "pool.name"\nvalues = ["a", "b"]\n'
+    spec.write_text(SPEC + "\n" + axis, encoding="utf-8")
+    result = run("sweep", "run", str(spec), "--out", str(tmp_path / "runs"))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {spec}: axis 3 (pool.name): the pool's name labels its state and"
+        " changes no number, so every point would run the same; give an axis on a knob\n"
     )
     assert not (tmp_path / "runs").exists()

@@ -106,7 +106,7 @@ def test_a_config_with_a_byte_order_mark_takes_a_merge(
     """``fs import sacctmgr dump.txt --into pool.toml`` on a config an editor saved with a
     byte-order mark (which every command reads, as docs/exit-codes.md says): refused, exit 2,
     ``config file pool.toml is not valid TOML: Empty key at line 1 col 0``. The merge reads
-    it as the config reader does now, and writes it back without the mark."""
+    it as the config reader does now, and writes the mark back."""
     config = tmp_path / "pool.toml"
     config.write_bytes(b"\xef\xbb\xbf" + BASE.encode())
     dump = tmp_path / "dump.txt"
@@ -114,7 +114,7 @@ def test_a_config_with_a_byte_order_mark_takes_a_merge(
     result = run("import", "sacctmgr", str(dump), "--into", str(config))
     assert result.exit_code == 0, result.stderr
     text = config.read_bytes().decode("utf-8")
-    assert text.startswith("# my pool\n[pool]\n")
+    assert text.startswith("\ufeff# my pool\n[pool]\n")
     assert "[accounts.B]" in text
     assert load_config(config).pool.name == "demo"  # (the merged file reads)
 
