@@ -275,7 +275,7 @@ def whatif(
         set_after()
         after = _view_json(ctx, command, view, argv)
         title = f"fs {view} with {settings_text(assignments)}: before -> after"
-        _show(view, before, after, notes, title, as_json, wide)
+        _show(view, before, after, notes, title, as_json, wide, _unread(view, overrides))
 
 
 def one_stdin_reader(history_file: str | None, argv: list[str]) -> None:
@@ -294,6 +294,15 @@ def one_stdin_reader(history_file: str | None, argv: list[str]) -> None:
         )
 
 
+def _unread(view: str, overrides: dict[str, Any]) -> list[str]:
+    """A note when no key set is one the view reads (another scheduler's)."""
+    from fairshare_cli.core.operations.whatif import unread_note
+    from fairshare_cli.io.config import split_dotted
+
+    note = unread_note(view, [split_dotted(key)[0] for key in overrides])
+    return [] if note is None else [note]
+
+
 def _view_command(ctx: click.Context, view: str) -> click.Command:
     """The view's command.
 
@@ -309,9 +318,17 @@ def _view_command(ctx: click.Context, view: str) -> click.Command:
 
 
 def _show(
-    view: str, before: Any, after: Any, notes: list[str], title: str, as_json: bool, wide: bool
+    view: str,
+    before: Any,
+    after: Any,
+    notes: list[str],
+    title: str,
+    as_json: bool,
+    wide: bool,
+    unread: list[str],
 ) -> None:
-    """The comparison of the view's two documents, as JSON or as the table."""
+    """The comparison of the view's two documents, as JSON or as the table; ``unread``
+    noted too where nothing differs (no key set is one the view reads)."""
     from fairshare_cli.core.operations.whatif import compare, diff_json, match_changes, rows_of
 
     matches = match_changes(view, before, after)
@@ -323,6 +340,8 @@ def _show(
             + (jobs if view in ("sprio", "negotiate", "taskqueues") else ""),
             *notes,
         ]
+    if diff.no_differences:
+        notes = [*notes, *unread]
     if as_json:
         from fairshare_cli.core.jsontext import dumps_indented  # (plain JSON values: as json.dumps)
 

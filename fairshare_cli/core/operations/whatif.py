@@ -263,3 +263,47 @@ def diff_json(
         "changes": [c.to_json() for c in diff.changes],
         "notes": list(notes),
     }
+
+
+#: The config tables each scheduler's views read, by whose knobs they hold.
+_OWNERS = {
+    "accountant": "HTCondor",
+    "groups": "HTCondor",
+    "negotiator": "HTCondor",
+    "priority": "Slurm",
+    "partitions": "Slurm",
+    "qos": "Slurm",
+    "accounts": "Slurm",
+    "dirac": "DIRAC",
+}
+#: The views that read each scheduler's tables.
+_READERS = {
+    "HTCondor": "fs userprio, fs quota and fs negotiate",
+    "Slurm": "fs sshare and fs sprio",
+    "DIRAC": "fs taskqueues",
+}
+#: The schedulers whose tables a view never reads (fs negotiate and fs simulate read all).
+_UNREAD = {
+    "userprio": ("Slurm", "DIRAC"),
+    "quota": ("Slurm", "DIRAC"),
+    "sshare": ("HTCondor", "DIRAC"),
+    "sprio": ("HTCondor", "DIRAC"),
+    "taskqueues": ("HTCondor", "Slurm"),
+}
+
+
+def unread_note(view: str, tables: Sequence[str]) -> str | None:
+    """What to say when every changed key (its table given) is another scheduler's, one the
+    view never reads, so that its "no differences" is no finding; None when one is read."""
+    owners = [_OWNERS.get(t) for t in tables]
+    unread = _UNREAD.get(view, ())
+    if not tables or not all(o in unread for o in owners):
+        return None
+    named = " or ".join(
+        dict.fromkeys(f"[{t}] ({o}'s)" for t, o in zip(tables, owners, strict=True))
+    )
+    first = owners[0]
+    assert first is not None  # (an unread owner)
+    readers = _READERS[first]
+    verb = "do" if " and " in readers else "does"
+    return f"fs {view} reads no key of {named}, so nothing can differ; {readers} {verb}"
