@@ -9,6 +9,7 @@ task queue of such a group then sits at the floor ``TQ_MIN_SHARE`` (0.001).
 from __future__ import annotations
 
 from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE
+from fairshare_cli.core.names import shown
 
 
 def read_job_share(value: object) -> tuple[int, str | None]:
@@ -36,7 +37,7 @@ def read_job_share(value: object) -> tuple[int, str | None]:
         share = None
     if share is None:
         return DEFAULT_GROUP_SHARE, (
-            f"{value!r} is not an integer; DIRAC reads the default {DEFAULT_GROUP_SHARE}"
+            f"{shown(repr(value))} is not an integer; DIRAC reads the default {DEFAULT_GROUP_SHARE}"
         )
     if share <= 0:
         return share, (

@@ -34,7 +34,7 @@ from fairshare_cli.core.dirac.description import defaults_and_bounds
 from fairshare_cli.core.dirac.registry import read_job_share
 from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE
 from fairshare_cli.core.limits import INT64_MAX
-from fairshare_cli.core.names import name_problem
+from fairshare_cli.core.names import name_problem, shown
 from fairshare_cli.errors import InputError, did_you_mean
 from fairshare_cli.io.config.dirac import JOB_DESCRIPTION_KEYS
 from fairshare_cli.io.importers.as_config import Origins
@@ -435,7 +435,8 @@ def _positive(
     value = cfg_int(text, default)
     line = section.line_of(key)
     if text is not None and cfg_int_or_none(text) is None:
-        reading.warn(line, f"{where}/{key} = {text!r} is not an integer; DIRAC reads {default}")
+        said = shown(repr(text))
+        reading.warn(line, f"{where}/{key} = {said} is not an integer; DIRAC reads {default}")
     if value < least:
         raise reading.fail(
             line, f"{where}/{key} = {value}: expected a whole number of at least {least}"
@@ -461,7 +462,8 @@ def _job_description(section: CfgSection, reading: _Reading) -> dict[str, int]:
         if value is None:
             reading.warn(
                 section.line_of(option),
-                f"JobDescription/{option} = {text!r} is not an integer; DIRAC reads {default}",
+                f"JobDescription/{option} = {shown(repr(text))} is not an integer; DIRAC reads "
+                f"{default}",
             )
         out[key] = default if value is None else value
     return out

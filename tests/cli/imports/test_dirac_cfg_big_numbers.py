@@ -111,3 +111,20 @@ def test_a_group_vo_section_fs_does_not_write_is_only_warned_of(
     result = run("import", "dirac-cfg", str(write_config(text, "vo.cfg")))
     assert result.exit_code == 0, result.stderr
     assert f"MaxPriority = {BIG}" in result.stderr
+
+
+def test_a_number_past_pythons_digit_limit_is_echoed_short(
+    run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """``fs import dirac-cfg d.cfg`` of a ``JobShare`` of 5,000 digits: past the 4,300
+    digits Python's ``int()`` reads, so DIRAC reads the default 1000, as the warning says;
+    it echoed all 5,000 digits. Now the first 80 characters of the value and ``...``."""
+    cfg = tmp_path / "d.cfg"
+    cfg.write_text(CFG.format(**{**FINE, "share": "9" * 5000}), encoding="utf-8")
+    result = run("import", "dirac-cfg", str(cfg))
+    assert result.exit_code == 0, result.stderr
+    assert f"{cfg}:7: Registry/Groups/lhcb_user/JobShare = '{'9' * 79}... is not an " in (
+        result.stderr
+    )
+    assert "DIRAC reads the default 1000" in result.stderr and len(result.stderr) < 1000
+    assert "job_share = 1000" in result.stdout
