@@ -31,9 +31,11 @@ from fairshare_cli.io.spool import spooled
 from fairshare_cli.render.progress import counted_batches
 
 if TYPE_CHECKING:
+    from fairshare_cli.cli.context import Env
     from fairshare_cli.core.config import Config
     from fairshare_cli.core.slurm.billing import Allocations
     from fairshare_cli.core.usage import HistorySink
+    from fairshare_cli.io.usage_store import ImportLog
 
 #: Inputs larger than this (bytes) show a progress bar when stderr is a terminal.
 LARGE_INPUT = 50_000_000
@@ -327,10 +329,7 @@ def _import(
 
         unheld = hold_history_running(env, running, label, rebuild)
         if log is not None:  # the usage history store (fs whatif replays from it)
-            log.add(unheld)  # (the use of running slots that found no slot stops now)
-            marks = log.finish(env.now, env.config.pool.usage_history_window)
-            env.state = env.state.with_section(SECTION, marks.to_json())
-            env.before_rename = log.commit
+            _finish_log(env, log, unheld, rebuild)
     # (once the store and the state are written: a failed write imported nothing)
     prefix = "(dry run, nothing written) " if dry_run else ""
     count = done.records
@@ -339,6 +338,24 @@ def _import(
         f"from {label} into {env.state_path}"
     )
     _warn_slurm(done, bool(env.config.accounts))
+
+
+def _finish_log(env: Env, log: ImportLog, unheld: Iterable[UsageRecord], rebuild: bool) -> None:
+    """The import's last rows in the usage history store: the use of running slots that
+    found no slot (it stops now) and, after a ``--rebuild``, the claims no record opened
+    (charged from now on); its marks put in the state, committed once the state is on the
+    disk."""
+    from fairshare_cli.io.usage_store import SECTION
+
+    log.add((r, None) for r in unheld)
+    if rebuild:
+        from fairshare_cli.core.operations.usage_log import reopened_claims
+
+        with env.section_errors():
+            log.add(reopened_claims(env.config, env.state, env.now))
+    marks = log.finish(env.now, env.config.pool.usage_history_window)
+    env.state = env.state.with_section(SECTION, marks.to_json())
+    env.before_rename = log.commit
 
 
 def _warn_slurm(done: ImportSummary, has_accounts: bool) -> None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import click
 
 from fairshare_cli.cli.context import Env
 from fairshare_cli.core.config import Config
+from fairshare_cli.core.htcondor.negotiator import Claim
 from fairshare_cli.core.htcondor.placement import Placement, Running
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.usage import UsageRecord
@@ -192,6 +193,7 @@ def hold_history_running(
         if len(kept) != len(neg.claims):
             neg = neg.with_claims(kept)
             env.state = env.state.with_section("negotiator", negotiator_to_json(neg))
+        _charge_kept(env, kept.values())
     from fairshare_cli.core.epoch import utc_text
     from fairshare_cli.core.htcondor.replay import record_weigher
     from fairshare_cli.core.operations.usage_log import unheld_records
@@ -223,6 +225,22 @@ def hold_history_running(
         return ()
     unplaced = hold_slots(env, work).unplaced
     return unheld_records([w for w in unplaced if w.charged > 0], env.now)
+
+
+def _charge_kept(env: Env, claims: Iterable[Claim]) -> None:
+    """The claims a ``--rebuild`` keeps (a cycle's, running work's), ``AddMatch``ed from
+    ``now`` by the accountant it rebuilt, which forgot them (``CheckMatches``): they hold
+    their slots on. The usage history records them so (``usage_log.reopened_claims``)."""
+    from fairshare_cli.core.htcondor import accountant as acct
+    from fairshare_cli.core.htcondor.claims import slot_weigher
+    from fairshare_cli.core.htcondor.placement import charge_claims
+
+    weigh = slot_weigher(env.config)
+    accountant = env.decode("accountant", acct.accountant_from_json)
+    accountant = charge_claims(
+        accountant, env.config, claims, lambda slot: weigh(slot, env.now), env.now
+    )
+    env.state = env.state.with_section("accountant", acct.accountant_to_json(accountant))
 
 
 def record_partition(config: Config, rec: UsageRecord) -> str | None:

@@ -381,10 +381,11 @@ class ImportLog:
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, kept)
 
-    def add(self, records: Iterable[UsageRecord]) -> None:
-        """Insert ``records`` too (no job key), in the import's transaction."""
-        sql = f"INSERT INTO records ({_RECORD_COLUMNS}) VALUES ({_qmarks(_RECORD_COLUMNS)})"
-        self.store._conn.executemany(sql, records)
+    def add(self, records: Iterable[tuple[UsageRecord, str | None]]) -> None:
+        """Insert ``records`` too (each with its claim's key or None), in the import's
+        transaction."""
+        sql = f"INSERT INTO records ({_RECORD_COLUMNS}, job) VALUES ({_QMARKS})"
+        self.store._conn.executemany(sql, ((*r, key) for r, key in records))
 
     def wait_indexes(self) -> BaseException | None:
         """Wait for the index thread (if any) to end; what building the indexes raised."""

@@ -188,6 +188,26 @@ def _claims(state: State) -> tuple[_Claims, _Claims, _Claims, _Claims]:
     return claims, jobless, displaced, history
 
 
+def reopened_claims(
+    config: Config, state: State, now: float
+) -> tuple[tuple[UsageRecord, str], ...]:
+    """What an import that forgets the usage history (``--rebuild``) writes for the claims
+    the state holds that no record of its file opened (a cycle's, running work ``fs
+    submit`` or an import of the queue put on a slot): the accountant the import rebuilt
+    charges them from ``now`` on, so each is a record from ``now`` under its claim's key
+    (a later cycle ends it) of no CPUs, weighed as the claim (Slurm's and DIRAC's usage,
+    rebuilt from the file alone, charge none of it, as the state's do not). The last
+    cycle's matches no job takes are left to the next cycle, as the rebuilt accountant
+    leaves them."""
+    empty = state.with_section("negotiator", {})
+    started = claim_usage(config, empty, state, now, history_ends=False).started
+    return tuple(
+        (r._replace(cpus=0, charged_cpus=r.charged_cpus or r.cpus), key)
+        for r, key in started
+        if not key.endswith((JOBLESS_KEY, DISPLACED_KEY))  # (the next cycle's to make)
+    )
+
+
 def unheld_records(unplaced: Iterable[Running], now: float) -> tuple[UsageRecord, ...]:
     """What an import adds to the history for running record pieces that found no slot,
     whose charge the accountant stopped at ``now`` (``uncharge_unplaced``): -slots of its
