@@ -14,7 +14,6 @@ from fairshare_cli.cli.slurm_client import (
     VERSION_REASON,
     cluster_asked,
     cluster_option,
-    help_format_option,
     refused_option,
     sprio_help_format,
     usage_option,
@@ -160,7 +159,9 @@ def _jobs_in(path: str) -> int:
 @click.option(
     "--sibling", "--sib", is_flag=True, help="Add the CLUSTER column (as sprio --sibling)."
 )
-@help_format_option(sprio_help_format)
+@click.option(
+    "--helpformat", "help_format", is_flag=True, help="List the fields -o takes and exit."
+)
 @usage_option(line=USAGE)
 @refused_option("-V", "--version", reason=VERSION_REASON)
 @output_options
@@ -183,6 +184,7 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     local: bool,
     federation: bool,
     sibling: bool,
+    help_format: bool,
 ) -> None:
     """Show the factors of pending jobs' priorities, like Slurm's sprio.
 
@@ -197,6 +199,9 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
 
     Factors are those of the last decay pass (every priority.calc_period) before --now.
     """
+    if help_format:  # (opts.c prints it as it reads the option, before any other check)
+        click.echo(_help_format(common), nl=False)
+        return
     if long_ and fmt_spec is not None:  # (-o '' too: sprio's format is then set)
         raise click.UsageError(
             "Options -o(--format) and -l(--long) are mutually exclusive. "
@@ -231,6 +236,33 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     )
     with gc_paused():
         _sprio(opts, load_env(common))
+
+
+def _help_format(common: GlobalOptions) -> str:
+    """What ``--helpformat`` prints (opts.c's ``_help_format``), which needs no config;
+    but a config found (``--config``, ``./fairshare.toml``, the user's) that prints Slurm
+    22.05's layouts refuses it, as 22.05's sprio has no such option (getopt_long:
+    ``unrecognized option '--helpformat'``; sprio 23.02 added it).
+
+    Raises:
+        click.UsageError: the config says ``output_compat = "22.05"``.
+        ConfigError: ``--config`` names a file that is missing or invalid.
+    """
+    from fairshare_cli.cli.resolve import resolve_config_path
+    from fairshare_cli.errors import ConfigError
+    from fairshare_cli.io.config import load_config
+
+    try:
+        path = resolve_config_path(common.config_path)
+    except ConfigError:  # (no config anywhere: today's sprio's list)
+        return sprio_help_format()
+    if load_config(path).priority.output_compat == "22.05":
+        raise click.UsageError(
+            "No such option '--helpformat': Slurm 22.05's sprio has none "
+            f'({path}: priority.output_compat = "22.05"); its -o letters are today\'s '
+            "but %n, %o and %s"
+        )
+    return sprio_help_format()
 
 
 def _sprio(opts: SprioOptions, env: Env) -> None:
