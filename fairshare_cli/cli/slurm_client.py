@@ -8,7 +8,7 @@ Mirrors ``src/sprio/opts.c`` (``_help_format``, ``-M``, ``--local``, ``--sibling
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, TypeVar
 
 import click
@@ -148,3 +148,97 @@ def cluster_asked(names: str | None, cluster: str, given: str = "-M") -> bool:
         f"{given} {names!r}: fs models one cluster, {cluster!r} (the pool config's [pool] "
         f"name); give that name or 'all', or leave {given} out"
     )
+
+
+#: sprio's long options (``src/sprio/opts.c``'s ``long_options``, Slurm 23.02 to 26.05),
+#: each with what getopt_long tells them apart by (``has_arg``, ``val``): names of one
+#: entry are one option to it (``user`` and ``users``).
+SPRIO_LONG = {
+    "autocomplete": "autocomplete",
+    "noheader": "h",
+    "jobs": "j",
+    "long": "l",
+    "cluster": "M",
+    "clusters": "M",
+    "norm": "n",
+    "format": "o",
+    "sort": "S",
+    "partition": "p",
+    "user": "u",
+    "users": "u",
+    "verbose": "v",
+    "version": "V",
+    "weights": "w",
+    "federation": "federation",
+    "help": "help",
+    "helpformat": "helpformat",
+    "local": "local",
+    "sib": "sibling",
+    "sibling": "sibling",
+    "usage": "usage",
+}
+
+#: sshare's long options (``src/sshare/sshare.c``'s ``long_options``), as :data:`SPRIO_LONG`.
+SSHARE_LONG = {
+    "autocomplete": "autocomplete",
+    "accounts": "A",
+    "all": "a",
+    "helpformat": "e",
+    "long": "l",
+    "partition": "m",
+    "cluster": "M",
+    "clusters": "M",
+    "noheader": "n",
+    "format": "o",
+    "parsable": "p",
+    "parsable2": "P",
+    "users": "u",
+    "Users": "U",
+    "verbose": "v",
+    "version": "V",
+    "help": "help",
+    "usage": "usage",
+    "json": "json",
+    "yaml": "yaml",
+}
+
+
+def long_option(opt: str, known: Collection[str], table: Mapping[str, str]) -> str:
+    """The option ``opt`` stands for, as getopt_long reads a long option the client's
+    ``table`` does not hold as written: the one it starts (``--form`` is ``--format``),
+    or several that are one to getopt (``--use`` is ``--user``, the first in the table);
+    else ``opt`` itself (``known``: the command's own, fs's options among them).
+
+    Raises:
+        click.BadOptionUsage: ``opt`` starts options getopt tells apart (glibc's words:
+            the first found and each that differs from it).
+    """
+    if opt in known or not opt.startswith("--") or len(opt) == 2:
+        return opt
+    hits = [name for name in table if name.startswith(opt[2:])]
+    if not hits:
+        return opt
+    differ = [name for name in hits if table[name] != table[hits[0]]]
+    if differ:
+        named = " ".join(f"'--{name}'" for name in (hits[0], *differ))
+        raise click.BadOptionUsage(opt, f"option '{opt}' is ambiguous; possibilities: {named}")
+    full = f"--{hits[0]}"
+    return full if full in known else opt
+
+
+def getopt_command(table: Mapping[str, str]) -> type[click.Command]:
+    """A command class whose long options may be abbreviated as the Slurm client's, whose
+    long options are ``table``, lets getopt_long abbreviate them (:func:`long_option`)."""
+
+    class GetoptCommand(click.Command):
+        def make_parser(self, ctx: click.Context) -> Any:
+            parser = super().make_parser(ctx)
+            match = parser._match_long_opt
+
+            def abbreviated(opt: str, explicit_value: str | None, state: Any) -> None:
+                match(long_option(opt, parser._long_opt, table), explicit_value, state)
+
+            parser._match_long_opt = abbreviated  # type: ignore[method-assign]
+            return parser
+
+    return GetoptCommand

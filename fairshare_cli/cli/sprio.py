@@ -11,9 +11,11 @@ import click
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.cli.slurm_client import (
+    SPRIO_LONG,
     VERSION_REASON,
     cluster_asked,
     cluster_option,
+    getopt_command,
     refused_option,
     sprio_help_format,
     usage_option,
@@ -109,7 +111,9 @@ def _jobs_in(path: str) -> int:
         return 0
 
 
-@click.command("sprio", context_settings={"help_option_names": ["--help"]})
+@click.command(
+    "sprio", cls=getopt_command(SPRIO_LONG), context_settings={"help_option_names": ["--help"]}
+)
 @click.option("-l", "--long", "long_", is_flag=True, help="Long listing (-l).")
 @click.option("-w", "--weights", is_flag=True, help="Show the configured weights (-w).")
 @click.option("-n", "--norm", is_flag=True, help="Normalised (unweighted) factors (-n).")
@@ -201,7 +205,7 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     """
     if help_format:  # (opts.c prints it as it reads the option, before any other check)
         click.echo(_help_format(common), nl=False)
-        return
+        click.get_current_context().exit()  # (as the printing options end: fs whatif too)
     if long_ and fmt_spec is not None:  # (-o '' too: sprio's format is then set)
         raise click.UsageError(
             "Options -o(--format) and -l(--long) are mutually exclusive. "

@@ -10,9 +10,11 @@ import click
 from fairshare_cli.cli.context import load_env
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.cli.slurm_client import (
+    SSHARE_LONG,
     VERSION_REASON,
     cluster_asked,
     cluster_option,
+    getopt_command,
     help_format_option,
     refused_option,
     sshare_help_format,
@@ -143,7 +145,7 @@ def passwd_name(uid: int | None = None) -> str | None:
         return None
 
 
-@click.command("sshare")
+@click.command("sshare", cls=getopt_command(SSHARE_LONG))
 @click.option(
     "-a", "--all", "all_users", is_flag=True, cls=_AllUsersFlag, help="Show every user (-a)."
 )
