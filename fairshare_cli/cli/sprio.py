@@ -285,7 +285,10 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
             err=True,
         )
         raise click.exceptions.Exit(1)
-    ctx, table, others, pending = _listed(opts, env, keys)
+    refusal = _sort_refusal(opts.sort, compat)
+    ctx, table, others, pending = _listed(opts, env, keys, sort=refusal is None)
+    if opts.fmt != "table" and refusal is not None:
+        raise refusal
     if opts.fmt != "table":
         from fairshare_cli.render.formats import emit_columns, emit_rows
         from fairshare_cli.render.sprio import WEIGHT_FIELDS, json_columns, weights_row
@@ -305,6 +308,14 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         return
     from fairshare_cli.render.sprio_table import listing_chunks
 
+    if refusal is not None and found and not opts.weights:
+        # print_jobs_array prints the header, then sort_job_list refuses the keys; sprio
+        # sorts no weights line, nor a list slurmctld sent none of (found: 0)
+        write_lines(
+            listing_chunks(parsed, table.taken([]), ctx.weights, header=not opts.noheader),
+            sys.stdout,
+        )
+        raise refusal
     chunks = listing_chunks(
         parsed,
         table,
@@ -317,6 +328,18 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     whole = not (opts.weights or opts.jobs or opts.users or opts.partitions)
     if others and whole:  # (on stderr, under the whole queue's listing: stdout is sprio's)
         click.echo(f"fs: note: {_not_slurm_note(others)}", err=True)
+
+
+def _sort_refusal(spec: str | None, compat: str) -> InputError | None:
+    """The refusal of ``-S spec`` (``Invalid sort specification: x``), None when sprio
+    takes its keys (:func:`~fairshare_cli.render.sprio.sort_keys`)."""
+    from fairshare_cli.render.sprio import sort_keys
+
+    try:
+        sort_keys(spec or "", compat)
+    except InputError as exc:
+        return exc
+    return None
 
 
 def _filters_in_sprio(env: Env) -> bool:
@@ -362,13 +385,14 @@ def priority_inputs(env: Env, jobs: Sequence[Job] | None = None) -> tuple[float,
 
 
 def _listed(
-    opts: SprioOptions, env: Env, keys: list[str | None] | None
+    opts: SprioOptions, env: Env, keys: list[str | None] | None, sort: bool = True
 ) -> tuple[PriorityContext, PriorityTable, list[str], int]:
     """The priority context, the rows asked for (``-j``: ``keys``, ``-u``, ``-p``) in the
     order asked for (``-S``; by job id when not given; an empty ``-S`` keys nothing and
     leaves the queue's order, as ``sort_job_list`` leaves slurmctld's), the ids of the
     pending jobs that are not Slurm jobs and the number of rows before ``-j``, ``-u`` and
-    ``-p``. A user ``-u`` names whom fs does not know is named on stderr.
+    ``-p`` (``sort`` false: the rows unsorted, ``-S`` being refused). A user ``-u`` names whom
+    fs does not know is named on stderr.
 
     Raises:
         InputError: the jobs file's faults; then a job the association tree cannot place,
@@ -402,7 +426,7 @@ def _listed(
     users = None if opts.users is None else _users_asked(opts.users, ctx, table)
     parts = None if opts.partitions is None else items(opts.partitions)
     rows = selected_rows(table, keys, users, parts)
-    if not by_id and opts.sort is not None:
+    if not by_id and opts.sort is not None and sort:
         rows = sort_order(table, rows, opts.sort, env.config.priority.output_compat)
     return ctx, table.taken(rows), builder.not_slurm, len(table)
 
