@@ -8,7 +8,7 @@ Mirrors ``src/sprio/opts.c`` (``_help_format``, ``-M``, ``--local``, ``--sibling
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any, TypeVar
 
 import click
@@ -226,9 +226,64 @@ def long_option(opt: str, known: Collection[str], table: Mapping[str, str]) -> s
     return full if full in known else opt
 
 
-def getopt_command(table: Mapping[str, str]) -> type[click.Command]:
-    """A command class whose long options may be abbreviated as the Slurm client's, whose
-    long options are ``table``, lets getopt_long abbreviate them (:func:`long_option`)."""
+#: An option whose value is optional, as getopt's ``j::``: its short and long name and the
+#: value that stands for it given bare.
+Optional = tuple[str, str, str]
+
+
+def bare_optional(
+    args: list[str], optional: Optional, takes_value: Collection[str], long: Callable[[str], str]
+) -> list[str]:
+    """``args`` with the option ``optional`` given without an attached value (``-j``,
+    ``-hj``, ``--jobs``: no ``-j5``, no ``--jobs=5``) written with its bare value, so the
+    argument after it stays one: getopt gives such an option no value, and sprio takes
+    the first argument left for its list. ``takes_value``: the options whose value is the
+    next argument (skipped); ``long``: a long option's full name (:func:`long_option`).
+    """
+    short, name, bare = optional
+    out: list[str] = []
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--" or not arg.startswith("-") or arg == "-":
+            out.append(arg)
+            if arg == "--":
+                out.extend(rest)
+            continue
+        if arg.startswith("--"):
+            given, eq, _ = arg.partition("=")
+            full = long(given)
+            if full == name and not eq:
+                out.append(f"{name}={bare}")
+                continue
+            out.append(arg)
+            following = next(rest, None) if full in takes_value and not eq else None
+            out.extend([] if following is None else [following])
+            continue
+        out.extend(_short_cluster(arg, short, name, bare, takes_value, rest))
+    return out
+
+
+def _short_cluster(
+    arg: str, short: str, name: str, bare: str, takes_value: Collection[str], rest: Iterator[str]
+) -> list[str]:
+    """One cluster of short options (``-hj``), as :func:`bare_optional` writes it, with
+    the next argument when its last option takes it as its value."""
+    for k, letter in enumerate(arg[1:], 1):
+        last = k == len(arg) - 1
+        if f"-{letter}" == short:
+            return [arg] if not last else [*([arg[:k]] if k > 1 else []), f"{name}={bare}"]
+        if f"-{letter}" in takes_value:
+            following = next(rest, None) if last else None
+            return [arg] if following is None else [arg, following]
+    return [arg]
+
+
+def getopt_command(
+    table: Mapping[str, str], optional: Optional | None = None
+) -> type[click.Command]:
+    """A command class that reads its arguments as getopt_long reads the Slurm client's:
+    a long option of the client's (``table``) abbreviated (:func:`long_option`), and
+    ``optional``'s value only attached (:func:`bare_optional`)."""
 
     class GetoptCommand(click.Command):
         def make_parser(self, ctx: click.Context) -> Any:
@@ -241,4 +296,22 @@ def getopt_command(table: Mapping[str, str]) -> type[click.Command]:
             parser._match_long_opt = abbreviated  # type: ignore[method-assign]
             return parser
 
+        def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+            if optional is not None:
+                options = [p for p in self.get_params(ctx) if isinstance(p, click.Option)]
+                known = {name for p in options for name in (*p.opts, *p.secondary_opts)}
+                takes = {
+                    name
+                    for p in options
+                    if not p.is_flag and not p.count and short_of(p) != optional[0]
+                    for name in p.opts
+                }
+                args = bare_optional(args, optional, takes, lambda o: long_option(o, known, table))
+            return super().parse_args(ctx, args)
+
     return GetoptCommand
+
+
+def short_of(param: click.Option) -> str | None:
+    """The option's short name (``-j``), if it has one."""
+    return next((name for name in param.opts if not name.startswith("--")), None)

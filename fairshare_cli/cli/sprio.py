@@ -112,7 +112,9 @@ def _jobs_in(path: str) -> int:
 
 
 @click.command(
-    "sprio", cls=getopt_command(SPRIO_LONG), context_settings={"help_option_names": ["--help"]}
+    "sprio",
+    cls=getopt_command(SPRIO_LONG, ("-j", "--jobs", BARE_JOBS)),
+    context_settings={"help_option_names": ["--help"]},
 )
 @click.option("-l", "--long", "long_", is_flag=True, help="Long listing (-l).")
 @click.option("-w", "--weights", is_flag=True, help="Show the configured weights (-w).")
@@ -168,6 +170,7 @@ def _jobs_in(path: str) -> int:
 )
 @usage_option(line=USAGE)
 @refused_option("-V", "--version", reason=VERSION_REASON)
+@click.argument("operands", nargs=-1, metavar="[JOBS]")
 @output_options
 @common_options
 @pass_options
@@ -189,6 +192,7 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     federation: bool,
     sibling: bool,
     help_format: bool,
+    operands: tuple[str, ...],
 ) -> None:
     """Show the factors of pending jobs' priorities, like Slurm's sprio.
 
@@ -202,6 +206,7 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     --jobs-file FILE replaces the state's queue (the sample state's is empty).
 
     Factors are those of the last decay pass (every priority.calc_period) before --now.
+    After -j, JOBS (a list after the options) is the job list, as sprio reads it.
     """
     if help_format:  # (opts.c prints it as it reads the option, before any other check)
         click.echo(_help_format(common), nl=False)
@@ -212,6 +217,10 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
             "Please remove one and retry."
         )
     listed = [given for given in jobs if given != BARE_JOBS]  # (a bare -j keeps the list)
+    # opts.c: with -j given, the first argument left is the job list; any other one (the
+    # first argument without -j) is refused
+    listed += list(operands[:1]) if jobs else []
+    stray = next(iter(operands[1:] if jobs else operands), None)
     # sprio's _opt_env: each of these set, even empty, as getenv finds it; -M wins
     local = local or "SPRIO_LOCAL" in os.environ
     sibling = sibling or "SPRIO_SIBLING" in os.environ
@@ -224,6 +233,9 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         job_flag=bool(jobs),
         jobs=listed[-1] if listed else None,  # (as sprio, the last of each wins)
         users=users[-1] if users else None,
+        job_lists=tuple(listed),
+        user_lists=users[:-1],
+        stray=stray,
         partitions=partitions[-1] if partitions else None,
         sort=sort,
         fmt_spec=fmt_spec,
@@ -275,7 +287,15 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     # -M names fs's one cluster (sprio then reports it alone: no --sibling column)
     local = cluster_asked(opts.clusters, env.config.pool.name, opts.clusters_given)
     compat = env.config.priority.output_compat
-    keys = None if opts.jobs is None else job_keys(opts.jobs, compat)  # (read first, as sprio)
+    keys = None
+    for text in opts.job_lists:  # (read first, each in turn: _build_job_list ends at a bad id)
+        keys = job_keys(text, compat)
+    if opts.stray is not None:  # (opts.c: an error and its usage text, on stdout)
+        where = click.get_current_context()
+        click.echo(
+            USAGE.format(command=f"{where.find_root().info_name} {where.info_name}"), nl=False
+        )
+        raise click.UsageError(f"Unrecognized option: {opts.stray}")
     if opts.verbose and opts.fmt == "table":  # (opts.c prints it before asking slurmctld)
         verbose_block(opts, compat, sys.stdout)
     if env.config.priority.type == "basic":  # (sprio.c's three lines, 22.05 and today)
@@ -423,6 +443,8 @@ def _listed(
     table = builder.table(in_id_order=by_id)
     if by_id and keys is None and opts.users is None and opts.partitions is None:
         return ctx, table, builder.not_slurm, len(table)
+    for text in opts.user_lists:  # (sprio names the unknown users of each -u in turn)
+        _users_asked(text, ctx, table)
     users = None if opts.users is None else _users_asked(opts.users, ctx, table)
     parts = None if opts.partitions is None else items(opts.partitions)
     rows = selected_rows(table, keys, users, parts)
