@@ -145,7 +145,10 @@ def passwd_name(uid: int | None = None) -> str | None:
         return None
 
 
-@click.command("sshare", cls=getopt_command(SSHARE_LONG))
+# (sshare.c reads no argument after its options: it ignores them, as ctx.args keeps them)
+@click.command(
+    "sshare", cls=getopt_command(SSHARE_LONG), context_settings={"allow_extra_args": True}
+)
 @click.option(
     "-a", "--all", "all_users", is_flag=True, cls=_AllUsersFlag, help="Show every user (-a)."
 )
@@ -217,6 +220,12 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     # Nothing the command builds (the config, the tree, the columns) is garbage before it
     # ends: the cyclic collector would only walk it (benchmarks/run.py --rows sshare: 6%).
     every, names = users_asked(users)  # (all_users: -a is in users, in its place)
+    ignored = click.get_current_context().args
+    if ignored:  # (on stderr: stdout is sshare's, which says nothing of them)
+        words = " ".join(repr(arg) for arg in ignored)
+        click.echo(
+            f"fs: note: ignored {words}, as sshare ignores an argument not an option's", err=True
+        )
     with gc_paused():
         algo, columns, cluster, compat = _share_columns(
             opts, every, accounts, names, users_only, verbose=verbose > 0
