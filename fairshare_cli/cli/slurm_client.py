@@ -8,7 +8,7 @@ Mirrors ``src/sprio/opts.c`` (``_help_format``, ``-M``, ``--local``, ``--sibling
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any, TypeVar
 
 import click
@@ -148,3 +148,170 @@ def cluster_asked(names: str | None, cluster: str, given: str = "-M") -> bool:
         f"{given} {names!r}: fs models one cluster, {cluster!r} (the pool config's [pool] "
         f"name); give that name or 'all', or leave {given} out"
     )
+
+
+#: sprio's long options (``src/sprio/opts.c``'s ``long_options``, Slurm 23.02 to 26.05),
+#: each with what getopt_long tells them apart by (``has_arg``, ``val``): names of one
+#: entry are one option to it (``user`` and ``users``).
+SPRIO_LONG = {
+    "autocomplete": "autocomplete",
+    "noheader": "h",
+    "jobs": "j",
+    "long": "l",
+    "cluster": "M",
+    "clusters": "M",
+    "norm": "n",
+    "format": "o",
+    "sort": "S",
+    "partition": "p",
+    "user": "u",
+    "users": "u",
+    "verbose": "v",
+    "version": "V",
+    "weights": "w",
+    "federation": "federation",
+    "help": "help",
+    "helpformat": "helpformat",
+    "local": "local",
+    "sib": "sibling",
+    "sibling": "sibling",
+    "usage": "usage",
+}
+
+#: sshare's long options (``src/sshare/sshare.c``'s ``long_options``), as :data:`SPRIO_LONG`.
+SSHARE_LONG = {
+    "autocomplete": "autocomplete",
+    "accounts": "A",
+    "all": "a",
+    "helpformat": "e",
+    "long": "l",
+    "partition": "m",
+    "cluster": "M",
+    "clusters": "M",
+    "noheader": "n",
+    "format": "o",
+    "parsable": "p",
+    "parsable2": "P",
+    "users": "u",
+    "Users": "U",
+    "verbose": "v",
+    "version": "V",
+    "help": "help",
+    "usage": "usage",
+    "json": "json",
+    "yaml": "yaml",
+}
+
+
+def long_option(opt: str, known: Collection[str], table: Mapping[str, str]) -> str:
+    """The option ``opt`` stands for, as getopt_long reads a long option the client's
+    ``table`` does not hold as written: the one it starts (``--form`` is ``--format``),
+    or several that are one to getopt (``--use`` is ``--user``, the first in the table);
+    else ``opt`` itself (``known``: the command's own, fs's options among them).
+
+    Raises:
+        click.BadOptionUsage: ``opt`` starts options getopt tells apart (glibc's words:
+            the first found and each that differs from it).
+    """
+    if opt in known or not opt.startswith("--") or len(opt) == 2:
+        return opt
+    hits = [name for name in table if name.startswith(opt[2:])]
+    if not hits:
+        return opt
+    differ = [name for name in hits if table[name] != table[hits[0]]]
+    if differ:
+        named = " ".join(f"'--{name}'" for name in (hits[0], *differ))
+        raise click.BadOptionUsage(opt, f"option '{opt}' is ambiguous; possibilities: {named}")
+    full = f"--{hits[0]}"
+    return full if full in known else opt
+
+
+#: An option whose value is optional, as getopt's ``j::``: its short and long name and the
+#: value that stands for it given bare.
+Optional = tuple[str, str, str]
+
+
+def bare_optional(
+    args: list[str], optional: Optional, takes_value: Collection[str], long: Callable[[str], str]
+) -> list[str]:
+    """``args`` with the option ``optional`` given without an attached value (``-j``,
+    ``-hj``, ``--jobs``: no ``-j5``, no ``--jobs=5``) written with its bare value, so the
+    argument after it stays one: getopt gives such an option no value, and sprio takes
+    the first argument left for its list. ``takes_value``: the options whose value is the
+    next argument (skipped); ``long``: a long option's full name (:func:`long_option`).
+    """
+    short, name, bare = optional
+    out: list[str] = []
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--" or not arg.startswith("-") or arg == "-":
+            out.append(arg)
+            if arg == "--":
+                out.extend(rest)
+            continue
+        if arg.startswith("--"):
+            given, eq, _ = arg.partition("=")
+            full = long(given)
+            if full == name and not eq:
+                out.append(f"{name}={bare}")
+                continue
+            out.append(arg)
+            following = next(rest, None) if full in takes_value and not eq else None
+            out.extend([] if following is None else [following])
+            continue
+        out.extend(_short_cluster(arg, short, name, bare, takes_value, rest))
+    return out
+
+
+def _short_cluster(
+    arg: str, short: str, name: str, bare: str, takes_value: Collection[str], rest: Iterator[str]
+) -> list[str]:
+    """One cluster of short options (``-hj``), as :func:`bare_optional` writes it, with
+    the next argument when its last option takes it as its value."""
+    for k, letter in enumerate(arg[1:], 1):
+        last = k == len(arg) - 1
+        if f"-{letter}" == short:
+            return [arg] if not last else [*([arg[:k]] if k > 1 else []), f"{name}={bare}"]
+        if f"-{letter}" in takes_value:
+            following = next(rest, None) if last else None
+            return [arg] if following is None else [arg, following]
+    return [arg]
+
+
+def getopt_command(
+    table: Mapping[str, str], optional: Optional | None = None
+) -> type[click.Command]:
+    """A command class that reads its arguments as getopt_long reads the Slurm client's:
+    a long option of the client's (``table``) abbreviated (:func:`long_option`), and
+    ``optional``'s value only attached (:func:`bare_optional`)."""
+
+    class GetoptCommand(click.Command):
+        def make_parser(self, ctx: click.Context) -> Any:
+            parser = super().make_parser(ctx)
+            match = parser._match_long_opt
+
+            def abbreviated(opt: str, explicit_value: str | None, state: Any) -> None:
+                match(long_option(opt, parser._long_opt, table), explicit_value, state)
+
+            parser._match_long_opt = abbreviated  # type: ignore[method-assign]
+            return parser
+
+        def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+            if optional is not None:
+                options = [p for p in self.get_params(ctx) if isinstance(p, click.Option)]
+                known = {name for p in options for name in (*p.opts, *p.secondary_opts)}
+                takes = {
+                    name
+                    for p in options
+                    if not p.is_flag and not p.count and short_of(p) != optional[0]
+                    for name in p.opts
+                }
+                args = bare_optional(args, optional, takes, lambda o: long_option(o, known, table))
+            return super().parse_args(ctx, args)
+
+    return GetoptCommand
+
+
+def short_of(param: click.Option) -> str | None:
+    """The option's short name (``-j``), if it has one."""
+    return next((name for name in param.opts if not name.startswith("--")), None)

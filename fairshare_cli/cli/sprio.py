@@ -11,10 +11,11 @@ import click
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.cli.slurm_client import (
+    SPRIO_LONG,
     VERSION_REASON,
     cluster_asked,
     cluster_option,
-    help_format_option,
+    getopt_command,
     refused_option,
     sprio_help_format,
     usage_option,
@@ -110,7 +111,11 @@ def _jobs_in(path: str) -> int:
         return 0
 
 
-@click.command("sprio", context_settings={"help_option_names": ["--help"]})
+@click.command(
+    "sprio",
+    cls=getopt_command(SPRIO_LONG, ("-j", "--jobs", BARE_JOBS)),
+    context_settings={"help_option_names": ["--help"]},
+)
 @click.option("-l", "--long", "long_", is_flag=True, help="Long listing (-l).")
 @click.option("-w", "--weights", is_flag=True, help="Show the configured weights (-w).")
 @click.option("-n", "--norm", is_flag=True, help="Normalised (unweighted) factors (-n).")
@@ -160,9 +165,12 @@ def _jobs_in(path: str) -> int:
 @click.option(
     "--sibling", "--sib", is_flag=True, help="Add the CLUSTER column (as sprio --sibling)."
 )
-@help_format_option(sprio_help_format)
+@click.option(
+    "--helpformat", "help_format", is_flag=True, help="List the fields -o takes and exit."
+)
 @usage_option(line=USAGE)
 @refused_option("-V", "--version", reason=VERSION_REASON)
+@click.argument("operands", nargs=-1, metavar="[JOBS]")
 @output_options
 @common_options
 @pass_options
@@ -183,6 +191,8 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     local: bool,
     federation: bool,
     sibling: bool,
+    help_format: bool,
+    operands: tuple[str, ...],
 ) -> None:
     """Show the factors of pending jobs' priorities, like Slurm's sprio.
 
@@ -196,13 +206,21 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
     --jobs-file FILE replaces the state's queue (the sample state's is empty).
 
     Factors are those of the last decay pass (every priority.calc_period) before --now.
+    After -j, JOBS (a list after the options) is the job list, as sprio reads it.
     """
+    if help_format:  # (opts.c prints it as it reads the option, before any other check)
+        click.echo(_help_format(common), nl=False)
+        click.get_current_context().exit()  # (as the printing options end: fs whatif too)
     if long_ and fmt_spec is not None:  # (-o '' too: sprio's format is then set)
         raise click.UsageError(
             "Options -o(--format) and -l(--long) are mutually exclusive. "
             "Please remove one and retry."
         )
     listed = [given for given in jobs if given != BARE_JOBS]  # (a bare -j keeps the list)
+    # opts.c: with -j given, the first argument left is the job list; any other one (the
+    # first argument without -j) is refused
+    listed += list(operands[:1]) if jobs else []
+    stray = next(iter(operands[1:] if jobs else operands), None)
     # sprio's _opt_env: each of these set, even empty, as getenv finds it; -M wins
     local = local or "SPRIO_LOCAL" in os.environ
     sibling = sibling or "SPRIO_SIBLING" in os.environ
@@ -215,6 +233,9 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         job_flag=bool(jobs),
         jobs=listed[-1] if listed else None,  # (as sprio, the last of each wins)
         users=users[-1] if users else None,
+        job_lists=tuple(listed),
+        user_lists=users[:-1],
+        stray=stray,
         partitions=partitions[-1] if partitions else None,
         sort=sort,
         fmt_spec=fmt_spec,
@@ -233,13 +254,48 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         _sprio(opts, load_env(common))
 
 
+def _help_format(common: GlobalOptions) -> str:
+    """What ``--helpformat`` prints (opts.c's ``_help_format``), which needs no config;
+    but a config found (``--config``, ``./fairshare.toml``, the user's) that prints Slurm
+    22.05's layouts refuses it, as 22.05's sprio has no such option (getopt_long:
+    ``unrecognized option '--helpformat'``; sprio 23.02 added it).
+
+    Raises:
+        click.UsageError: the config says ``output_compat = "22.05"``.
+        ConfigError: ``--config`` names a file that is missing or invalid.
+    """
+    from fairshare_cli.cli.resolve import resolve_config_path
+    from fairshare_cli.errors import ConfigError
+    from fairshare_cli.io.config import load_config
+
+    try:
+        path = resolve_config_path(common.config_path)
+    except ConfigError:  # (no config anywhere: today's sprio's list)
+        return sprio_help_format()
+    if load_config(path).priority.output_compat == "22.05":
+        raise click.UsageError(
+            "No such option '--helpformat': Slurm 22.05's sprio has none "
+            f'({path}: priority.output_compat = "22.05"); its -o letters are today\'s '
+            "but %n, %o and %s"
+        )
+    return sprio_help_format()
+
+
 def _sprio(opts: SprioOptions, env: Env) -> None:
     from fairshare_cli.cli.sprio_lists import job_keys
 
     # -M names fs's one cluster (sprio then reports it alone: no --sibling column)
     local = cluster_asked(opts.clusters, env.config.pool.name, opts.clusters_given)
     compat = env.config.priority.output_compat
-    keys = None if opts.jobs is None else job_keys(opts.jobs, compat)  # (read first, as sprio)
+    keys = None
+    for text in opts.job_lists:  # (read first, each in turn: _build_job_list ends at a bad id)
+        keys = job_keys(text, compat)
+    if opts.stray is not None:  # (opts.c: an error and its usage text, on stdout)
+        where = click.get_current_context()
+        click.echo(
+            USAGE.format(command=f"{where.find_root().info_name} {where.info_name}"), nl=False
+        )
+        raise click.UsageError(f"Unrecognized option: {opts.stray}")
     if opts.verbose and opts.fmt == "table":  # (opts.c prints it before asking slurmctld)
         verbose_block(opts, compat, sys.stdout)
     if env.config.priority.type == "basic":  # (sprio.c's three lines, 22.05 and today)
@@ -249,7 +305,10 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
             err=True,
         )
         raise click.exceptions.Exit(1)
-    ctx, table, others, pending = _listed(opts, env, keys)
+    refusal = _sort_refusal(opts.sort, compat)
+    ctx, table, others, pending = _listed(opts, env, keys, sort=refusal is None)
+    if opts.fmt != "table" and refusal is not None:
+        raise refusal
     if opts.fmt != "table":
         from fairshare_cli.render.formats import emit_columns, emit_rows
         from fairshare_cli.render.sprio import WEIGHT_FIELDS, json_columns, weights_row
@@ -269,6 +328,14 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
         return
     from fairshare_cli.render.sprio_table import listing_chunks
 
+    if refusal is not None and found and not opts.weights:
+        # print_jobs_array prints the header, then sort_job_list refuses the keys; sprio
+        # sorts no weights line, nor a list slurmctld sent none of (found: 0)
+        write_lines(
+            listing_chunks(parsed, table.taken([]), ctx.weights, header=not opts.noheader),
+            sys.stdout,
+        )
+        raise refusal
     chunks = listing_chunks(
         parsed,
         table,
@@ -281,6 +348,18 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     whole = not (opts.weights or opts.jobs or opts.users or opts.partitions)
     if others and whole:  # (on stderr, under the whole queue's listing: stdout is sprio's)
         click.echo(f"fs: note: {_not_slurm_note(others)}", err=True)
+
+
+def _sort_refusal(spec: str | None, compat: str) -> InputError | None:
+    """The refusal of ``-S spec`` (``Invalid sort specification: x``), None when sprio
+    takes its keys (:func:`~fairshare_cli.render.sprio.sort_keys`)."""
+    from fairshare_cli.render.sprio import sort_keys
+
+    try:
+        sort_keys(spec or "", compat)
+    except InputError as exc:
+        return exc
+    return None
 
 
 def _filters_in_sprio(env: Env) -> bool:
@@ -326,13 +405,14 @@ def priority_inputs(env: Env, jobs: Sequence[Job] | None = None) -> tuple[float,
 
 
 def _listed(
-    opts: SprioOptions, env: Env, keys: list[str | None] | None
+    opts: SprioOptions, env: Env, keys: list[str | None] | None, sort: bool = True
 ) -> tuple[PriorityContext, PriorityTable, list[str], int]:
     """The priority context, the rows asked for (``-j``: ``keys``, ``-u``, ``-p``) in the
     order asked for (``-S``; by job id when not given; an empty ``-S`` keys nothing and
     leaves the queue's order, as ``sort_job_list`` leaves slurmctld's), the ids of the
     pending jobs that are not Slurm jobs and the number of rows before ``-j``, ``-u`` and
-    ``-p``. A user ``-u`` names whom fs does not know is named on stderr.
+    ``-p`` (``sort`` false: the rows unsorted, ``-S`` being refused). A user ``-u`` names whom
+    fs does not know is named on stderr.
 
     Raises:
         InputError: the jobs file's faults; then a job the association tree cannot place,
@@ -363,10 +443,12 @@ def _listed(
     table = builder.table(in_id_order=by_id)
     if by_id and keys is None and opts.users is None and opts.partitions is None:
         return ctx, table, builder.not_slurm, len(table)
+    for text in opts.user_lists:  # (sprio names the unknown users of each -u in turn)
+        _users_asked(text, ctx, table)
     users = None if opts.users is None else _users_asked(opts.users, ctx, table)
     parts = None if opts.partitions is None else items(opts.partitions)
     rows = selected_rows(table, keys, users, parts)
-    if not by_id and opts.sort is not None:
+    if not by_id and opts.sort is not None and sort:
         rows = sort_order(table, rows, opts.sort, env.config.priority.output_compat)
     return ctx, table.taken(rows), builder.not_slurm, len(table)
 

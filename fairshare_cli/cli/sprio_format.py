@@ -41,6 +41,12 @@ class SprioOptions(msgspec.Struct, frozen=True):
     #: ``fs whatif``'s side and notes: a job that side's config takes to no partition is
     #: left out, and noted, for the other side's may take it (the change to compare)
     whatif: tuple[str, list[str]] | None = None
+    #: every ``-j`` list given, in order (each read, and a bad id refused, as sprio reads
+    #: each), ``jobs`` the last; the ``-u`` lists before ``users``
+    job_lists: tuple[str, ...] = ()
+    user_lists: tuple[str, ...] = ()
+    #: an argument sprio takes for no option (``Unrecognized option: x``)
+    stray: str | None = None
 
 
 def verbose_block(opts: SprioOptions, compat: str, stream: TextIO) -> None:

@@ -10,9 +10,11 @@ import click
 from fairshare_cli.cli.context import load_env
 from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
 from fairshare_cli.cli.slurm_client import (
+    SSHARE_LONG,
     VERSION_REASON,
     cluster_asked,
     cluster_option,
+    getopt_command,
     help_format_option,
     refused_option,
     sshare_help_format,
@@ -143,7 +145,10 @@ def passwd_name(uid: int | None = None) -> str | None:
         return None
 
 
-@click.command("sshare")
+# (sshare.c reads no argument after its options: it ignores them, as ctx.args keeps them)
+@click.command(
+    "sshare", cls=getopt_command(SSHARE_LONG), context_settings={"allow_extra_args": True}
+)
 @click.option(
     "-a", "--all", "all_users", is_flag=True, cls=_AllUsersFlag, help="Show every user (-a)."
 )
@@ -177,7 +182,9 @@ def passwd_name(uid: int | None = None) -> str | None:
 @help_format_option(sshare_help_format, "-e")
 @usage_option(whole=True)
 @refused_option("-V", "--version", reason=VERSION_REASON)
-@refused_option("-v", "--verbose", reason="sshare's log levels are not modelled; leave -v out")
+@click.option(
+    "-v", "--verbose", count=True, help="Name the users and accounts asked for, on stderr (-v)."
+)
 @refused_option(
     "--yaml",
     reason="fs prints no YAML; --json prints fs's own rows (docs/json.md), not sshare's",
@@ -198,6 +205,7 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     partitions: bool,
     formats: tuple[str, ...],
     clusters: str | None,
+    verbose: int,
 ) -> None:
     """Show association shares, usage and fair share, like Slurm's sshare.
 
@@ -212,8 +220,16 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     # Nothing the command builds (the config, the tree, the columns) is garbage before it
     # ends: the cyclic collector would only walk it (benchmarks/run.py --rows sshare: 6%).
     every, names = users_asked(users)  # (all_users: -a is in users, in its place)
+    ignored = click.get_current_context().args
+    if ignored:  # (on stderr: stdout is sshare's, which says nothing of them)
+        words = " ".join(repr(arg) for arg in ignored)
+        click.echo(
+            f"fs: note: ignored {words}, as sshare ignores an argument not an option's", err=True
+        )
     with gc_paused():
-        algo, columns, cluster, compat = _share_columns(opts, every, accounts, names, users_only)
+        algo, columns, cluster, compat = _share_columns(
+            opts, every, accounts, names, users_only, verbose=verbose > 0
+        )
         if cluster_asked(clusters, cluster) and opts.output == "table":
             click.echo(f"CLUSTER: {cluster}")  # (sshare.c's _multi_cluster, before the rows)
         # (sshare appends each -o and a comma: xstrfmtcat(opt_field_list, "%s,", optarg))
@@ -266,9 +282,11 @@ def _share_columns(
     accounts: tuple[str, ...],
     users: list[str],
     users_only: bool,
+    verbose: bool = False,
 ) -> tuple[str, dict[str, list[Any]], str, str]:
     """The algorithm in effect, sshare's columns, holding the rows asked for, the
-    cluster's name and the Slurm whose output is printed (``priority.output_compat``)."""
+    cluster's name and the Slurm whose output is printed (``priority.output_compat``);
+    ``verbose``: ``-v``'s lines written on stderr first (:func:`requested_lines`)."""
     from fairshare_cli.cli.slurm_usage import view_usage
     from fairshare_cli.cli.sprio import load_jobs
     from fairshare_cli.core.slurm import tree_usage as slurm
@@ -312,6 +330,9 @@ def _share_columns(
     me = invoking_user(compat) if not all_users and not wanted_users else None
     if me is not None:
         wanted_users = {_caseless(me)}
+    if verbose:
+        named: list[str | None] = [uid_user_name(user, compat) for user in users]
+        click.echo(requested_lines(all_users, named or [me], accounts, compat), err=True, nl=False)
     show_all = all_users or not wanted_users
     # each -A is read by slurm_addto_char_list, as -o is: -A "" names the account "",
     # which no association is in (the header alone)
@@ -332,6 +353,37 @@ def _share_columns(
         columns = {key: [values[i] for i in picked] for key, values in columns.items()}
         columns["account_display"] = names
     return algo, columns, env.config.pool.name, compat
+
+
+def requested_lines(
+    all_users: bool, users: list[str | None], accounts: tuple[str, ...], compat: str
+) -> str:
+    """What ``sshare -v`` writes on stderr before it asks slurmctld (sshare.c's ``main``,
+    22.05 and today alike): the users asked for (``all`` for ``-a``; else ``users``, each
+    name once, the first of those equal in any case kept, as ``_addto_name_char_list``
+    keeps them; else the calling user, no line with none), then the accounts of ``-A``
+    as ``slurm_addto_char_list`` keeps them (in lower case; of equal ones the last), or
+    ``all``. The log lines each ``-v`` adds come from the host's Slurm library: not
+    written."""
+    from fairshare_cli.render.sshare_fields import format_names
+
+    lines: list[str] = []
+    kept: list[str] = []
+    for user in users:
+        if user is not None and _caseless(user) not in {_caseless(name) for name in kept}:
+            kept.append(user)
+    if all_users:
+        lines += ["Users requested:", "\t: all"]
+    elif kept:
+        lines += ["Users requested:", *(f"\t: {name}" for name in kept)]
+    named: list[str] = []
+    for item in accounts:
+        for name in format_names(item, compat != "22.05"):
+            if name in named:
+                named.remove(name)
+            named.append(name)
+    lines += ["Accounts requested:", *(f"\t: {name}" for name in named or ["all"])]
+    return "".join(f"{line}\n" for line in lines)
 
 
 def _tres_run_mins(

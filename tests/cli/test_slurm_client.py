@@ -206,7 +206,6 @@ def test_sshare_m_leaves_json_as_it_is(env: dict[str, Path], run: Callable[..., 
         ("fs sprio -V", "fs is not Slurm"),
         ("fs sprio --version", "'fs --version' prints fs's own"),
         ("fs sshare -V", "fs is not Slurm"),
-        ("fs sshare -v", "log levels are not modelled"),
         ("fs sshare --yaml", "fs prints no YAML"),
     ],
 )

@@ -64,8 +64,10 @@ def _options(tmp_path: Path, compat: str | None = None) -> list[str]:
         pytest.param(["-j", "2+1"], _rows(("3", "bob")), id="jobs-het-offset"),
         # an array task is its array's job (the filter compares job ids alone)
         pytest.param(["-j", "3_7"], _rows(("3", "bob")), id="jobs-array-task"),
-        # as getopt leaves it, the last -j wins (opts.c frees the first list)
-        pytest.param(["-j", "2", "-j", "3"], _rows(("3", "bob")), id="jobs-last-wins"),
+        # as getopt leaves it, the last -j wins (opts.c frees the first list); a list is
+        # -j's only when attached (getopt's "j::"), a list after a bare -j the argument left
+        pytest.param(["-j2", "-j3"], _rows(("3", "bob")), id="jobs-last-wins"),
+        pytest.param(["-j2", "-j", "3"], _rows(("3", "bob")), id="jobs-argument-wins"),
         # -j takes an optional list (getopt's "j::"): alone it lists every job, and after
         # a list it keeps it (opts.c sets the list only when optarg is given)
         pytest.param(["-j"], ALL, id="jobs-bare"),
