@@ -384,8 +384,11 @@ class ImportLog:
     def add(self, records: Iterable[tuple[UsageRecord, str | None]]) -> None:
         """Insert ``records`` too (each with its claim's key or None), in the import's
         transaction."""
-        sql = f"INSERT INTO records ({_RECORD_COLUMNS}, job) VALUES ({_QMARKS})"
-        self.store._conn.executemany(sql, ((*r, key) for r, key in records))
+        rows = [(*r, key) for r, key in records]
+        if rows:  # (the index thread done first: one connection, one statement at a time)
+            self._index_error = self.wait_indexes()  # (kept for finish to raise)
+            sql = f"INSERT INTO records ({_RECORD_COLUMNS}, job) VALUES ({_QMARKS})"
+            self.store._conn.executemany(sql, rows)
 
     def wait_indexes(self) -> BaseException | None:
         """Wait for the index thread (if any) to end; what building the indexes raised."""
