@@ -27,6 +27,7 @@ from fairshare_cli.errors import ConfigError
 from fairshare_cli.io.atomic import atomic_write_text, folder_lock, refuse_special, through_link
 from fairshare_cli.io.inputs import read_regular
 from fairshare_cli.io.toml import loads_file
+from fairshare_cli.io.toml_values import leaf as _leaf
 from fairshare_cli.io.toml_values import plain as _plain
 from fairshare_cli.io.toml_values import same as _same
 
@@ -45,10 +46,9 @@ class MergeReport:
 
 @dataclass
 class Written:
-    """What a merge wrote, to undo it: the file's bytes before (None: it was not there),
-    those the merge put in their place (None: it wrote nothing), and a hard link to the
-    file it replaced (None: none could be made), whose rename puts it back on a disk too
-    full (or failing) for a new file."""
+    """What a merge wrote, to undo it: the file's bytes before (None: it was not there), those
+    the merge put in their place (None: it wrote nothing), and a hard link to the file it
+    replaced (None: none could be made), whose rename puts it back on a full disk."""
 
     before: bytes | None = None
     after: bytes | None = None
@@ -116,7 +116,7 @@ def _value(key: str, value: Any) -> Any:
                 t[str(k)] = _value(str(k), v)
             array.append(t)
         return array
-    return _plain(value)
+    return _leaf(value)
 
 
 def _dotted(path: list[str]) -> str:

@@ -62,3 +62,25 @@ def _seconds(value: Any, stored: bool = False) -> float | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
     return None
+
+
+#: Arrays longer than this are written through tomlkit's parser (:func:`leaf`).
+LONG_ARRAY = 64
+
+
+def leaf(value: Any) -> Any:
+    """``value`` as an import's leaf for tomlkit: plain; a long array of values (no tables,
+    no arrays) made by parsing its text, as tomlkit would write it. (tomlkit 0.15's
+    ``item(list)`` appends value by value, re-indexing the array each time: 8,000 CPU
+    segments merged in 12 s; parsed, in 0.5 s.)"""
+    value = plain(value)
+    if not isinstance(value, list) or len(value) <= LONG_ARRAY:
+        return value
+    if any(isinstance(v, (list, dict)) for v in value):
+        return value
+    import tomlkit
+
+    text = ", ".join(tomlkit.item(v).as_string() for v in value)
+    array = tomlkit.parse(f"v = [{text}]")["v"]
+    array.trivia.trail = "\n"  # (as item() ends a value: its line, then the next)
+    return array

@@ -7,10 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fairshare_cli.errors import ConfigError
 from fairshare_cli.io.config import build_config, load_config
 from fairshare_cli.io.toml_merge import fragment_text, merge_into_file
+from fairshare_cli.io.toml_values import LONG_ARRAY, leaf
 
 BASE = """# my pool
 [pool]
@@ -150,3 +153,30 @@ def test_a_bad_config_to_merge_into_is_refused_as_config_refuses_it(
     if "state" not in said:
         config = run("config", "check", "--config", "pool.toml")
         assert config.stderr == f"fs: error: {said}\n"
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.integers(min_value=-(2**63), max_value=2**63 - 1),
+            st.floats(allow_nan=False),
+            st.booleans(),
+            st.text(max_size=5),
+        ),
+        min_size=LONG_ARRAY + 1,
+        max_size=LONG_ARRAY + 40,
+    )
+)
+def test_a_long_array_is_written_as_tomlkit_writes_it(values: list[Any]) -> None:
+    """A long array of values (``toml_values.leaf``, parsed from its text: tomlkit's own
+    ``item(list)`` takes time quadratic in its length) is the array ``item`` makes, byte
+    for byte, in a document too."""
+    import tomlkit
+
+    made, theirs = leaf(values), tomlkit.item(values)
+    assert made.as_string() == theirs.as_string()
+    assert made.unwrap() == theirs.unwrap()
+    ours, real = tomlkit.document(), tomlkit.document()
+    ours["a"], real["a"] = made, theirs
+    ours["b"], real["b"] = 1, 1
+    assert tomlkit.dumps(ours) == tomlkit.dumps(real)
