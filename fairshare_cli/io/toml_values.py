@@ -1,5 +1,6 @@
 """How a config file's value and an import's compare, for ``--into`` merges
-(:mod:`fairshare_cli.io.toml_merge`): plain values, and durations by the time they read as."""
+(:mod:`fairshare_cli.io.toml_merge`): plain values, and durations by the time they read as;
+and a value as TOML writes it, for the messages that show one."""
 
 from __future__ import annotations
 
@@ -62,3 +63,16 @@ def _seconds(value: Any, stored: bool = False) -> float | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
     return None
+
+
+def toml_text(value: Any) -> str:
+    """``value`` written as TOML writes it (``true``, ``"soon"``, ``{a = 1}``): how a
+    message shows a value the user wrote in TOML, where Python's ``repr`` said ``True``,
+    ``'soon'`` and ``{'a': 1}``."""
+    import tomlkit
+
+    if isinstance(value, Mapping):
+        table = tomlkit.inline_table()
+        table.update(value)
+        return str(table.as_string())
+    return str(tomlkit.item(value).as_string())
