@@ -107,6 +107,11 @@ def negotiate(
     ndjson prints one line per match, submitter and unmatched job; csv the matches.
     """
     fmt = opts.output
+    if explain is not None and not explain.strip():  # (said "--explain : no idle job ...")
+        raise click.BadParameter(
+            "an empty job id; give an idle job's id (5.0), or leave --explain out",
+            param_hint="'--explain'",
+        )
     if explain is not None and fmt == "csv":
         raise click.UsageError(
             "--explain prints a story of events with no fixed columns: use table, json or ndjson"

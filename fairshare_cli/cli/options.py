@@ -89,7 +89,6 @@ def _path_store(attr: str, must_exist: bool = False) -> Callable[..., Any]:
     store = store_option(attr)
 
     def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-        import os
 
         from click.core import ParameterSource
 
@@ -101,7 +100,7 @@ def _path_store(attr: str, must_exist: bool = False) -> Callable[..., Any]:
                 f"{value!r} is only blanks; give a file's path, or leave it out"
             )
         # ("-": the loader says why standard input is no config)
-        missing = must_exist and value and value != "-" and not os.path.lexists(value)
+        missing = must_exist and value and value != "-" and _not_there(value)
         if missing and source is ParameterSource.ENVIRONMENT:
             from pathlib import Path
 
@@ -114,6 +113,21 @@ def _path_store(attr: str, must_exist: bool = False) -> Callable[..., Any]:
         return store(ctx, param, value)
 
     return check
+
+
+def _not_there(path: str) -> bool:
+    """No file at ``path``: none, or a symbolic link to none (a link to nothing named by
+    FAIRSHARE_CONFIG was told "File ... does not exist." without the variable's name). A
+    loop of links is there: the loader says what it is."""
+    import os
+
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def _note_config_elsewhere(ctx: click.Context, value: str) -> None:

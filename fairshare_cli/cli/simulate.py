@@ -61,8 +61,8 @@ def duration(text: str, what: str) -> float:
             secs = time_str2secs(text)
         except TimeStringError as exc:  # (Slurm's bare M is minutes; ours is seconds)
             raise InputError(f"{what}: {exc}; here a plain number is seconds") from None
-    if not secs > 0 or secs == float("inf"):
-        raise InputError(f"{what}: expected a positive duration, got '{text}'")
+    if not secs > 0 or secs == float("inf"):  # ("INFINITE", "1e400": positive, not finite)
+        raise InputError(f"{what}: expected a finite duration above 0 seconds, got '{text}'")
     return secs
 
 

@@ -107,7 +107,9 @@ def _check_points(manifest: dict[str, Any], label: str) -> None:
             if spec["cycle"] is None:
                 run_window(spec["until"], pool_cycle(config, spec["scheduler"]), spec["now"], "")
         except FairshareError as exc:
-            keys = ", ".join(f"{k}={v!r}" for k, v in overrides.items())
+            from fairshare_cli.io.toml_values import toml_text
+
+            keys = ", ".join(f"{k}={toml_text(v)}" for k, v in overrides.items())
             raise type(exc)(f"{label}: point {index} ({keys}): {exc}") from None
 
 

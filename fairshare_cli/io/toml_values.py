@@ -1,5 +1,6 @@
 """How a config file's value and an import's compare, for ``--into`` merges
-(:mod:`fairshare_cli.io.toml_merge`): plain values, and durations by the time they read as."""
+(:mod:`fairshare_cli.io.toml_merge`): plain values, and durations by the time they read as;
+and a value as TOML writes it, for the messages that show one."""
 
 from __future__ import annotations
 
@@ -84,3 +85,16 @@ def leaf(value: Any) -> Any:
     array = tomlkit.parse(f"v = [{text}]")["v"]
     array.trivia.trail = "\n"  # (as item() ends a value: its line, then the next)
     return array
+
+
+def toml_text(value: Any) -> str:
+    """``value`` written as TOML writes it (``true``, ``"soon"``, ``{a = 1}``): how a
+    message shows a value the user wrote in TOML, where Python's ``repr`` said ``True``,
+    ``'soon'`` and ``{'a': 1}``."""
+    import tomlkit
+
+    if isinstance(value, Mapping):
+        table = tomlkit.inline_table()
+        table.update(value)
+        return str(table.as_string())
+    return str(tomlkit.item(value).as_string())

@@ -377,3 +377,20 @@ def test_a_time_before_the_last_update_names_where_it_came_from(
         "give --now that time or a later one\n" if not args and not env else "or a later one\n"
     )
     assert result.stderr.count("\n") == 1
+
+
+def test_a_config_variable_naming_a_link_to_nothing_names_the_variable(
+    run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """FAIRSHARE_CONFIG=link.toml fs userprio, the link's file gone (a disk not mounted):
+    it said "File 'link.toml' does not exist." naming no variable, where a missing file
+    named by the variable names it; the link is left as it was."""
+    link = tmp_path / "link.toml"
+    link.symlink_to(tmp_path / "gone" / "pool.toml")
+    result = run("userprio", "--now", "2026-11-21T12:00:00Z", env={"FAIRSHARE_CONFIG": str(link)})
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: Invalid value for FAIRSHARE_CONFIG: File '{link}' does not exist. "
+        "(see 'cli userprio --help')\n"
+    )
+    assert link.is_symlink() and sorted(p.name for p in tmp_path.iterdir()) == ["link.toml"]

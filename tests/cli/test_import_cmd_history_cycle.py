@@ -112,11 +112,30 @@ def test_a_cycle_shorter_than_a_millisecond_is_refused(
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in res.stderr
     assert lines[0].startswith(
-        f"fs: error: --cycle {cycle}: expected a number of seconds of at least 0.001"
+        f"fs: error: --cycle {cycle}: expected a finite number of seconds of at least 0.001"
     )
     assert not state.exists()
     ok = run("import", "history", str(history), "--cycle", "0.001", *args)
     assert ok.exit_code == 0, ok.stderr
+
+
+def test_a_cycle_of_1e400_is_refused_as_not_finite(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """``fs import history h.jsonl --cycle 1e400``: it was "expected a number of seconds of
+    at least 0.001", which infinity is; the state is not written."""
+    config = write_config(POOL)
+    history = tmp_path / "h.jsonl"
+    history.write_text(HISTORY)
+    state = tmp_path / "state.json"
+    args = ["--config", str(config), "--state", str(state), "--now", "2026-11-21T12:12:30Z"]
+    res = run("import", "history", str(history), "--cycle", "1e400", *args)
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == (
+        "fs: error: --cycle inf: expected a finite number of seconds of at least 0.001 "
+        "(see 'cli import history --help')\n"
+    )
+    assert not state.exists()
 
 
 def test_the_help_names_the_shortest_cycle(run: Callable[..., Any]) -> None:

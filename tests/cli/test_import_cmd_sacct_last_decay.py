@@ -113,8 +113,8 @@ def test_a_pass_before_the_states_needs_rebuild(tmp_path: Path, run: Run) -> Non
     res = run("import", "sacct", sacct, *args, "--last-decay", "2026-11-21T10:20:00Z")
     assert (res.exit_code, res.stdout) == (2, "")
     assert res.stderr == (
-        "fs: error: --last-decay 1795256400 is before the state's last decay pass "
-        "(1795256900); usage cannot go back\n"
+        "fs: error: --last-decay 2026-11-21T10:20:00Z is before the state's last decay pass "
+        "(2026-11-21T10:28:20Z); usage cannot go back\n"
     )
     assert Path(args[3]).read_bytes() == before
     res = run("import", "sacct", sacct, *args, "--last-decay", "2026-11-21T10:20:00Z", "--rebuild")

@@ -4,10 +4,12 @@ story of one job ends where the job does, at its match."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.cli.conftest import common, write_pool
 from tests.conftest import REPO
 
 NOW = "2026-11-21T12:00:00Z"
@@ -41,3 +43,22 @@ def test_a_matched_jobs_story_ends_at_its_match(
     idle = run(*args, "--explain", "101.100").stdout.splitlines()
     assert [line for line in idle if line.startswith("  spin ")][-1].startswith("  spin 12:")
     assert idle[-1].startswith("  left idle: ")
+
+
+@pytest.mark.parametrize("job", ["", " "])
+@pytest.mark.parametrize("dry_run", [["--dry-run"], []], ids=["dry-run", "commit"])
+def test_an_empty_job_id_is_refused_as_empty(
+    run: Callable[..., Any], tmp_path: Path, job: str, dry_run: list[str]
+) -> None:
+    """``fs negotiate --explain "$UNSET"`` said "--explain : no idle job with that id in
+    state file ...", as if a job had no id; it is refused as an empty id now, before the
+    state is read, which a commit leaves as it was."""
+    pool = write_pool(tmp_path)
+    before = (pool["config"].read_bytes(), pool["state"].read_bytes())
+    result = run("negotiate", *dry_run, "--explain", job, *common(pool))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: Invalid value for '--explain': an empty job id; give an idle job's id "
+        "(5.0), or leave --explain out (see 'cli negotiate --help')\n"
+    )
+    assert (pool["config"].read_bytes(), pool["state"].read_bytes()) == before

@@ -195,3 +195,27 @@ def test_whatif_an_interval_runs_the_after_side_at_it(
     ]
     bob = [(r["time"], r["slots"]) for r in rows if r["policy"] == "after" and r["name"] == "bob@d"]
     assert bob == [("2026-11-21T12:02:30Z", 1.0), ("2026-11-21T12:05:00Z", 0.0)]
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "-0.5"])
+def test_whatif_refuses_an_interval_not_above_0_in_one_wording(
+    tmp_path: Path, run: Callable[..., Any], value: str
+) -> None:
+    """``fs whatif --set negotiator.interval=-1 simulate ...``: a negative interval was told
+    "expected a duration of 0 or more seconds", and 0 was then refused as not above 0; both
+    now say "above 0". The config and the state are left as they were."""
+    config, work = _files(tmp_path)
+    state = tmp_path / "s.json"
+    state.write_text('{"format": "fairshare-cli state", "schema_version": 1}\n', "utf-8")
+    before = (config.read_bytes(), state.read_bytes())
+    result = run(
+        *("whatif", "--set", f"negotiator.interval={value}", "simulate", "--workload"),
+        *(str(work), "--until", "600", "--config", str(config), "--state", str(state)),
+        *("--now", NOW),
+    )
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: --set: negotiator.interval: expected a finite duration above 0 seconds, "
+        f"got {value}\n"
+    )
+    assert (config.read_bytes(), state.read_bytes()) == before

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -29,14 +30,16 @@ def last_decay_option(default: str = "--now") -> Callable[[F], F]:
 
 
 def resolve_last_decay(given: str | None, now: float) -> float:
-    """``--last-decay`` as epoch seconds, ``now`` (``--now``) when absent.
+    """``--last-decay`` as whole epoch seconds, ``now`` (``--now``) when absent: slurmctld
+    keeps its pass as a ``time_t``, and a fraction given (``1795305600.9``) was stored and
+    printed (``2026-11-22T00:00:00.900000Z``) where ``--now`` drops it.
 
     Raises:
         InputError: not a time, or after ``--now``.
     """
     if given is None:
         return now
-    when = parse_time(given, "--last-decay")
+    when = float(math.floor(parse_time(given, "--last-decay")))
     if when > now:
         from fairshare_cli.cli.resolve import now_source
         from fairshare_cli.core.epoch import utc_text

@@ -17,6 +17,7 @@ from typing import NamedTuple
 from msgspec.structs import replace as replace_job
 
 from fairshare_cli.core.config import Config
+from fairshare_cli.core.epoch import utc_text
 from fairshare_cli.core.jobs import Job, split_partitions
 from fairshare_cli.core.limits import NICE_LIMIT
 from fairshare_cli.core.slurm import usage as su
@@ -49,9 +50,9 @@ def at_pass(state: su.SlurmUsage, last_decay: float, config: Config) -> su.Slurm
     if t is None or (not state.usage and not state.running):
         return replace(state, last_decay_ran=last_decay)
     if last_decay < t:
-        raise InputError(
-            f"--last-decay {last_decay:.0f} is before the state's last decay pass ({t:.0f}); "
-            "usage cannot go back"
+        raise InputError(  # (in the words --last-decay takes: it printed epoch seconds)
+            f"--last-decay {utc_text(last_decay)} is before the state's last decay pass "
+            f"({utc_text(t)}); usage cannot go back"
         )
     return su.restart(state, last_decay, decay_params(config))
 

@@ -168,12 +168,18 @@ CYCLE_TIMES = ("interval", "cycle_delay", "min_interval")
 
 def _cycle_time(r: Reader, key: str, default: float) -> float:
     """A finite duration: above 0 for ``interval`` (``fs simulate`` needs a cycle), 0 or
-    more for the delays."""
-    value = r.dur(key, default)
-    if not math.isfinite(value) or (key == "interval" and value <= 0):
-        what = "above 0" if key == "interval" else "of 0 or more"
-        r.fail(f"negotiator.{key}: expected a finite duration {what} seconds, got {value:g}")
-    return float(value)
+    more for the delays. A negative ``interval`` is refused in the words of 0's (it was
+    told "a duration of 0 or more seconds", and then 0 was refused)."""
+    what = "above 0" if key == "interval" else "of 0 or more"
+
+    def convert(value: Any, where: str) -> float:
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        seconds = r.number(value, where) if number else r.duration(value, where)
+        if not math.isfinite(seconds) or seconds < 0 or (key == "interval" and seconds == 0):
+            r.fail(f"{where}: expected a finite duration {what} seconds, got {seconds:g}")
+        return float(seconds)
+
+    return float(r.get(key, convert, default))
 
 
 def _limit_table(r: Reader) -> Callable[[Any, str], dict[str, float]]:
