@@ -30,6 +30,7 @@ from fairshare_cli.cli.userprio_options import (
     NAMES_IGNORED,
     check_constraint,
     check_group_ids,
+    check_names,
     columns,
     constrained,
     dumped_quotas_line,
@@ -236,6 +237,7 @@ def userprio(
     """
     from fairshare_cli.render.userprio import render_userprio
 
+    check_names(names)
     af = _autoformat(display["af_exprs"], display["af_opts"], opts.output)
     check_constraint(constraints, long_ or af is not None, modular or af is not None, opts.output)
     env = load_env(opts)

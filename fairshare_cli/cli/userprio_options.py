@@ -5,13 +5,14 @@ columns, as condor_userprio's option flags (``DetailFlag``, ``MinLastUsageTime``
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio import UserprioView
 from fairshare_cli.core.htcondor.userprio_query import UserprioQuery
 from fairshare_cli.core.names import first_five
+from fairshare_cli.core.names import shown as shown_text
 from fairshare_cli.errors import InputError
 
 
@@ -223,3 +224,19 @@ def check_group_ids(view: UserprioView, cols: list[str]) -> None:
             "order the collector sent their ads in, which fs cannot know (no user inside a "
             "group is listed); --allusers reads the negotiator's ad, whose order is known"
         )
+
+
+def check_names(names: Sequence[str]) -> None:
+    """Refuse a NAME condor_userprio refuses: one that starts with no letter (C's
+    ``isalpha``: an ASCII letter) and is not ``<none>`` (``user_prio.cpp``'s ``main``
+    prints its usage and exits); fs had listed no record of ``''@uid_domain``.
+
+    Raises:
+        InputError: naming the first such name.
+    """
+    for name in names:
+        if name != "<none>" and not (name[:1].isascii() and name[:1].isalpha()):
+            raise InputError(
+                f"NAME {shown_text(repr(name))}: condor_userprio reads a name that starts with a "
+                "letter (a user, user@domain or an accounting group), or <none>"
+            )
