@@ -405,7 +405,7 @@ def priority_inputs(env: Env, jobs: Sequence[Job] | None = None) -> tuple[float,
 
 
 def _listed(
-    opts: SprioOptions, env: Env, keys: list[str | None] | None, sort: bool = True
+    opts: SprioOptions, env: Env, keys: list[str | int] | None, sort: bool = True
 ) -> tuple[PriorityContext, PriorityTable, list[str], int]:
     """The priority context, the rows asked for (``-j``: ``keys``, ``-u``, ``-p``) in the
     order asked for (``-S``; by job id when not given; an empty ``-S`` keys nothing and

@@ -79,30 +79,29 @@ def _sluid_valid(token: str) -> bool:
     if (dot and dot != ".") or len(head) != 14:
         return False
     letters = head[1:].upper()
-    if (
-        not letters.isascii()
-        or any(c not in _SLUID_LETTERS for c in letters)
-        or not letters.strip("0O")
-    ):
-        return False  # (a letter outside the map, or the SLUID 0)
+    if not letters.isascii() or any(c not in _SLUID_LETTERS for c in letters):
+        return False  # (a letter outside the map)
+    if not _sluid(token):
+        return False  # (the SLUID 0: all 0, or a first letter whose 5th bit is lost)
     if dot:
         _number, after = _step(step) if step else (None, "x")
         return after == ""
     return True
 
 
-def _current_key(token: str) -> str | None:
+def _current_key(token: str) -> str | int:
     """The job ``token`` names as ``unfmt_job_id_string`` reads it (Slurm 23.02 on): its
     job id (plus a ``+N`` component's offset; ``N_M`` is job ``N``, as the filter compares
-    job ids alone), ``N.M`` for a numbered step (fs's ids of a cluster's jobs); None for a
-    SLUID (no fs job has one).
+    job ids alone), ``N.M`` for a numbered step (fs's ids of a cluster's jobs); for a SLUID
+    (``s...``, its step ignored as ``_list_find_job_id`` ignores it), its value
+    (``str2sluid``: ``s805m8hp6bjp00`` and ``s805M8HP6BJPOO`` are ``s805M8HP6BJP00``).
 
     Raises:
         _Invalid: a token it refuses.
     """
     if token.startswith("s"):
         if _sluid_valid(token):
-            return None
+            return _sluid(token)
         raise _Invalid
     read = _strtol(token)
     if read is None or not 0 < read[0] < _MAX_FED_JOB_ID:
@@ -160,14 +159,14 @@ def _key_2205(token: str) -> str:
     return f"{job}{step}"
 
 
-def job_keys(text: str, compat: str) -> list[str | None]:
-    """The jobs ``-j text`` names, each as :func:`selected_rows` matches it (None: a job fs
-    cannot hold).
+def job_keys(text: str, compat: str) -> list[str | int]:
+    """The jobs ``-j text`` names, each as :func:`selected_rows` matches it (an int: a
+    SLUID's value, Slurm 25.11 on; 22.05 takes none).
 
     Raises:
         InputError: ``Invalid job id: x``, sprio's words for the first it refuses.
     """
-    keys: list[str | None] = []
+    keys: list[str | int] = []
     for token in items(text):
         try:
             keys.append(_key_2205(token) if compat == "22.05" else _current_key(token))

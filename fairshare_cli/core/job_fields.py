@@ -7,6 +7,7 @@ fields for :func:`~fairshare_cli.core.jobs.parse_stanza`; :func:`check_job_field
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -26,6 +27,9 @@ from fairshare_cli.core.names import check_name, name_problem
 from fairshare_cli.errors import InputError, did_you_mean
 
 JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
+#: A SLUID as Slurm prints it (``print_sluid``, src/common/sluid.c): ``s``, then 13 letters of
+#: Crockford's Base32, the first of the top 4 bits (0 to F); not the SLUID 0 (none).
+SLUID_PATTERN = "^s(?!0{13}$)[0-9A-F][0-9A-HJKMNP-TV-Z]{12}$"
 
 #: The job fields ``fs submit``'s options name otherwise (``--cpus``), the history
 #: record's ``cpus``, and the real tools' ``user`` (sacct's and squeue's column, HTCondor's
@@ -253,6 +257,25 @@ def _name(value: Any, w: str) -> str:
     return check_name(_text(value, w), w, submitter=True)
 
 
+def sluid_text(value: int) -> str:
+    """A SLUID's 64-bit value as Slurm prints it (``print_sluid``: ``s`` and 13 letters of
+    5 bits each, the last the lowest; the first holds the top 4 bits)."""
+    return "s" + "".join(_CB32[(value >> (5 * i)) & 31] for i in range(12, -1, -1))
+
+
+_CB32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def _sluid(value: Any, w: str) -> str:
+    text = _text(value, w)
+    if re.match(SLUID_PATTERN, text) is None:
+        raise InputError(
+            f"{w}: expected a SLUID as Slurm prints it (s and 13 of 0-9 and A-Z but I, L, O "
+            f'and U, the first 0 to F, not all 0: "s805M8HP6BJP00"), got {value!r}'
+        )
+    return text
+
+
 def _partitions(value: Any, w: str) -> str:
     text = _text(value, w)
     for name in text.split(","):
@@ -285,6 +308,7 @@ _PARSERS: dict[str, Callable[[Any, str], Any]] = {
     **dict.fromkeys(("owner", "accounting_group", "account", "qos", "dirac_group", "slot"), _name),
     "partition": _partitions,
     "id": _job_id,
+    "sluid": _sluid,
 }
 
 
@@ -311,6 +335,7 @@ _KINDS: dict[Callable[[Any, str], Any], str] = {
     _name: "name",
     _partitions: "partition",
     _job_id: "id",
+    _sluid: "sluid",
 }
 
 #: Every field of a job object: each field :data:`_PARSERS` reads, and ``count``.

@@ -13,7 +13,13 @@ from typing import Annotated, Any
 from msgspec import Meta, Struct, ValidationError, convert
 from msgspec.structs import astuple, replace
 
-from fairshare_cli.core.job_fields import JOB_STATUSES, given_twice, job_label, read_job_fields
+from fairshare_cli.core.job_fields import (
+    JOB_STATUSES,
+    SLUID_PATTERN,
+    given_twice,
+    job_label,
+    read_job_fields,
+)
 from fairshare_cli.core.limits import (
     INT64_MAX,
     INT64_MIN,
@@ -87,6 +93,8 @@ class Job(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     #: PRIORITY, scontrol's ``Priority=``): under ``PriorityFlags=INCR_ONLY`` its highest so
     #: far, below which its scheduling order does not fall.
     slurm_priority: Annotated[int, Meta(ge=1, le=UINT32_MAX)] | None = None
+    #: Slurm's SLUID (25.11 on), as squeue and ``scontrol -d`` print it (``s805M8HP6BJP00``).
+    sluid: Annotated[str, Meta(pattern=SLUID_PATTERN)] | None = None
     dirac_group: str | None = None
     #: DIRAC's UserPriority; TaskQueueDB keeps ``int()`` of it (a float is truncated).
     user_priority: _Whole | Annotated[float, Meta(ge=INT64_MIN, le=INT64_MAX)] = 1

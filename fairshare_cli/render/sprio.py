@@ -17,6 +17,7 @@ from typing import Any
 
 import msgspec
 
+from fairshare_cli.core.job_fields import sluid_text
 from fairshare_cli.core.jsonlayout import Shared
 from fairshare_cli.core.names import ascii_digits, job_sort_key
 from fairshare_cli.core.slurm.priority import FACTOR_KEYS, Weights
@@ -308,24 +309,29 @@ def head_lines(fmt: SprioFormat, weights: Weights, *, header: bool, weights_only
 
 def selected_rows(
     table: PriorityTable,
-    jobs: Sequence[str | None] | None,
+    jobs: Sequence[str | int] | None,
     users: Sequence[str] | None,
     partitions: Sequence[str] | None,
 ) -> list[int]:
     """The rows of the jobs, users and partitions asked for (``-j``, ``-u``, ``-p``), in
     the table's order. A list given is a filter even when empty (sprio's ``_filter_job``):
     it then leaves no row. A job is named by its id, or the id before its ``.`` (a
-    cluster's jobs); ``N.M`` names job ``N`` too (Slurm's job ``N``, step ``M``); None
-    names no job fs holds."""
+    cluster's jobs); ``N.M`` names job ``N`` too (Slurm's job ``N``, step ``M``); an int
+    is a SLUID's value, which names the job of that SLUID (``_list_find_job_id``: a job
+    with none has no job id a SLUID's filter holds, ``NO_VAL``)."""
     rows: list[int] = list(range(len(table)))
     if jobs is not None:
-        job_ids = {key for key in jobs if key is not None}
+        job_ids = {key for key in jobs if type(key) is str}
+        sluids = {sluid_text(key) for key in jobs if type(key) is int}
         steps_of = {key.split(".")[0] for key in job_ids if "." in key}
-        ids = table.job_ids
+        ids, by_id = table.job_ids, table.sluids
         rows = [
             i
             for i in rows
-            if ids[i] in job_ids or ids[i].split(".")[0] in job_ids or ids[i] in steps_of
+            if ids[i] in job_ids
+            or ids[i].split(".")[0] in job_ids
+            or ids[i] in steps_of
+            or (sluids and by_id.get(ids[i]) in sluids)
         ]
     if users is not None:
         user_set = set(users)

@@ -4,9 +4,9 @@ right-justified then cut to N, ``%.Ns`` left, the values as ``%.0f``, ``%.7f`` o
 ``%16.14f``), with the cells an :class:`AssocShare` or a :class:`PartShare` decides
 printed once each.
 
-A format's fields fall in four kinds: the row's own (job id, priority, site, nice, age),
-its ``AssocShare``'s (user, account, ASSOC, fair share), its ``PartShare``'s (partition, QOS
-name, job size, partition, QOS, TRES) and constants (cluster, SLUID). Neighbouring cells
+A format's fields fall in four kinds: the row's own (job id, SLUID, priority, site, nice,
+age), its ``AssocShare``'s (user, account, ASSOC, fair share), its ``PartShare``'s
+(partition, QOS name, job size, partition, QOS, TRES) and constants (cluster). Neighbouring cells
 of one share and the text between them are joined once a share; a line is then one ``%``
 of the row's values and those pieces, with a template made once for the format (a row
 column of one value is part of it).
@@ -17,6 +17,7 @@ A measured hot loop (``benchmarks/run.py --rows sprio``).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Mapping
+from itertools import repeat
 from typing import Any
 
 from fairshare_cli.core.jsonlayout import key_getter
@@ -39,6 +40,7 @@ _PART_LETTERS = set("rnJjPpQqTt")
 #: every value fits its cell (None: printed as text, then cut to the cell).
 _ROW_VALUES: dict[str, tuple[str, str | None]] = {
     "i": ("jid", None),
+    "s": ("sluid", None),
     "Y": ("pi", "d"),
     "y": ("py", None),
     "S": ("site", ".0f"),
@@ -51,6 +53,7 @@ _ROW_VALUES: dict[str, tuple[str, str | None]] = {
 _TYPED = frozenset(("pi", "aw"))
 _COLUMNS: dict[str, Callable[[PriorityTable], list[Any]]] = {
     "jid": lambda table: table.job_ids,
+    "sluid": lambda table: list(map(table.sluids.get, table.job_ids, repeat(""))),
     "pi": lambda table: _long_long(
         list(table.priority_ints()) if table.admin_rows else table.priorities
     ),
@@ -143,7 +146,7 @@ _WEIGHTED = {
 }
 #: The expression of each other letter's text, over a share ``r`` or a row's columns.
 _TEXTS = {
-    "i": "jid", "s": "''", "r": "r.partition", "u": "r.user", "o": "r.account",
+    "i": "jid", "s": "sluid", "r": "r.partition", "u": "r.user", "o": "r.account",
     "n": "r.qos", "c": "cluster", "Y": "'%d' % pi", "y": "'%16.14f' % py",
     "S": "'%.0f' % site", "N": "'%.0f' % nice", "T": "tres_w(r)", "t": "tres_n(r, weights)",
 }  # fmt: skip
@@ -273,7 +276,7 @@ def _row_column(
         cell = spec.__mod__
     else:
         expr = _expr(f.letter, weights)
-        if expr == name:  # the job id: the text itself
+        if expr == name:  # the job id or SLUID: the text itself
             return _id_column(f, values)
         spec = _cell_spec(f)
         text = eval(compile(f"lambda {name}: {expr}", "<sprio cell>", "eval"), dict(namespace))

@@ -171,14 +171,16 @@ def test_2205_reads_job_ids_as_slurm_xlate_job_id(tmp_path: Path, run: Callable[
         pytest.param("+2", "current", ["2"], id="sign"),
         pytest.param("4294967292", "current", ["4294967292"], id="below-max-fed"),
         pytest.param("2.0+1", "current", ["2.0"], id="step-het-component"),
-        pytest.param("s0123456789ABC", "current", [None], id="sluid"),
+        # a SLUID: its value (str2sluid: 5 bits a letter, the last the lowest)
+        pytest.param("s0123456789ABC", "current", [38390726480144748], id="sluid"),
+        pytest.param("s0123456789abc.batch", "current", [38390726480144748], id="sluid-step"),
         pytest.param("99999999999", "22.05", ["1215752191"], id="2205-wraps"),
         pytest.param("2+129", "22.05", ["131"], id="2205-het-unchecked"),
         pytest.param("12+", "22.05", ["12"], id="2205-het-empty-is-0"),
         pytest.param("-4294967291", "22.05", ["5"], id="2205-negative-wraps"),
     ],
 )
-def test_job_keys(text: str, compat: str, keys: list[str | None]) -> None:
+def test_job_keys(text: str, compat: str, keys: list[str | int]) -> None:
     assert job_keys(text, compat) == keys
 
 

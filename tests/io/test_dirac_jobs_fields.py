@@ -64,6 +64,10 @@ fields: dict[str, Any] = {
     "concurrency_limits_expr": st.one_of(st.just('strcat("license.", TARGET.Site)'), odd),
     "attributes": st.one_of(st.just({"x": [1, {"y": None}]}), odd),
     "dirac_requirements": st.one_of(st.just({"cpu_time": 300, "sites": ["A"]}), odd),
+    "sluid": st.one_of(
+        st.sampled_from(["s805M8HP6BJP00", "s0000000000000", "sG05M8HP6BJP00", "s805m8hp6bjp00"]),
+        odd,
+    ),
 }
 assert set(fields) == set(Job.__struct_fields__) - {"id"}
 job = st.fixed_dictionaries(

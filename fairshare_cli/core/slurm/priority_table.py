@@ -38,7 +38,7 @@ from fairshare_cli.core.slurm.priority import (
 #: other field (so another field holds its default either way: only speed rests on this).
 JOB_FIELDS = ("id", "owner", "account", "partition", "qos", "request_cpus", "submit_time",
               "nice", "status", "accrue_time", "request_memory", "num_nodes", "time_limit",
-              "site_factor", "admin_priority", "attributes", "eligible_time")  # fmt: skip
+              "site_factor", "admin_priority", "attributes", "eligible_time", "sluid")  # fmt: skip
 #: The divisor of sprio's ``%y`` (the priority as a fraction of the largest, 2^32 - 1).
 PRIORITY_MAX = 4294967295.0
 
@@ -130,7 +130,8 @@ class PriorityTable(msgspec.Struct, frozen=True):
     ``parts[i]`` hold what it shares with other rows, ``age_factors``/``weighted_ages``
     its age factor and weighted age factor, ``priorities`` sprio's PRIORITY before
     truncation (at least 1; :meth:`priority_ints` after it). ``admin_rows``: the rows of
-    jobs with an admin-set priority, each to that number (their PRIORITY, no factors).
+    jobs with an admin-set priority, each to that number (their PRIORITY, no factors);
+    ``sluids``: the SLUID of each job id that has one (sprio's ``%s``).
     """
 
     job_ids: list[str]
@@ -142,6 +143,7 @@ class PriorityTable(msgspec.Struct, frozen=True):
     nices: list[int]
     priorities: list[float]
     admin_rows: dict[int, int] = msgspec.field(default_factory=dict)
+    sluids: dict[str, str] = msgspec.field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.job_ids)
@@ -152,6 +154,7 @@ class PriorityTable(msgspec.Struct, frozen=True):
         return _table(
             [[column[i] for i in rows] for column in self._columns()],
             {k: admin[i] for k, i in enumerate(rows) if i in admin} if admin else {},
+            self.sluids,
         )
 
     def _columns(self) -> tuple[list[Any], ...]:
@@ -197,10 +200,10 @@ class PriorityTable(msgspec.Struct, frozen=True):
         ]  # fmt: skip
 
 
-def _table(columns: list[list[Any]], admin_rows: dict[int, int]) -> PriorityTable:
+def _table(columns: list[list[Any]], admin: dict[int, int], sluids: Any) -> PriorityTable:
     """The table of these columns (in :meth:`PriorityTable._columns`' order)."""
     ids, assocs, parts, ages, ages_w, sites, nices, prios = columns
-    return PriorityTable(ids, assocs, parts, ages, ages_w, sites, nices, prios, admin_rows)
+    return PriorityTable(ids, assocs, parts, ages, ages_w, sites, nices, prios, admin, sluids)
 
 
 def compute_rows(
@@ -276,6 +279,7 @@ class TableBuilder:
         #: of the rows that have one.
         self.columns: list[list[Any]] = [[] for _ in range(8)]
         self.admins: dict[int, int] = {}
+        self.sluids: dict[str, str] = {}  # (the listed jobs' that have one, by id)
         #: Whether the ids were in order so far (plain numbers, each after the one before),
         #: and the last one and its length.
         self.order: tuple[bool, tuple[str, int]] = (True, ("", 0))
@@ -382,7 +386,7 @@ class TableBuilder:
         partition, QOS, account or association. Each job's steps inline."""
         maker = self.maker  # (benchmarks/run.py --rows sprio)
         allowed, horizon, assocs, classes = self.allowed, self.horizon, self.assocs, self.classes
-        first = self.first
+        first, sluids = self.first, self.sluids
         attributes_matter, float_w_age = not maker.tres_by_size, float(w_age := maker.weights[0])
         max_age, now, one_term = maker.max_age, maker.now, len(maker.tres_weights) <= 1
         w_assoc = maker.weights[1]
@@ -414,6 +418,8 @@ class TableBuilder:
                 self.not_slurm.append(job.id)
                 continue
             jid = job.id
+            if job.sluid is not None:
+                sluids[jid] = job.sluid
             length = len(jid)
             if length < last_len or (length == last_len and jid <= last):
                 ordered = False
@@ -470,7 +476,7 @@ class TableBuilder:
 
     def table(self, in_id_order: bool = True) -> PriorityTable:
         """The rows added, sorted by job id (``-S i``) unless not ``in_id_order``."""
-        table = _table(self.columns, dict(self.admins))
+        table = _table(self.columns, dict(self.admins), dict(self.sluids))
         ids = table.job_ids
         if not in_id_order or (self.order[0] and _canonical_numbers(ids)):
             return table

@@ -269,19 +269,19 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
     # the ArrayJobId_ArrayTaskId squeue shows.
     (job_id, user, prio, nice, account, qos, state, limit_text) = values[:8]
     (submit_text, eligible_text, accrue_text, start_text, _, partition, nodes, cpus) = values[8:16]
-    site = values[16]
+    site, sluid = values[16:18]
     here = (values, line, at, end)
     state = state or _need(dump.record(*here), "JobState")
     job_id = job_id or _need(dump.record(*here), "JobId")
     user = user or _need(dump.record(*here), "UserId")
     owner = dump.owners.get(user) or dump.owner(user)
-    tres, memory, cpus_value, rate = charged(*values[17:], cpus) or refuse_tres(dump.record(*here))
+    tres, memory, cpus_value, rate = charged(*values[18:], cpus) or refuse_tres(dump.record(*here))
     status = STATES.get(state)
     if status is None:
         _finished(dump, dump.record(*here), job_id, account, owner, tres, qos)
         return
     # The job's object as the state writes it (job_to_json's: its defaults left out).
-    obj: dict[str, Any] = {"id": job_id, "owner": owner, **gres_attributes(tres)}
+    obj: dict[str, Any] = {"id": job_id, "owner": owner, **gres_attributes(tres), **_sluid(sluid)}
     nice_value = 0 if nice is None else int(nice) if nice.isdecimal() else dump.num(here, "Nice")
     if cpus_value is None or rate is None:
         cpus_value = dump.num(here, "NumCPUs")
@@ -338,6 +338,15 @@ def _scontrol_job(  # noqa: C901 - the common fields read inline (hot)
     printed = None if not prio else int(prio) if prio.isdecimal() else dump.num(here, "Priority")
     printed = held(obj, printed) if printed == 0 else printed  # (held: rare; no call a job)
     dump.add(ImportedJob(obj, line, UNREAD, printed, ONE_PRIORITY, rate, True, dump.label))
+
+
+def _sluid(text: str | None) -> Mapping[str, str]:
+    """A job's ``sluid`` from its ``SLUID=`` (``scontrol -d``'s line of a job with one,
+    Slurm 25.11 on), or none."""
+    return {"sluid": text} if text else _NO_SLUID
+
+
+_NO_SLUID: Mapping[str, str] = {}
 
 
 def _finished(

@@ -85,6 +85,7 @@ WANTED = (
     "NumNodes",
     "NumCPUs",
     "SiteFactor",
+    "SLUID",
     "TRES",
     "ReqTRES",
     "AllocTRES",

@@ -213,6 +213,9 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
     site = _json_value(job, "site_factor")
     if site is not None:
         obj["site_factor"] = site
+    sluid = _sluid(job.get("step_id"))
+    if sluid is not None:
+        obj["sluid"] = sluid
     by_partition = _by_partition(job.get("priority_by_partition"), where)
     printed = _json_value(job, "priority")
     if not isinstance(printed, int) and by_partition:
@@ -220,6 +223,14 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
     printed = held(obj, printed if isinstance(printed, int) else None)
     item = add_job(out, obj, where, printed, tres)
     item.printed_by_partition = by_partition
+
+
+def _sluid(step_id: Any) -> Any:
+    """A job's SLUID: its ``step_id``'s ``sluid`` (data_parser v0.0.44 on, Slurm 25.11's
+    ``SLURM_STEP_ID`` parser); None where it has none (``""`` or null: the SLUID 0, as
+    ``DUMP_FUNC(SLUID)`` dumps it; no ``step_id`` object: an older dump)."""
+    sluid = step_id.get("sluid") if isinstance(step_id, dict) else None
+    return None if sluid == "" else sluid
 
 
 def _json_time_limit(value: Any) -> Any:
