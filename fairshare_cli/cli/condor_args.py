@@ -111,9 +111,7 @@ _ELSEWHERE = {
 }
 
 #: ``fs userprio`` options that take a value (copied through untouched).
-VALUE_OPTIONS = frozenset(
-    {"--config", "--state", "--now", "--sort", "--output", "--af", "--af-opts"}
-)
+VALUE_OPTIONS = frozenset({"--config", "--state", "--now", "--sort", "--output", "--af-opts"})
 
 
 def is_arg_prefix(arg: str, name: str, min_len: int) -> bool:
@@ -123,6 +121,15 @@ def is_arg_prefix(arg: str, name: str, min_len: int) -> bool:
     if min_len < 0:
         return arg == name
     return len(arg) >= min_len
+
+
+def condor_spelling(arg: str) -> bool:
+    """``arg`` is read as one of condor_userprio's options: a single dash (``-allusers``,
+    ``-x``), or two spelling a whole name (``--heir``, ``--setfactor``, ``--af:h``), as
+    ``is_dash_arg_prefix`` reads them; ``--config``, ``--af-opts`` and ``-`` are not."""
+    if arg[:1] != "-" or len(arg) < 2:
+        return False
+    return arg[1] != "-" or find_option(arg) is not None
 
 
 def find_option(arg: str) -> CondorOption | None:
@@ -148,10 +155,11 @@ class Translated:
 
 
 def translate(args: list[str]) -> Translated:
-    """Turn condor_userprio's single-dash options into ``fs`` options.
+    """Turn condor_userprio's options into ``fs`` options.
 
-    Arguments that are not single-dash options, and the values of ``fs``'s own options,
-    pass through unchanged. An edit option (``-setfactor NAME F``) becomes the edit command's
+    Arguments that are not condor_userprio's options (:func:`condor_spelling`: ``--x``
+    must spell a whole name), and the values of ``fs``'s own options, pass through
+    unchanged. An edit option (``-setfactor NAME F``) becomes the edit command's
     arguments (``["setfactor", NAME, F]``); the display options beside it are dropped, as
     condor_userprio ignores them when it edits.
 
@@ -169,7 +177,7 @@ def translate(args: list[str]) -> Translated:
             out.extend((arg, args[i]))
             i += 1
             continue
-        if not arg.startswith("-") or arg.startswith("--") or len(arg) < 2:
+        if not condor_spelling(arg):  # (a name, or one of fs's own options)
             out.append(arg)
             continue
         if arg == "-help":  # (25.0 has no -help: anything unknown prints its usage)
@@ -253,7 +261,8 @@ def _autoformat(arg: str, args: list[str], i: int, out: list[str]) -> int:
         i += 1
     if not exprs:
         raise InputError(f"'{arg}' needs at least one attribute (e.g. {arg} Name)")
-    out.extend(("--af-opts", arg.partition(":")[2]))
+    if ":" in arg or arg[1] != "-":  # (fs's --af EXPR keeps an --af-opts given before it)
+        out.extend(("--af-opts", arg.partition(":")[2]))
     for expr in exprs:
         out.extend(("--af", expr))
     return i

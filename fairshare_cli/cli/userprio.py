@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fairshare_cli.cli.complete import EDITING, userprio_names
+from fairshare_cli.cli.condor_args import condor_spelling as _single_dash  # (-x, --heir)
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.names import group_records, unmatched_names
 from fairshare_cli.cli.options import (
@@ -30,6 +31,7 @@ from fairshare_cli.cli.userprio_options import (
     NAMES_IGNORED,
     check_constraint,
     check_group_ids,
+    check_names,
     columns,
     constrained,
     dumped_quotas_line,
@@ -94,13 +96,10 @@ class UserprioCommand(click.Command):
             return command.invoke(sub)
 
 
-def _single_dash(arg: str) -> bool:
-    """``-allusers``, ``-setfactor``: one of condor_userprio's options (not ``--x``, ``-``)."""
-    return arg[:1] == "-" and arg[1:2] not in ("-", "")
-
-
 @click.command("userprio", cls=UserprioCommand)
-@click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=userprio_names)
+@click.argument(
+    "names", nargs=-1, metavar="[NAME]...", shell_complete=userprio_names, callback=check_names
+)
 @click.option(
     "--all", "all_cols", is_flag=True, help="All columns (-all): quotas, dates, real priority."
 )

@@ -15,6 +15,25 @@ from fairshare_cli.core.names import first_five
 from fairshare_cli.errors import InputError
 
 
+def check_names(_ctx: Any, _param: Any, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The NAME arguments as condor_userprio's ``main`` reads an argument that is no
+    option: a name when it starts with a letter (``isalpha``) or is ``<none>``, else it
+    prints its usage and stops (``123``, ``-``, ``.``, ``_x``).
+
+    Raises:
+        click.UsageError: such a name.
+    """
+    import click
+
+    bad = [n for n in names if not (n[:1].isascii() and n[:1].isalpha()) and n != "<none>"]
+    if bad:
+        raise click.UsageError(
+            f"'{bad[0]}' is not a name condor_userprio reads (a user or group name starts "
+            "with a letter, or is <none>); it prints its usage for anything else"
+        )
+    return names
+
+
 def _quota_columns(params: Mapping[str, Any]) -> tuple[str, ...]:
     """The group columns ``-quotas`` (``DetailQuotas``) and ``-surplus`` ask for."""
     from fairshare_cli.render.userprio_columns import GROUP_ONLY

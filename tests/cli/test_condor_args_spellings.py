@@ -1,0 +1,130 @@
+"""``fs userprio`` with condor_userprio's options spelt with two dashes, and its NAME rule.
+
+``is_dash_arg_prefix`` (``match_prefix.cpp``) reads ``--x`` as ``-x`` when ``x`` is the
+option's whole name, so ``--heir``, ``--setfactor`` and ``--af A B`` are condor_userprio's
+too; ``main`` of ``user_prio.cpp`` takes an argument that is no option as a name only when
+it starts with a letter (``isalpha``) or is ``<none>``, and prints its usage otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+NOW = "2026-11-21T12:00:00Z"
+
+
+@pytest.fixture
+def args(tmp_path: Path) -> list[str]:
+    """The sample pool on a copy of its state."""
+    state = tmp_path / "s.json"
+    state.write_bytes((REPO / "sample_configs" / "sample-state.json").read_bytes())
+    return ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state),
+            "--now", NOW]  # fmt: skip
+
+
+def _state(args: list[str]) -> bytes:
+    return Path(args[args.index("--state") + 1]).read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("ours", "condor"),
+    [
+        # -heir (min 0) and --heir exact: HierFlag; fs said "No such option '--heir'"
+        pytest.param(["--heir"], ["-heir"], id="heir"),
+        # -grouporder sets HierFlag = false after -hierarchical set it: the later wins
+        pytest.param(["--hierarchical", "--grouporder"], ["-grouporder"], id="hier-grouporder"),
+        pytest.param(
+            ["--grouporder", "--hierarchical"], ["-grouporder", "-hi"], id="grouporder-hier"
+        ),
+        # parse_autoformat_args takes every argument up to the next one starting with '-':
+        # fs read Priority as a name ("no record Priority@example.org") and printed nothing
+        pytest.param(["--af", "Name", "Priority"], ["-af", "Name", "Priority"], id="af-two"),
+        pytest.param(["--autoformat:l", "Name"], ["-af:l", "Name"], id="autoformat-colon"),
+    ],
+)
+def test_double_dash_is_the_single_dash_option(
+    run: Callable[..., Any], args: list[str], ours: list[str], condor: list[str]
+) -> None:
+    mine, theirs = run("userprio", *ours, *args), run("userprio", *condor, *args)
+    assert mine.exit_code == theirs.exit_code == 0, mine.stderr
+    assert mine.stdout == theirs.stdout and mine.stdout
+
+
+def test_af_two_expressions_print_both(run: Callable[..., Any], args: list[str]) -> None:
+    """``--af Name PriorityFactor``: one line an ad, the two values a blank apart (``%v``
+    with the default separators of ``parse_autoformat_args``), the ads in the collector's
+    order fs gives them; the group's factor is ``remote_prio_factor`` (10000, an integer
+    in the pool's config, printed as ``%v`` prints a real: 10000.0)."""
+    result = run("userprio", "--af", "Name", "PriorityFactor", *args)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "group_physics.hep.dave@example.org 1.0" in lines
+    assert all(len(line.split(" ")) == 2 for line in lines)
+
+
+def test_af_opts_before_af_is_kept(run: Callable[..., Any], args: list[str]) -> None:
+    """fs's own ``--af-opts l --af Name``: the letters stay (``--af`` brings none)."""
+    result = run("userprio", "--af-opts", "l", "--af", "Name", *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[0] == "Name = group_chemistry"
+
+
+def test_double_dash_edits(run: Callable[..., Any], args: list[str]) -> None:
+    """``--setfactor NAME 2`` is ``-setfactor`` (its confirmation is the ``printf`` of
+    ``main``'s SetFactor branch, ``%f``); ``--resetall --dry-run`` writes nothing. fs said
+    "No such option '--setfactor'"."""
+    name = "group_physics.hep.dave@example.org"
+    before = _state(args)
+    dry = run("userprio", "--resetall", "--dry-run", *args)
+    assert dry.exit_code == 0, dry.stderr
+    assert dry.stdout == (
+        "(dry run, nothing written) The accumulated usage was reset for all users\n"
+    )
+    assert _state(args) == before
+    result = run("userprio", "--setfactor", name, "2", *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"The priority factor of {name} was set to 2.000000\n"
+    rows = json.loads(run("userprio", "--allusers", "--json", *args).stdout)
+    assert next(r for r in rows if r["name"] == name)["priority_factor"] == 2.0
+
+
+def test_double_dash_pool_is_refused_as_one_dash(run: Callable[..., Any], args: list[str]) -> None:
+    """``--pool HOST`` is condor_userprio's ``-pool``; fs said "No such option '--pool'"."""
+    result = run("userprio", "--pool", "cm.example.org", *args)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "fs: error: condor_userprio option -pool is not supported "
+        "(fs reads the pool from --config)\n"
+    )
+
+
+@pytest.mark.parametrize("name", ["123", "-", ".", "_x", ""])
+def test_a_name_not_starting_with_a_letter_is_refused(
+    run: Callable[..., Any], args: list[str], name: str
+) -> None:
+    """condor_userprio prints its usage for ``123`` or ``-`` (``main``: neither an option
+    nor ``isalpha(argv[i][0])``); fs printed an empty table with "no record 123@..."
+    (exit 0). With -allusers too, which ignores names."""
+    before = _state(args)
+    for extra in ([], ["-allusers"]):
+        result = run("userprio", *extra, name, *args)
+        assert result.exit_code == 2
+        assert result.stdout == ""
+        assert result.stderr == (
+            f"fs: error: '{name}' is not a name condor_userprio reads (a user or group name "
+            "starts with a letter, or is <none>); it prints its usage for anything else "
+            "(see 'cli userprio --help')\n"
+        )
+    assert _state(args) == before
+
+
+def test_none_and_letters_are_names(run: Callable[..., Any], args: list[str]) -> None:
+    """``<none>`` is the one name allowed that does not start with a letter."""
+    assert run("userprio", "<none>", "-hier", *args).exit_code == 0
+    assert run("userprio", "Zed", *args).exit_code == 0
