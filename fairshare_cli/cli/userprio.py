@@ -183,7 +183,7 @@ class UserprioCommand(click.Command):
     "--af-opts",
     default="",
     metavar="LETTERS",
-    help="--af's letters: l labels, V quotes, r unevaluated, t tab, g, n, ',' (-af:LETTERS).",
+    help="--af's letters: l labels, V quotes, r raw, t tab, g, n, ',', h headings (-af:LETTERS).",
 )
 @click.option(
     "--dry-run", is_flag=True, help="fs's own: with an edit option (-setfactor ...), write nothing."

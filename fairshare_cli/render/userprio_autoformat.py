@@ -7,9 +7,10 @@ string as it is and any other value as an old-syntax ClassAd unparses it (``unde
 ``error``, ``true``, ``17``, ``2.5``); ``V`` quotes strings too; ``r`` (or ``o``) prints an
 attribute's expression unevaluated. Between the values a space (``t``: a tab; ``g``:
 nothing, and a newline before each ad), after each but the last ``,`` or a newline
-(``,``/``n``); ``l`` puts ``EXPR = `` before each value. Column headings (``h``) and job
-ids (``j``) are refused: their widths grow as the ads are read, and accounting ads carry
-no job id.
+(``,``/``n``); ``l`` puts ``EXPR = `` before each value. ``h`` prints the expressions
+as headings first and pads each value on the right to its column's width, which starts at
+the heading's and grows with each longer value as the ads are printed (``l`` is then
+ignored). Job ids (``j``) are refused: accounting ads carry none.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class AutoFormat:
     row_prefix: str = ""
     col_prefix: str = " "
     col_suffix: str = ""
+    headings: bool = False
 
 
 def autoformat(exprs: Sequence[str], opts: str) -> AutoFormat:
@@ -52,10 +54,10 @@ def autoformat(exprs: Sequence[str], opts: str) -> AutoFormat:
     """
     if not exprs:
         raise InputError("-af (-autoformat) needs at least one attribute or expression")
-    if "h" in opts or "j" in opts:
+    if "j" in opts:
         raise InputError(
-            f"-af:{opts}: column headings (h) and job ids (j) are not modelled; "
-            "leave those letters out"
+            f"-af:{opts}: job ids (j) are not modelled (accounting ads have none); "
+            "leave that letter out"
         )
     fields: dict[str, Any] = {}
     for letter in opts:
@@ -65,8 +67,8 @@ def autoformat(exprs: Sequence[str], opts: str) -> AutoFormat:
             fields.update(col_prefix="", row_prefix="\n")
         elif letter == "t":
             fields["col_prefix"] = "\t"
-        elif letter in "lVro":
-            fields[{"l": "label", "V": "quoted"}.get(letter, "raw")] = True
+        elif letter in "lVroh":
+            fields[{"l": "label", "V": "quoted", "h": "headings"}.get(letter, "raw")] = True
     for expr in exprs:
         held = [n for n in _NAME.findall(_STRING.sub("", expr)) if n.lower() in NOT_HELD]
         if held:
@@ -78,18 +80,26 @@ def autoformat(exprs: Sequence[str], opts: str) -> AutoFormat:
 
 
 def render_autoformat(ads: Sequence[Mapping[str, AdValue]], af: AutoFormat) -> str:
-    """Each ad's line (``PrintModularAds`` with a custom format)."""
+    """Each ad's line (``PrintModularAds`` with a custom format), after the headings'
+    (``display_Headings``) with ``h``: each column is left-aligned to the widest of its
+    heading and the values printed so far (``FormatOptionAutoWidth``, the width kept from
+    one ``AttrListPrintMask::display`` to the next)."""
     from fairshare_cli.core.htcondor.classads import Compiled, evaluate_alone
 
     cache: dict[Any, Compiled] = {}
-    lines = []
+    sep = af.col_suffix + af.col_prefix
+    widths = [len(expr) for expr in af.exprs]
+    lines = [af.row_prefix + sep.join(af.exprs) + "\n"] if af.headings else []
+    label = af.label and not af.headings
     for ad in ads:
         cells = []
-        for expr in af.exprs:
+        for i, expr in enumerate(af.exprs):
             text = _raw(expr, ad) if af.raw else _text(evaluate_alone(expr, ad, expr, cache), af)
-            cells.append((f"{expr} = " if af.label else "") + text)
-        joined = (af.col_suffix + af.col_prefix).join(cells)
-        lines.append(af.row_prefix + joined + "\n")
+            if af.headings:
+                widths[i] = max(widths[i], len(text))
+                text = text.ljust(widths[i])
+            cells.append((f"{expr} = " if label else "") + text)
+        lines.append(af.row_prefix + sep.join(cells) + "\n")
     return "".join(lines)
 
 

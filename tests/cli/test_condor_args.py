@@ -132,7 +132,7 @@ def test_setfactor_by_condor_spelling(run: Callable[..., Any], tmp_path: Path) -
         pytest.param(["-setfactor", "alice"], "needs 2 argument", id="operands"),
         pytest.param(["-d"], "-debug is not supported", id="d-is-debug"),
         pytest.param(["-duration", "60"], "versions after 25.0", id="duration"),
-        pytest.param(["-af:h", "Name"], "column headings (h)", id="af-headings"),
+        pytest.param(["-af:j", "Name"], "job ids (j)", id="af-job-ids"),
     ],
 )
 def test_condor_refusals(run: Callable[..., Any], args: list[str], needle: str) -> None:

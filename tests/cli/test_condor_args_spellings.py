@@ -128,3 +128,26 @@ def test_none_and_letters_are_names(run: Callable[..., Any], args: list[str]) ->
     """``<none>`` is the one name allowed that does not start with a letter."""
     assert run("userprio", "<none>", "-hier", *args).exit_code == 0
     assert run("userprio", "Zed", *args).exit_code == 0
+
+
+def test_af_headings_grow_with_the_values(run: Callable[..., Any], args: list[str]) -> None:
+    """``-af:h Name ResourcesUsed``: ``parse_autoformat_args`` gives each expression its
+    text as heading and a left-aligned width of the heading's length, with
+    ``FormatOptionAutoWidth``; ``AttrListPrintMask::display`` widens a column to each longer
+    value and keeps that width for the ads after it, padding every value (the last column
+    too) with blanks. Headings: ``Name`` (4), ``ResourcesUsed`` (13). Row 1's name is 17
+    long (width 17), row 2's 34, row 3's 19 (padded to 34), row 4's 37; each count pads to
+    13. fs refused the ``h`` letter, which condor_userprio's usage suggests (-af:h)."""
+    result = run("userprio", "-af:h", "Name", "ResourcesUsed", "-constraint",
+                 "ResourcesUsed >= 5", *args)  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    pad = " " * 12
+    assert result.stdout == (
+        "Name ResourcesUsed\n"
+        f"group_physics.hep 8{pad}\n"
+        f"group_physics.hep.dave@example.org 8{pad}\n"
+        f"group_chemistry.lab{' ' * 15} 6{pad}\n"
+        f"group_chemistry.lab.heidi@example.org 5{pad}\n"
+    )
+    labelled = run("userprio", "-af:lh", "Name", "-constraint", "ResourcesUsed >= 8", *args)
+    assert labelled.stdout == "Name\ngroup_physics.hep\ngroup_physics.hep.dave@example.org\n"
