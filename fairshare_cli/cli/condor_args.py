@@ -100,9 +100,8 @@ _ELSEWHERE = {
     "inputfile": "use 'fs import condor-userprio'",
     "pool": "fs reads the pool from --config",
     "name": "fs reads the pool from --config",
-    "collector": "plain 'fs userprio' reads the collector's ads; with -allusers fs reads the "
-    "negotiator's",
-    "debug": "fs talks to no daemon; --debug before the command name shows a traceback",
+    "collector": "beside -allusers, -negotiator or -grouprollup; alone it is plain "
+    "'fs userprio', which reads the collector's ads, and -allusers would read them unfiltered",
     "duration": "an option of HTCondor versions after 25.0, which fs follows; leases are not "
     "modelled",
     "cancelceilinglease": "an option of HTCondor versions after 25.0, which fs follows",
@@ -152,6 +151,7 @@ class Translated:
 
     args: list[str]
     edit: list[str] | None
+    notes: tuple[str, ...] = ()
 
 
 def translate(args: list[str]) -> Translated:
@@ -168,6 +168,7 @@ def translate(args: list[str]) -> Translated:
     """
     out: list[str] = []
     edit: list[str] | None = None
+    quiet: list[str] = []
     filters: list[tuple[str, int]] = []
     i = 0
     while i < len(args):
@@ -183,15 +184,7 @@ def translate(args: list[str]) -> Translated:
         if arg == "-help":  # (25.0 has no -help: anything unknown prints its usage)
             out.append("--help")
             continue
-        option = find_option(arg)
-        if option is None:
-            names = [f"-{known.name}" for known in (*CONDOR_OPTIONS, *NEWER_OPTIONS)]
-            longer = [known for known in names if known.startswith(arg)]  # (too short)
-            hint = f" (did you mean '{longer[0]}'?)" if len(longer) == 1 else ""
-            hint = hint or did_you_mean(arg, names)
-            raise InputError(
-                f"unknown condor_userprio option '{arg}'{hint} (see 'fs userprio --help')"
-            )
+        option = _known(arg)
         if option.name in _COLON_OPTIONS and option.display:  # -af[:OPTS] EXPR...
             i = _autoformat(arg, args, i, out)
             continue
@@ -206,12 +199,60 @@ def translate(args: list[str]) -> Translated:
             if edit is not None:
                 raise InputError(f"one edit at a time: '{edit[0]}' and -{option.name}")
             edit = [*option.edit, *operands]
+        elif option.name in _QUIET:
+            quiet.append(option.name)
         else:
-            hint = _ELSEWHERE.get(option.name, "fs does not model it")
-            raise InputError(f"condor_userprio option -{option.name} is not supported ({hint})")
+            raise InputError(_unsupported(option.name))
     if edit is not None:
         out = _common_only(out)
-    return Translated(_later_filter(out, filters), edit)
+    return Translated(_later_filter(out, filters), edit, _quiet_notes(quiet, out))
+
+
+#: Options condor_userprio takes that change nothing fs prints: ``-debug`` (its tool's
+#: debug log, on stderr) and ``-collector`` (the collector's ads, plain ``fs userprio``'s).
+_QUIET = ("debug", "collector")
+
+#: The ``fs userprio`` options that read another source than the collector's ads.
+_NOT_COLLECTOR = frozenset({"--allusers", "--negotiator", "--grouprollup"})
+
+
+def _unsupported(name: str) -> str:
+    hint = _ELSEWHERE.get(name, "fs does not model it")
+    return f"condor_userprio option -{name} is not supported ({hint})"
+
+
+def _quiet_notes(quiet: list[str], out: list[str]) -> tuple[str, ...]:
+    """The notes for ``-debug`` (``dprintf_set_tool_debug``: stdout is unchanged), and
+    ``-collector`` checked: alone it is plain condor_userprio's query (``fromCollector``;
+    ``-getreslist`` and the edits ask the negotiator whatever it says); with an option that
+    reads the negotiator the later wins, and ``-allusers -collector`` would read the
+    collector's ads unfiltered, which fs does not model.
+
+    Raises:
+        InputError: ``-collector`` with ``-allusers``, ``-negotiator`` or ``-grouprollup``.
+    """
+    if "collector" in quiet and _NOT_COLLECTOR.intersection(out):
+        raise InputError(_unsupported("collector"))
+    if "debug" in quiet:
+        return ("-debug: fs talks to no daemon, so it has no debug log to print; the output "
+                "is as without it",)  # fmt: skip
+    return ()
+
+
+def _known(arg: str) -> CondorOption:
+    """The option ``arg`` selects.
+
+    Raises:
+        InputError: none (``usage`` in condor_userprio), naming the option it may mean.
+    """
+    option = find_option(arg)
+    if option is None:
+        names = [f"-{known.name}" for known in (*CONDOR_OPTIONS, *NEWER_OPTIONS)]
+        longer = [known for known in names if known.startswith(arg)]  # (too short)
+        hint = f" (did you mean '{longer[0]}'?)" if len(longer) == 1 else ""
+        hint = hint or did_you_mean(arg, names)
+        raise InputError(f"unknown condor_userprio option '{arg}'{hint} (see 'fs userprio --help')")
+    return option
 
 
 def _needs(arg: str, option: CondorOption) -> str:

@@ -78,6 +78,8 @@ class UserprioCommand(click.Command):
             edits = [o for a in args if _single_dash(a) and (o := find_option(a)) and o.edit]
             ctx.meta[EDITING] = bool(edits)
             return super().parse_args(ctx, [a for a in args if not _single_dash(a)])
+        for note in translated.notes:
+            click.echo(f"fs: note: {note}", err=True)
         if translated.edit:  # the edit's operands, then the options it shares with userprio
             ctx.meta["fs.userprio.edit"] = [*translated.edit, *translated.args]
         return super().parse_args(ctx, translated.args)

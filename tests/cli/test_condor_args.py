@@ -130,7 +130,7 @@ def test_setfactor_by_condor_spelling(run: Callable[..., Any], tmp_path: Path) -
         pytest.param(["-inputfile", "prio.txt"], "use 'fs import condor-userprio'", id="inputfile"),
         pytest.param(["-pri"], "unknown condor_userprio option '-pri'", id="unknown"),
         pytest.param(["-setfactor", "alice"], "needs 2 argument", id="operands"),
-        pytest.param(["-d"], "-debug is not supported", id="d-is-debug"),
+        pytest.param(["-d", "-allusers", "-col"], "-collector is not supported", id="col-allusers"),
         pytest.param(["-duration", "60"], "versions after 25.0", id="duration"),
         pytest.param(["-af:j", "Name"], "job ids (j)", id="af-job-ids"),
     ],

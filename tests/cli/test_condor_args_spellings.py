@@ -151,3 +151,39 @@ def test_af_headings_grow_with_the_values(run: Callable[..., Any], args: list[st
     )
     labelled = run("userprio", "-af:lh", "Name", "-constraint", "ResourcesUsed >= 8", *args)
     assert labelled.stdout == "Name\ngroup_physics.hep\ngroup_physics.hep.dave@example.org\n"
+
+
+def test_debug_changes_nothing_printed(run: Callable[..., Any], args: list[str]) -> None:
+    """``-debug[:OPTS]`` (``-d``, min 1) sets the tool's debug log (``dprintf_set_tool_debug``
+    of ``main``), on stderr; stdout is the table without it. fs refused it (exit 2)."""
+    plain = run("userprio", "-prio", *args)
+    for spelling in ("-d", "-debug:D_ALL", "--debug"):
+        result = run("userprio", spelling, "-prio", *args)
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout == plain.stdout
+        assert result.stderr == (
+            "fs: note: -debug: fs talks to no daemon, so it has no debug log to print; the "
+            "output is as without it\n"
+        )
+
+
+def test_collector_alone_is_plain_userprio(run: Callable[..., Any], args: list[str]) -> None:
+    """``-collector`` (``-col``, min 3) sets ``fromCollector``, the query plain
+    condor_userprio makes; ``-getreslist`` asks the negotiator whatever it says. With
+    ``-allusers`` condor_userprio reads the collector's ads unfiltered (``MinLastUsageTime``
+    -1), which fs does not model: refused, as before, the state untouched."""
+    plain = run("userprio", "-all", *args)
+    assert run("userprio", "-col", "-all", *args).stdout == plain.stdout
+    assert run("userprio", "-all", "--collector", *args).stdout == plain.stdout
+    name = "group_physics.hep.dave"
+    assert (run("userprio", "-col", "-getreslist", name, *args).stdout
+            == run("userprio", "-getreslist", name, *args).stdout)  # fmt: skip
+    before = _state(args)
+    refused = run("userprio", "-allusers", "-col", *args)
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert refused.stderr == (
+        "fs: error: condor_userprio option -collector is not supported (beside -allusers, "
+        "-negotiator or -grouprollup; alone it is plain 'fs userprio', which reads the "
+        "collector's ads, and -allusers would read them unfiltered)\n"
+    )
+    assert _state(args) == before
