@@ -164,10 +164,10 @@ def translate(args: list[str]) -> Translated:
     condor_userprio ignores them when it edits.
 
     Raises:
-        InputError: an option fs does not model, a missing operand, or two edits at once.
+        InputError: an option fs does not model, or a missing operand.
     """
     out: list[str] = []
-    edit: list[str] | None = None
+    edits: list[tuple[str, list[str]]] = []
     quiet: list[str] = []
     filters: list[tuple[str, int]] = []
     i = 0
@@ -196,16 +196,39 @@ def translate(args: list[str]) -> Translated:
             _note_filter(option, len(out), filters)
             out.extend((*option.display.split(), *operands))
         elif option.edit:
-            if edit is not None:
-                raise InputError(f"one edit at a time: '{edit[0]}' and -{option.name}")
-            edit = [*option.edit, *operands]
+            edits.append((option.name, [*option.edit, *operands]))
         elif option.name in _QUIET:
             quiet.append(option.name)
         else:
             raise InputError(_unsupported(option.name))
+    edit, ignored = _first_edit(edits)
     if edit is not None:
         out = _common_only(out)
-    return Translated(_later_filter(out, filters), edit, _quiet_notes(quiet, out))
+    return Translated(_later_filter(out, filters), edit, (*ignored, *_quiet_notes(quiet, out)))
+
+
+#: The order of ``main``'s if/else chain of edits in ``user_prio.cpp``: the first given runs.
+_EDIT_ORDER = ("setprio", "setfactor", "setfloor", "setceiling", "setaccum", "setbegin",
+               "setlast", "resetusage", "delete", "resetall")  # fmt: skip
+
+
+def _first_edit(edits: list[tuple[str, list[str]]]) -> tuple[list[str] | None, list[str]]:
+    """The edit condor_userprio runs when given several, and a note naming the others:
+    each option keeps the index of its last occurrence (``SetPrio=i``), and the chain
+    runs the first set in its order (``-setprio`` before ``-setfactor`` ... ``-resetall``)."""
+    if not edits:
+        return None, []
+    last = dict(edits)
+    name = min(last, key=_EDIT_ORDER.index)
+    chosen = last[name]
+    if len(edits) == 1:
+        return chosen, []
+    left = [f"-{n} {' '.join(e[1:] if n != 'resetall' else [])}".rstrip()
+            for n, e in edits if e is not chosen]  # fmt: skip
+    return chosen, [
+        f"condor_userprio runs one edit, the last -{name} given (-{name} comes first in "
+        f"its order); ignored: {', '.join(left)}"
+    ]
 
 
 #: Options condor_userprio takes that change nothing fs prints: ``-debug`` (its tool's

@@ -80,8 +80,8 @@ def test_translate_display_and_edit() -> None:
     assert t.edit == ["setfactor", "u@d", "2"]
     assert t.args == ["--now", "5", "--dry-run"]
     assert translate(["-resetall"]).edit == ["resetusage", "--all"]
-    with pytest.raises(InputError, match="one edit at a time"):
-        translate(["-setprio", "a", "1", "-delete", "b"])
+    both = translate(["-delete", "b", "-setprio", "a", "1"])  # (main's chain: setprio first)
+    assert both.edit == ["setprio", "a", "1"] and "ignored: -delete b" in both.notes[0]
     with pytest.raises(InputError, match="needs 2 argument"):
         translate(["-setfactor", "a"])
 

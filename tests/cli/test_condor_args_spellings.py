@@ -187,3 +187,31 @@ def test_collector_alone_is_plain_userprio(run: Callable[..., Any], args: list[s
         "collector's ads, and -allusers would read them unfiltered)\n"
     )
     assert _state(args) == before
+
+
+def test_several_edits_run_the_first_of_mains_chain(
+    run: Callable[..., Any], args: list[str]
+) -> None:
+    """``main`` of ``user_prio.cpp`` keeps each edit option's last index (``SetFactor=i``)
+    and then runs one branch of its if/else chain: -setprio, -setfactor, -setfloor or
+    -setceiling, -setaccum, -setbegin, -setlast, -resetusage, -delete, -resetall. So
+    ``-setfactor D 2 -setprio D 5 -resetall`` sets D's priority alone, and ``-setf A 2
+    -setf D 3`` sets D's factor to 3. fs refused both ("one edit at a time", exit 2)."""
+    dave = "group_physics.hep.dave@example.org"
+    before = _state(args)
+    three = run("userprio", "-setfactor", dave, "2", "-setprio", dave, "5", "-resetall",
+                "--dry-run", *args)  # fmt: skip
+    assert three.exit_code == 0, three.stderr
+    assert (
+        three.stdout == f"(dry run, nothing written) The priority of {dave} was set to 5.000000\n"
+    )
+    assert three.stderr == (
+        "fs: note: condor_userprio runs one edit, the last -setprio given (-setprio comes "
+        f"first in its order); ignored: -setfactor {dave} 2, -resetall\n"
+    )
+    assert _state(args) == before
+    twice = run("userprio", "-setf", "ann@example.org", "2", "-setf", dave, "3", *args)
+    assert twice.exit_code == 0, twice.stderr
+    assert twice.stdout == f"The priority factor of {dave} was set to 3.000000\n"
+    rows = {r["name"]: r for r in json.loads(run("userprio", "--allusers", "--json", *args).stdout)}
+    assert rows[dave]["priority_factor"] == 3.0 and "ann@example.org" not in rows
