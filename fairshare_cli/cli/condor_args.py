@@ -152,6 +152,9 @@ class Translated:
     args: list[str]
     edit: list[str] | None
     notes: tuple[str, ...] = ()
+    #: each ``--af`` expression's letters, those of its ``-af:LETTERS`` (None: ``--af``'s
+    #: own, which takes ``--af-opts``), in order
+    af_letters: tuple[str | None, ...] = ()
 
 
 def translate(args: list[str]) -> Translated:
@@ -169,6 +172,7 @@ def translate(args: list[str]) -> Translated:
     out: list[str] = []
     edits: list[tuple[str, list[str]]] = []
     quiet: list[str] = []
+    af_letters: list[str | None] = []
     filters: list[tuple[str, int]] = []
     i = 0
     while i < len(args):
@@ -186,7 +190,7 @@ def translate(args: list[str]) -> Translated:
             continue
         option = _known(arg)
         if option.name in _COLON_OPTIONS and option.display:  # -af[:OPTS] EXPR...
-            i = _autoformat(arg, args, i, out)
+            i = _autoformat(arg, args, i, out, af_letters)
             continue
         operands = args[i : i + option.operands]
         if len(operands) < option.operands or any(o.startswith("--") for o in operands):
@@ -204,7 +208,8 @@ def translate(args: list[str]) -> Translated:
     edit, ignored = _first_edit(edits)
     if edit is not None:
         out = _common_only(out)
-    return Translated(_later_filter(out, filters), edit, (*ignored, *_quiet_notes(quiet, out)))
+    notes = (*ignored, *_quiet_notes(quiet, out))
+    return Translated(_later_filter(out, filters), edit, notes, tuple(af_letters))
 
 
 #: The order of ``main``'s if/else chain of edits in ``user_prio.cpp``: the first given runs.
@@ -312,9 +317,13 @@ def _note_filter(option: CondorOption, at: int, filters: list[tuple[str, int]]) 
         filters.append((option.display, at))
 
 
-def _autoformat(arg: str, args: list[str], i: int, out: list[str]) -> int:
+def _autoformat(
+    arg: str, args: list[str], i: int, out: list[str], letters: list[str | None]
+) -> int:
     """``-af[:OPTS] EXPR...``: the expressions up to the next argument that starts with a
-    dash (``parse_autoformat_args``), as ``--af-opts OPTS --af EXPR ...``; the index after.
+    dash (``parse_autoformat_args``), as ``--af-opts OPTS --af EXPR ...``, and OPTS in
+    ``letters`` once an expression (None for ``--af``, whose letters are ``--af-opts``'s);
+    the index after.
 
     Raises:
         InputError: no expression follows.
@@ -325,10 +334,12 @@ def _autoformat(arg: str, args: list[str], i: int, out: list[str]) -> int:
         i += 1
     if not exprs:
         raise InputError(f"'{arg}' needs at least one attribute (e.g. {arg} Name)")
-    if ":" in arg or arg[1] != "-":  # (fs's --af EXPR keeps an --af-opts given before it)
+    own = ":" in arg or arg[1] != "-"  # (fs's --af EXPR keeps an --af-opts given before it)
+    if own:
         out.extend(("--af-opts", arg.partition(":")[2]))
     for expr in exprs:
         out.extend(("--af", expr))
+        letters.append(arg.partition(":")[2] if own else None)
     return i
 
 

@@ -29,6 +29,7 @@ from fairshare_cli.cli.userprio_inputs import (
 )
 from fairshare_cli.cli.userprio_options import (
     NAMES_IGNORED,
+    autoformat_of,
     check_constraint,
     check_group_ids,
     check_names,
@@ -80,6 +81,7 @@ class UserprioCommand(click.Command):
             return super().parse_args(ctx, [a for a in args if not _single_dash(a)])
         for note in translated.notes:
             click.echo(f"fs: note: {note}", err=True)
+        ctx.meta["fs.userprio.af"] = translated.af_letters
         if translated.edit:  # the edit's operands, then the options it shares with userprio
             ctx.meta["fs.userprio.edit"] = [*translated.edit, *translated.args]
         return super().parse_args(ctx, translated.args)
@@ -237,7 +239,7 @@ def userprio(
     """
     from fairshare_cli.render.userprio import render_userprio
 
-    af = _autoformat(display["af_exprs"], display["af_opts"], opts.output)
+    af = autoformat_of(display["af_exprs"], display["af_opts"], opts.output)
     check_constraint(constraints, long_ or af is not None, modular or af is not None, opts.output)
     env = load_env(opts)
     if reslist_of is not None:
@@ -341,23 +343,6 @@ def _long(
     if af is not None:
         return render_autoformat(constrained(ads), af)
     return render_modular(constrained(ads)) if modular else render_long(ads)
-
-
-def _autoformat(exprs: tuple[str, ...], letters: str, fmt: str) -> AutoFormat | None:
-    """``--af`` (``-af[:LETTERS] EXPR...``), checked before anything is read or printed.
-
-    Raises:
-        click.UsageError: with ``--output`` other than the table, or letters without ``--af``.
-    """
-    if not exprs:
-        if letters:
-            raise click.UsageError("--af-opts needs --af EXPR")
-        return None
-    if fmt != "table":
-        raise click.UsageError("--af (-af) prints its own lines; leave out --json/--output")
-    from fairshare_cli.render.userprio_autoformat import autoformat
-
-    return autoformat(exprs, letters)
 
 
 def _footer(

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio import UserprioView
 from fairshare_cli.core.htcondor.userprio_query import UserprioQuery
 from fairshare_cli.core.names import first_five
 from fairshare_cli.errors import InputError
+
+if TYPE_CHECKING:
+    from fairshare_cli.render.userprio_autoformat import AutoFormat
 
 
 def check_names(_ctx: Any, _param: Any, names: tuple[str, ...]) -> tuple[str, ...]:
@@ -242,3 +245,26 @@ def check_group_ids(view: UserprioView, cols: list[str]) -> None:
             "order the collector sent their ads in, which fs cannot know (no user inside a "
             "group is listed); --allusers reads the negotiator's ad, whose order is known"
         )
+
+
+def autoformat_of(exprs: tuple[str, ...], letters: str, fmt: str) -> AutoFormat | None:
+    """``--af`` (``-af[:LETTERS] EXPR...``), checked before anything is read or printed:
+    each expression formatted by the letters of the ``-af`` that gave it (``--af``'s:
+    ``--af-opts``), the separators by the last (``parse_autoformat_args``).
+
+    Raises:
+        click.UsageError: with ``--output`` other than the table, or letters without ``--af``.
+    """
+    import click
+
+    if not exprs:
+        if letters:
+            raise click.UsageError("--af-opts needs --af EXPR")
+        return None
+    if fmt != "table":
+        raise click.UsageError("--af (-af) prints its own lines; leave out --json/--output")
+    from fairshare_cli.render.userprio_autoformat import autoformat
+
+    given = click.get_current_context().meta.get("fs.userprio.af", ())
+    each = tuple(letters if g is None else g for g in given)
+    return autoformat(exprs, letters, each if len(each) == len(exprs) else None)

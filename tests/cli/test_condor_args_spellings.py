@@ -215,3 +215,29 @@ def test_several_edits_run_the_first_of_mains_chain(
     assert twice.stdout == f"The priority factor of {dave} was set to 3.000000\n"
     rows = {r["name"]: r for r in json.loads(run("userprio", "--allusers", "--json", *args).stdout)}
     assert rows[dave]["priority_factor"] == 3.0 and "ann@example.org" not in rows
+
+
+def test_each_af_formats_its_own_expressions(run: Callable[..., Any], args: list[str]) -> None:
+    """``parse_autoformat_args`` registers each call's expressions with that call's letters
+    (``l``: ``Name = %v``; ``h``: a heading, or ``(expr)`` once an earlier call had one)
+    and ends with ``SetAutoSep`` of its own letters, which clears the earlier ones: the last
+    ``-af`` sets the separators. ``display_Headings`` prints the headings in order over the
+    first columns. fs applied the last ``-af``'s letters to every expression."""
+    only = ["-constraint", "ResourcesUsed >= 8", *args]
+    labelled = run("userprio", "-af:l", "Name", "-af", "ResourcesUsed", *only)
+    assert labelled.stdout == (
+        "Name = group_physics.hep 8\nName = group_physics.hep.dave@example.org 8\n"
+    )
+    comma = run("userprio", "-af:V", "Name", "-af:,", "ResourcesUsed", *only)
+    assert comma.stdout == ('"group_physics.hep", 8\n"group_physics.hep.dave@example.org", 8\n')
+    # Name: heading "Name" (width 4, widening to 17, then 34); ResourcesUsed: "(expr)", 6
+    headed = run("userprio", "-af:h", "Name", "-af", "ResourcesUsed", *only)
+    assert headed.stdout == (
+        "Name (expr)\ngroup_physics.hep 8     \ngroup_physics.hep.dave@example.org 8     \n"
+    )
+    # the one heading goes over the first column, which has no width: printed bare
+    late = run("userprio", "-af", "Name", "-af:h", "ResourcesUsed", *only)
+    assert late.stdout == (
+        "ResourcesUsed\ngroup_physics.hep 8            \n"
+        "group_physics.hep.dave@example.org 8            \n"
+    )
