@@ -200,22 +200,29 @@ def dumped_quotas_line(shown_at: float) -> str:
 
 
 def check_constraint(constraints: tuple[str, ...], long_: bool, modular: bool, fmt: str) -> None:
-    """Refuse ``--constraint`` where condor_userprio 25.0 would ignore it without a word:
-    it filters only what ``PrintModularAds`` prints (``-long -modular``, ``-af``), never
-    the table nor the single ``-long`` ad (``user_prio.cpp``; its usage says so too).
+    """``--constraint`` where condor_userprio 25.0 ignores it without a word: it filters
+    only what ``PrintModularAds`` prints (``-long -modular``, ``-af``), never the table nor
+    the single ``-long`` ad (``user_prio.cpp``; its usage says so too). There fs ignores it
+    too, as stdout must be condor_userprio's, and says so on stderr.
 
     Raises:
-        click.UsageError: a constraint without ``--long --modular`` (``--af`` passes as
-            both), or with ``--json``.
+        click.UsageError: a constraint with ``--json`` (fs's own output) but without
+            ``--long --modular``.
     """
     import click
 
-    if constraints and not (long_ and modular and fmt == "table"):
+    if not constraints or (long_ and modular and fmt == "table"):
+        return
+    if fmt != "table":
         raise click.UsageError(
             "--constraint (-constraint) filters only --long --modular and --af output, as "
-            "condor_userprio 25.0 applies it (the table and the single --long ad ignore it); "
-            "name the submitters as arguments to narrow the table"
+            "condor_userprio 25.0 applies it; leave out --json, or name the submitters"
         )
+    click.echo(
+        "fs: note: -constraint is ignored here, as condor_userprio 25.0 ignores it: it "
+        "filters only -long -modular and -af output; name the submitters to narrow the table",
+        err=True,
+    )
 
 
 def constrained(ads: list[dict[str, Any]]) -> list[dict[str, Any]]:
