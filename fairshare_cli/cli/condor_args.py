@@ -100,9 +100,8 @@ _ELSEWHERE = {
     "inputfile": "use 'fs import condor-userprio'",
     "pool": "fs reads the pool from --config",
     "name": "fs reads the pool from --config",
-    "collector": "plain 'fs userprio' reads the collector's ads; with -allusers fs reads the "
-    "negotiator's",
-    "debug": "fs talks to no daemon; --debug before the command name shows a traceback",
+    "collector": "beside -allusers, -negotiator or -grouprollup; alone it is plain "
+    "'fs userprio', which reads the collector's ads, and -allusers would read them unfiltered",
     "duration": "an option of HTCondor versions after 25.0, which fs follows; leases are not "
     "modelled",
     "cancelceilinglease": "an option of HTCondor versions after 25.0, which fs follows",
@@ -111,9 +110,7 @@ _ELSEWHERE = {
 }
 
 #: ``fs userprio`` options that take a value (copied through untouched).
-VALUE_OPTIONS = frozenset(
-    {"--config", "--state", "--now", "--sort", "--output", "--af", "--af-opts"}
-)
+VALUE_OPTIONS = frozenset({"--config", "--state", "--now", "--sort", "--output", "--af-opts"})
 
 
 def is_arg_prefix(arg: str, name: str, min_len: int) -> bool:
@@ -123,6 +120,15 @@ def is_arg_prefix(arg: str, name: str, min_len: int) -> bool:
     if min_len < 0:
         return arg == name
     return len(arg) >= min_len
+
+
+def condor_spelling(arg: str) -> bool:
+    """``arg`` is read as one of condor_userprio's options: a single dash (``-allusers``,
+    ``-x``), or two spelling a whole name (``--heir``, ``--setfactor``, ``--af:h``), as
+    ``is_dash_arg_prefix`` reads them; ``--config``, ``--af-opts`` and ``-`` are not."""
+    if arg[:1] != "-" or len(arg) < 2:
+        return False
+    return arg[1] != "-" or find_option(arg) is not None
 
 
 def find_option(arg: str) -> CondorOption | None:
@@ -145,21 +151,28 @@ class Translated:
 
     args: list[str]
     edit: list[str] | None
+    notes: tuple[str, ...] = ()
+    #: each ``--af`` expression's letters, those of its ``-af:LETTERS`` (None: ``--af``'s
+    #: own, which takes ``--af-opts``), in order
+    af_letters: tuple[str | None, ...] = ()
 
 
 def translate(args: list[str]) -> Translated:
-    """Turn condor_userprio's single-dash options into ``fs`` options.
+    """Turn condor_userprio's options into ``fs`` options.
 
-    Arguments that are not single-dash options, and the values of ``fs``'s own options,
-    pass through unchanged. An edit option (``-setfactor NAME F``) becomes the edit command's
+    Arguments that are not condor_userprio's options (:func:`condor_spelling`: ``--x``
+    must spell a whole name), and the values of ``fs``'s own options, pass through
+    unchanged. An edit option (``-setfactor NAME F``) becomes the edit command's
     arguments (``["setfactor", NAME, F]``); the display options beside it are dropped, as
     condor_userprio ignores them when it edits.
 
     Raises:
-        InputError: an option fs does not model, a missing operand, or two edits at once.
+        InputError: an option fs does not model, or a missing operand.
     """
     out: list[str] = []
-    edit: list[str] | None = None
+    edits: list[tuple[str, list[str]]] = []
+    quiet: list[str] = []
+    af_letters: list[str | None] = []
     filters: list[tuple[str, int]] = []
     i = 0
     while i < len(args):
@@ -169,23 +182,15 @@ def translate(args: list[str]) -> Translated:
             out.extend((arg, args[i]))
             i += 1
             continue
-        if not arg.startswith("-") or arg.startswith("--") or len(arg) < 2:
+        if not condor_spelling(arg):  # (a name, or one of fs's own options)
             out.append(arg)
             continue
         if arg == "-help":  # (25.0 has no -help: anything unknown prints its usage)
             out.append("--help")
             continue
-        option = find_option(arg)
-        if option is None:
-            names = [f"-{known.name}" for known in (*CONDOR_OPTIONS, *NEWER_OPTIONS)]
-            longer = [known for known in names if known.startswith(arg)]  # (too short)
-            hint = f" (did you mean '{longer[0]}'?)" if len(longer) == 1 else ""
-            hint = hint or did_you_mean(arg, names)
-            raise InputError(
-                f"unknown condor_userprio option '{arg}'{hint} (see 'fs userprio --help')"
-            )
+        option = _known(arg)
         if option.name in _COLON_OPTIONS and option.display:  # -af[:OPTS] EXPR...
-            i = _autoformat(arg, args, i, out)
+            i = _autoformat(arg, args, i, out, af_letters)
             continue
         operands = args[i : i + option.operands]
         if len(operands) < option.operands or any(o.startswith("--") for o in operands):
@@ -195,15 +200,87 @@ def translate(args: list[str]) -> Translated:
             _note_filter(option, len(out), filters)
             out.extend((*option.display.split(), *operands))
         elif option.edit:
-            if edit is not None:
-                raise InputError(f"one edit at a time: '{edit[0]}' and -{option.name}")
-            edit = [*option.edit, *operands]
+            edits.append((option.name, [*option.edit, *operands]))
+        elif option.name in _QUIET:
+            quiet.append(option.name)
         else:
-            hint = _ELSEWHERE.get(option.name, "fs does not model it")
-            raise InputError(f"condor_userprio option -{option.name} is not supported ({hint})")
+            raise InputError(_unsupported(option.name))
+    edit, ignored = _first_edit(edits)
     if edit is not None:
         out = _common_only(out)
-    return Translated(_later_filter(out, filters), edit)
+    notes = (*ignored, *_quiet_notes(quiet, out))
+    return Translated(_later_filter(out, filters), edit, notes, tuple(af_letters))
+
+
+#: The order of ``main``'s if/else chain of edits in ``user_prio.cpp``: the first given runs.
+_EDIT_ORDER = ("setprio", "setfactor", "setfloor", "setceiling", "setaccum", "setbegin",
+               "setlast", "resetusage", "delete", "resetall")  # fmt: skip
+
+
+def _first_edit(edits: list[tuple[str, list[str]]]) -> tuple[list[str] | None, list[str]]:
+    """The edit condor_userprio runs when given several, and a note naming the others:
+    each option keeps the index of its last occurrence (``SetPrio=i``), and the chain
+    runs the first set in its order (``-setprio`` before ``-setfactor`` ... ``-resetall``)."""
+    if not edits:
+        return None, []
+    last = dict(edits)
+    name = min(last, key=_EDIT_ORDER.index)
+    chosen = last[name]
+    if len(edits) == 1:
+        return chosen, []
+    left = [f"-{n} {' '.join(e[1:] if n != 'resetall' else [])}".rstrip()
+            for n, e in edits if e is not chosen]  # fmt: skip
+    return chosen, [
+        f"condor_userprio runs one edit, the last -{name} given (-{name} comes first in "
+        f"its order); ignored: {', '.join(left)}"
+    ]
+
+
+#: Options condor_userprio takes that change nothing fs prints: ``-debug`` (its tool's
+#: debug log, on stderr) and ``-collector`` (the collector's ads, plain ``fs userprio``'s).
+_QUIET = ("debug", "collector")
+
+#: The ``fs userprio`` options that read another source than the collector's ads.
+_NOT_COLLECTOR = frozenset({"--allusers", "--negotiator", "--grouprollup"})
+
+
+def _unsupported(name: str) -> str:
+    hint = _ELSEWHERE.get(name, "fs does not model it")
+    return f"condor_userprio option -{name} is not supported ({hint})"
+
+
+def _quiet_notes(quiet: list[str], out: list[str]) -> tuple[str, ...]:
+    """The notes for ``-debug`` (``dprintf_set_tool_debug``: stdout is unchanged), and
+    ``-collector`` checked: alone it is plain condor_userprio's query (``fromCollector``;
+    ``-getreslist`` and the edits ask the negotiator whatever it says); with an option that
+    reads the negotiator the later wins, and ``-allusers -collector`` would read the
+    collector's ads unfiltered, which fs does not model.
+
+    Raises:
+        InputError: ``-collector`` with ``-allusers``, ``-negotiator`` or ``-grouprollup``.
+    """
+    if "collector" in quiet and _NOT_COLLECTOR.intersection(out):
+        raise InputError(_unsupported("collector"))
+    if "debug" in quiet:
+        return ("-debug: fs talks to no daemon, so it has no debug log to print; the output "
+                "is as without it",)  # fmt: skip
+    return ()
+
+
+def _known(arg: str) -> CondorOption:
+    """The option ``arg`` selects.
+
+    Raises:
+        InputError: none (``usage`` in condor_userprio), naming the option it may mean.
+    """
+    option = find_option(arg)
+    if option is None:
+        names = [f"-{known.name}" for known in (*CONDOR_OPTIONS, *NEWER_OPTIONS)]
+        longer = [known for known in names if known.startswith(arg)]  # (too short)
+        hint = f" (did you mean '{longer[0]}'?)" if len(longer) == 1 else ""
+        hint = hint or did_you_mean(arg, names)
+        raise InputError(f"unknown condor_userprio option '{arg}'{hint} (see 'fs userprio --help')")
+    return option
 
 
 def _needs(arg: str, option: CondorOption) -> str:
@@ -240,9 +317,13 @@ def _note_filter(option: CondorOption, at: int, filters: list[tuple[str, int]]) 
         filters.append((option.display, at))
 
 
-def _autoformat(arg: str, args: list[str], i: int, out: list[str]) -> int:
+def _autoformat(
+    arg: str, args: list[str], i: int, out: list[str], letters: list[str | None]
+) -> int:
     """``-af[:OPTS] EXPR...``: the expressions up to the next argument that starts with a
-    dash (``parse_autoformat_args``), as ``--af-opts OPTS --af EXPR ...``; the index after.
+    dash (``parse_autoformat_args``), as ``--af-opts OPTS --af EXPR ...``, and OPTS in
+    ``letters`` once an expression (None for ``--af``, whose letters are ``--af-opts``'s);
+    the index after.
 
     Raises:
         InputError: no expression follows.
@@ -253,9 +334,12 @@ def _autoformat(arg: str, args: list[str], i: int, out: list[str]) -> int:
         i += 1
     if not exprs:
         raise InputError(f"'{arg}' needs at least one attribute (e.g. {arg} Name)")
-    out.extend(("--af-opts", arg.partition(":")[2]))
+    own = ":" in arg or arg[1] != "-"  # (fs's --af EXPR keeps an --af-opts given before it)
+    if own:
+        out.extend(("--af-opts", arg.partition(":")[2]))
     for expr in exprs:
         out.extend(("--af", expr))
+        letters.append(arg.partition(":")[2] if own else None)
     return i
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fairshare_cli.cli.complete import EDITING, userprio_names
+from fairshare_cli.cli.condor_args import condor_spelling as _single_dash  # (-x, --heir)
 from fairshare_cli.cli.context import Env, load_env
 from fairshare_cli.cli.names import group_records, unmatched_names
 from fairshare_cli.cli.options import (
@@ -28,6 +29,7 @@ from fairshare_cli.cli.userprio_inputs import (
 )
 from fairshare_cli.cli.userprio_options import (
     NAMES_IGNORED,
+    autoformat_of,
     check_constraint,
     check_group_ids,
     check_names,
@@ -77,6 +79,9 @@ class UserprioCommand(click.Command):
             edits = [o for a in args if _single_dash(a) and (o := find_option(a)) and o.edit]
             ctx.meta[EDITING] = bool(edits)
             return super().parse_args(ctx, [a for a in args if not _single_dash(a)])
+        for note in translated.notes:
+            click.echo(f"fs: note: {note}", err=True)
+        ctx.meta["fs.userprio.af"] = translated.af_letters
         if translated.edit:  # the edit's operands, then the options it shares with userprio
             ctx.meta["fs.userprio.edit"] = [*translated.edit, *translated.args]
         return super().parse_args(ctx, translated.args)
@@ -93,11 +98,6 @@ class UserprioCommand(click.Command):
             raise InputError(f"condor_userprio's -{edit[0]} is not modelled by fs")
         with command.make_context(edit[0], edit[1:], parent=ctx.parent) as sub:
             return command.invoke(sub)
-
-
-def _single_dash(arg: str) -> bool:
-    """``-allusers``, ``-setfactor``: one of condor_userprio's options (not ``--x``, ``-``)."""
-    return arg[:1] == "-" and arg[1:2] not in ("-", "")
 
 
 @click.command("userprio", cls=UserprioCommand)
@@ -185,7 +185,7 @@ def _single_dash(arg: str) -> bool:
     "--af-opts",
     default="",
     metavar="LETTERS",
-    help="--af's letters: l labels, V quotes, r unevaluated, t tab, g, n, ',' (-af:LETTERS).",
+    help="--af's letters: l labels, V quotes, r raw, t tab, g, n, ',', h headings (-af:LETTERS).",
 )
 @click.option(
     "--dry-run", is_flag=True, help="fs's own: with an edit option (-setfactor ...), write nothing."
@@ -238,7 +238,7 @@ def userprio(
     from fairshare_cli.render.userprio import render_userprio
 
     check_names(names)
-    af = _autoformat(display["af_exprs"], display["af_opts"], opts.output)
+    af = autoformat_of(display["af_exprs"], display["af_opts"], opts.output)
     check_constraint(constraints, long_ or af is not None, modular or af is not None, opts.output)
     env = load_env(opts)
     if reslist_of is not None:
@@ -342,23 +342,6 @@ def _long(
     if af is not None:
         return render_autoformat(constrained(ads), af)
     return render_modular(constrained(ads)) if modular else render_long(ads)
-
-
-def _autoformat(exprs: tuple[str, ...], letters: str, fmt: str) -> AutoFormat | None:
-    """``--af`` (``-af[:LETTERS] EXPR...``), checked before anything is read or printed.
-
-    Raises:
-        click.UsageError: with ``--output`` other than the table, or letters without ``--af``.
-    """
-    if not exprs:
-        if letters:
-            raise click.UsageError("--af-opts needs --af EXPR")
-        return None
-    if fmt != "table":
-        raise click.UsageError("--af (-af) prints its own lines; leave out --json/--output")
-    from fairshare_cli.render.userprio_autoformat import autoformat
-
-    return autoformat(exprs, letters)
 
 
 def _footer(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
 from fairshare_cli.core.htcondor.userprio import UserprioView
@@ -14,6 +14,9 @@ from fairshare_cli.core.htcondor.userprio_query import UserprioQuery
 from fairshare_cli.core.names import first_five
 from fairshare_cli.core.names import shown as shown_text
 from fairshare_cli.errors import InputError
+
+if TYPE_CHECKING:
+    from fairshare_cli.render.userprio_autoformat import AutoFormat
 
 
 def _quota_columns(params: Mapping[str, Any]) -> tuple[str, ...]:
@@ -179,22 +182,29 @@ def dumped_quotas_line(shown_at: float) -> str:
 
 
 def check_constraint(constraints: tuple[str, ...], long_: bool, modular: bool, fmt: str) -> None:
-    """Refuse ``--constraint`` where condor_userprio 25.0 would ignore it without a word:
-    it filters only what ``PrintModularAds`` prints (``-long -modular``, ``-af``), never
-    the table nor the single ``-long`` ad (``user_prio.cpp``; its usage says so too).
+    """``--constraint`` where condor_userprio 25.0 ignores it without a word: it filters
+    only what ``PrintModularAds`` prints (``-long -modular``, ``-af``), never the table nor
+    the single ``-long`` ad (``user_prio.cpp``; its usage says so too). There fs ignores it
+    too, as stdout must be condor_userprio's, and says so on stderr.
 
     Raises:
-        click.UsageError: a constraint without ``--long --modular`` (``--af`` passes as
-            both), or with ``--json``.
+        click.UsageError: a constraint with ``--json`` (fs's own output) but without
+            ``--long --modular``.
     """
     import click
 
-    if constraints and not (long_ and modular and fmt == "table"):
+    if not constraints or (long_ and modular and fmt == "table"):
+        return
+    if fmt != "table":
         raise click.UsageError(
             "--constraint (-constraint) filters only --long --modular and --af output, as "
-            "condor_userprio 25.0 applies it (the table and the single --long ad ignore it); "
-            "name the submitters as arguments to narrow the table"
+            "condor_userprio 25.0 applies it; leave out --json, or name the submitters"
         )
+    click.echo(
+        "fs: note: -constraint is ignored here, as condor_userprio 25.0 ignores it: it "
+        "filters only -long -modular and -af output; name the submitters to narrow the table",
+        err=True,
+    )
 
 
 def constrained(ads: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -240,3 +250,26 @@ def check_names(names: Sequence[str]) -> None:
                 f"NAME {shown_text(repr(name))}: condor_userprio reads a name that starts with a "
                 "letter (a user, user@domain or an accounting group), or <none>"
             )
+
+
+def autoformat_of(exprs: tuple[str, ...], letters: str, fmt: str) -> AutoFormat | None:
+    """``--af`` (``-af[:LETTERS] EXPR...``), checked before anything is read or printed:
+    each expression formatted by the letters of the ``-af`` that gave it (``--af``'s:
+    ``--af-opts``), the separators by the last (``parse_autoformat_args``).
+
+    Raises:
+        click.UsageError: with ``--output`` other than the table, or letters without ``--af``.
+    """
+    import click
+
+    if not exprs:
+        if letters:
+            raise click.UsageError("--af-opts needs --af EXPR")
+        return None
+    if fmt != "table":
+        raise click.UsageError("--af (-af) prints its own lines; leave out --json/--output")
+    from fairshare_cli.render.userprio_autoformat import autoformat
+
+    given = click.get_current_context().meta.get("fs.userprio.af", ())
+    each = tuple(letters if g is None else g for g in given)
+    return autoformat(exprs, letters, each if len(each) == len(exprs) else None)

@@ -7,9 +7,10 @@ string as it is and any other value as an old-syntax ClassAd unparses it (``unde
 ``error``, ``true``, ``17``, ``2.5``); ``V`` quotes strings too; ``r`` (or ``o``) prints an
 attribute's expression unevaluated. Between the values a space (``t``: a tab; ``g``:
 nothing, and a newline before each ad), after each but the last ``,`` or a newline
-(``,``/``n``); ``l`` puts ``EXPR = `` before each value. Column headings (``h``) and job
-ids (``j``) are refused: their widths grow as the ads are read, and accounting ads carry
-no job id.
+(``,``/``n``); ``l`` puts ``EXPR = `` before each value. ``h`` prints the expressions
+as headings first and pads each value on the right to its column's width, which starts at
+the heading's and grows with each longer value as the ads are printed (``l`` is then
+ignored). Job ids (``j``) are refused: accounting ads carry none.
 """
 
 from __future__ import annotations
@@ -29,75 +30,110 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 @dataclass(frozen=True)
-class AutoFormat:
-    """The expressions ``-af`` prints and how (its ``:OPTS``)."""
+class Column:
+    """One expression's format (``registerFormat`` in ``parse_autoformat_args``)."""
 
-    exprs: tuple[str, ...]
+    expr: str
     label: bool = False
     quoted: bool = False
     raw: bool = False
+    heading: str | None = None  # (a heading's column is left-aligned and widens)
+
+
+@dataclass(frozen=True)
+class AutoFormat:
+    """The columns ``-af`` prints and the separators of its last ``:OPTS``."""
+
+    columns: tuple[Column, ...]
     row_prefix: str = ""
     col_prefix: str = " "
     col_suffix: str = ""
 
 
-def autoformat(exprs: Sequence[str], opts: str) -> AutoFormat:
-    """The ``-af`` of ``exprs`` with the option letters ``opts`` (``lrng``...), read in
-    order as ``parse_autoformat_args`` reads them (a later ``t`` undoes ``g``'s blank
-    prefix; letters it does not know are ignored).
+def autoformat(exprs: Sequence[str], opts: str, each: Sequence[str] | None = None) -> AutoFormat:
+    """The ``-af`` of ``exprs``: each formatted by its ``-af``'s letters (``each``; all
+    by ``opts`` when None), the separators by ``opts``, the last ``-af``'s, read in order
+    as ``parse_autoformat_args`` reads them (a later ``t`` undoes ``g``'s blank prefix;
+    letters it does not know are ignored). Once one ``-af`` has ``h``, each expression
+    after it has a heading: its own text with ``h``, else ``(expr)``, and no label.
 
     Raises:
-        InputError: no expression, ``h`` or ``j``, or an expression naming an attribute
-            of the real ads that fs does not hold.
+        InputError: no expression, ``j``, or an expression naming an attribute of the
+            real ads that fs does not hold.
     """
     if not exprs:
         raise InputError("-af (-autoformat) needs at least one attribute or expression")
-    if "h" in opts or "j" in opts:
-        raise InputError(
-            f"-af:{opts}: column headings (h) and job ids (j) are not modelled; "
-            "leave those letters out"
-        )
-    fields: dict[str, Any] = {}
+    letters = list(each) if each is not None else [opts] * len(exprs)
+    for given in {opts, *letters}:
+        if "j" in given:
+            raise InputError(
+                f"-af:{given}: job ids (j) are not modelled (accounting ads have none); "
+                "leave that letter out"
+            )
+    seps: dict[str, str] = {}
     for letter in opts:
         if letter in ",n":
-            fields["col_suffix"] = "," if letter == "," else "\n"
+            seps["col_suffix"] = "," if letter == "," else "\n"
         elif letter == "g":
-            fields.update(col_prefix="", row_prefix="\n")
+            seps.update(col_prefix="", row_prefix="\n")
         elif letter == "t":
-            fields["col_prefix"] = "\t"
-        elif letter in "lVro":
-            fields[{"l": "label", "V": "quoted"}.get(letter, "raw")] = True
-    for expr in exprs:
+            seps["col_prefix"] = "\t"
+    columns: list[Column] = []
+    for expr, own in zip(exprs, letters, strict=True):
         held = [n for n in _NAME.findall(_STRING.sub("", expr)) if n.lower() in NOT_HELD]
         if held:
             raise InputError(
                 f"-af {expr}: fs does not hold {', '.join(held)} (the collector's and "
                 "the negotiator's own attributes, and the last cycle's shares)"
             )
-    return AutoFormat(exprs=tuple(exprs), **fields)
+        headed = "h" in own or any(c.heading is not None for c in columns)
+        columns.append(Column(
+            expr, label="l" in own and not headed, quoted="V" in own,
+            raw="r" in own or "o" in own,
+            heading=(expr if "h" in own else "(expr)") if headed else None,
+        ))  # fmt: skip
+    return AutoFormat(columns=tuple(columns), **seps)
 
 
 def render_autoformat(ads: Sequence[Mapping[str, AdValue]], af: AutoFormat) -> str:
-    """Each ad's line (``PrintModularAds`` with a custom format)."""
+    """Each ad's line (``PrintModularAds`` with a custom format), after the headings'
+    (``display_Headings``: the headings in order over the first columns) when a column
+    has one. A column with a heading is left-aligned to the widest of its heading and the
+    values printed so far (``FormatOptionAutoWidth``, the width kept from one
+    ``AttrListPrintMask::display`` to the next); the others print their values bare."""
     from fairshare_cli.core.htcondor.classads import Compiled, evaluate_alone
 
     cache: dict[Any, Compiled] = {}
+    sep = af.col_suffix + af.col_prefix
+    cols = af.columns
+    widths = [len(c.heading) if c.heading is not None else 0 for c in cols]
+    heads = [c.heading for c in cols if c.heading is not None]
     lines = []
+    if heads:
+        cells = [h.ljust(w) for h, w in zip(heads, widths, strict=False)]
+        tail = af.col_suffix if len(cells) < len(cols) else ""
+        lines.append(af.row_prefix + sep.join(cells) + tail + "\n")
     for ad in ads:
         cells = []
-        for expr in af.exprs:
-            text = _raw(expr, ad) if af.raw else _text(evaluate_alone(expr, ad, expr, cache), af)
-            cells.append((f"{expr} = " if af.label else "") + text)
-        joined = (af.col_suffix + af.col_prefix).join(cells)
-        lines.append(af.row_prefix + joined + "\n")
+        for i, col in enumerate(cols):
+            expr = col.expr
+            if col.raw:
+                text = _raw(expr, ad)
+            else:
+                text = _text(evaluate_alone(expr, ad, expr, cache), col.quoted)
+            if col.heading is not None:
+                widths[i] = max(widths[i], len(text))
+                text = text.ljust(widths[i])
+            cells.append((f"{expr} = " if col.label else "") + text)
+        lines.append(af.row_prefix + sep.join(cells) + "\n")
     return "".join(lines)
 
 
-def _text(value: object, af: AutoFormat) -> str:
+def _text(value: object, quoted: bool) -> str:
     """A value as ``%v`` (or ``%V``) prints it."""
     if isinstance(value, Enum):  # the evaluator's undefined and error
         return value.name.lower()
-    if isinstance(value, str) and not af.quoted:
+    if isinstance(value, str) and not quoted:
         return value
     if isinstance(value, str | bool | int | float):
         return classad_value(value)

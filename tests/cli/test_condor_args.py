@@ -80,8 +80,8 @@ def test_translate_display_and_edit() -> None:
     assert t.edit == ["setfactor", "u@d", "2"]
     assert t.args == ["--now", "5", "--dry-run"]
     assert translate(["-resetall"]).edit == ["resetusage", "--all"]
-    with pytest.raises(InputError, match="one edit at a time"):
-        translate(["-setprio", "a", "1", "-delete", "b"])
+    both = translate(["-delete", "b", "-setprio", "a", "1"])  # (main's chain: setprio first)
+    assert both.edit == ["setprio", "a", "1"] and "ignored: -delete b" in both.notes[0]
     with pytest.raises(InputError, match="needs 2 argument"):
         translate(["-setfactor", "a"])
 
@@ -130,9 +130,9 @@ def test_setfactor_by_condor_spelling(run: Callable[..., Any], tmp_path: Path) -
         pytest.param(["-inputfile", "prio.txt"], "use 'fs import condor-userprio'", id="inputfile"),
         pytest.param(["-pri"], "unknown condor_userprio option '-pri'", id="unknown"),
         pytest.param(["-setfactor", "alice"], "needs 2 argument", id="operands"),
-        pytest.param(["-d"], "-debug is not supported", id="d-is-debug"),
+        pytest.param(["-d", "-allusers", "-col"], "-collector is not supported", id="col-allusers"),
         pytest.param(["-duration", "60"], "versions after 25.0", id="duration"),
-        pytest.param(["-af:h", "Name"], "column headings (h)", id="af-headings"),
+        pytest.param(["-af:j", "Name"], "job ids (j)", id="af-job-ids"),
     ],
 )
 def test_condor_refusals(run: Callable[..., Any], args: list[str], needle: str) -> None:

@@ -101,9 +101,25 @@ def test_the_later_of_allusers_and_activefrom_sets_the_filter(
     assert every.stdout == run("userprio", "-allusers", *args).stdout
 
 
+def test_the_double_dash_spellings_keep_the_later_filter(
+    run: Callable[..., Any], args: list[str]
+) -> None:
+    """``--allusers`` and ``--activefrom`` are condor_userprio's own options spelt whole
+    (``is_dash_arg_prefix`` reads ``--allusers`` as ``-allusers``), so the later sets the
+    filter, as with one dash (``main``'s argument loop). fs refused them together: "give
+    one of them", exit 2."""
+    date = ["--activefrom", "11", "21", "2026"]
+    dated = run("userprio", "--allusers", *date, *args)
+    assert dated.exit_code == 0, dated.stderr
+    assert dated.stdout == run("userprio", "-negotiator", "-activefrom", "11", "21", "2026",
+                               *args).stdout  # fmt: skip
+    assert _names(dated.stdout) == ["bob@example.org"]
+    every = run("userprio", *date, "--allusers", *args)
+    assert every.exit_code == 0, every.stderr
+    assert every.stdout == run("userprio", "-allusers", *args).stdout
+
+
 def test_refusals(run: Callable[..., Any], args: list[str]) -> None:
-    both = run("userprio", "--activefrom", "1", "1", "2026", "--allusers", *args)
-    assert both.exit_code == 2 and "give one of them" in both.stderr
     bad = run("userprio", "-activefrom", "1", "x", "2026", *args)
     assert bad.exit_code == 2 and bad.stderr.count("\n") == 1
 

@@ -82,7 +82,7 @@ def test_af_evaluates_expressions(tmp_path: Path, run: Callable[..., Any]) -> No
     ("args", "needle"),
     [
         pytest.param(["-af"], "needs at least one attribute", id="no-expression"),
-        pytest.param(["-af:h", "Name"], "column headings (h)", id="headings"),
+        pytest.param(["-af:j", "Name"], "job ids (j)", id="job-ids"),
         pytest.param(["-af", "SubmitterLimit"], "fs does not hold SubmitterLimit", id="not-held"),
         pytest.param(["-af", "Name", "--json"], "leave out --json", id="json"),
         pytest.param(["-af:r", "Priority * 2"], "not expressions", id="raw-expression"),
