@@ -56,3 +56,20 @@ def test_a_running_job_started_after_now_is_refused(
         " the job was started at a later time (fs simulate --workload queues a workload's jobs"
         f" as their time comes); give {LATER} or a later time\n"
     )
+
+
+def test_sprio_refuses_a_job_queued_after_now(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs sprio --jobs-file later.json`` of a Slurm job queued at 14:00, at --now 12:00,
+    printed the bare header (exit 0), the job left out without a word; now refused as
+    ``fs negotiate`` and ``fs quota`` refuse it (cli/sprio.py reads the file its own way)."""
+    pool = write_pool(tmp_path)
+    jobs = tmp_path / "later.json"
+    objs = [{"id": "2.0", "owner": "alice", "account": "hep", "submit_time": LATER}]
+    jobs.write_text(json.dumps(objs), encoding="utf-8")
+    result = run("sprio", "--jobs-file", str(jobs), *common(pool))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {jobs}: job 2.0's submit_time {LATER} is after --now 2026-11-21T12:00:00Z:"
+        " the job was queued at a later time (fs simulate --workload queues a workload's jobs"
+        f" as their time comes); give {LATER} or a later time\n"
+    )
