@@ -261,13 +261,16 @@ def userprio(
     queue = queue_demand(jobs, demand, env.config)
     view = userprio_view(records, env.config, shown_at, query, queue=queue, group_info=group_info,
                          activity_now=env.now, table_entries=entries)  # fmt: skip
-    for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():
+    said = names and opts.side != "after"  # (fs whatif: the names' notes once, not per side)
+    for line in unmatched_names(names, records, env.config.pool.uid_domain) if said else ():
         click.echo(f"fs: note: {line}", err=True)
     if dumped and all_cols:  # (stdout stays condor_userprio's, line for line)
         click.echo(f"fs: note: {dumped_quotas_line(shown_at)}", err=True)
     fmt = opts.output
-    if fmt != "table":
+    if fmt != "table":  # (the names' notes too: a named record left out gave a bare [])
         _emit(view, fmt)
+        for line in _name_notes(view, records, query, inside) if said else ():
+            click.echo(f"fs: note: {line}", err=True)
         return
     if long_ or af is not None:
         text = _long(view, inputs, queue, env, shown_at, query, modular, af)
@@ -344,6 +347,20 @@ def _long(
     return render_modular(constrained(ads)) if modular else render_long(ads)
 
 
+def _name_notes(
+    view: UserprioView,
+    records: Mapping[str, CustomerRecord],
+    query: UserprioQuery,
+    inside: Mapping[str, list[str]],
+) -> list[str]:
+    """What the names given came to: a name found inside groups, and the named records
+    the activity filter (or the queue) leaves out."""
+    lines = [f"{name} is shown as {' and '.join(found)}" for name, found in inside.items()]
+    if query.names and view.cutoff is not None:
+        lines.extend(named_left_out(view, records, query))
+    return lines
+
+
 def _footer(
     view: UserprioView,
     records: Mapping[str, CustomerRecord],
@@ -358,10 +375,8 @@ def _footer(
     listed because none of their jobs is in the queue (their usage is in their group's
     row), as condor_userprio leaves them out, silently; not for a table of group rows
     only (``-quotas`` alone), which lists no submitter whatever the filter."""
-    lines = [f"{name} is shown as {' and '.join(found)}" for name, found in inside.items()]
-    lines.extend(_groups_left_out(view))
-    if query.names and view.cutoff is not None:
-        lines.extend(named_left_out(view, records, query))
+    lines = _name_notes(view, records, query, inside)
+    lines[len(inside) : len(inside)] = _groups_left_out(view)
     if query.names or query.negotiator_ad or not jobs or view.cutoff is None or groups_only:
         return lines
     from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, submitter_name
