@@ -198,7 +198,8 @@ def check_constraint(constraints: tuple[str, ...], long_: bool, modular: bool, f
     if fmt != "table":
         raise click.UsageError(
             "--constraint (-constraint) filters only --long --modular and --af output, as "
-            "condor_userprio 25.0 applies it; leave out --json, or name the submitters"
+            "condor_userprio 25.0 applies it; "
+            + (_whatif_rows("-constraint") or "leave out --json, or name the submitters")
         )
     click.echo(
         "fs: note: -constraint is ignored here, as condor_userprio 25.0 ignores it: it "
@@ -267,9 +268,22 @@ def autoformat_of(exprs: tuple[str, ...], letters: str, fmt: str) -> AutoFormat 
             raise click.UsageError("--af-opts needs --af EXPR")
         return None
     if fmt != "table":
-        raise click.UsageError("--af (-af) prints its own lines; leave out --json/--output")
+        leave = _whatif_rows("-af") or "leave out --json/--output"
+        raise click.UsageError(f"--af (-af) prints its own lines; {leave}")
     from fairshare_cli.render.userprio_autoformat import autoformat
 
     given = click.get_current_context().meta.get("fs.userprio.af", ())
     each = tuple(letters if g is None else g for g in given)
     return autoformat(exprs, letters, each if len(each) == len(exprs) else None)
+
+
+def _whatif_rows(option: str) -> str:
+    """What ``-af`` and ``-constraint`` are told under ``fs whatif``, which runs the view
+    with ``--json`` itself (the admin gave no ``--json`` to leave out); "" elsewhere."""
+    import click
+
+    from fairshare_cli.cli.context import WHATIF_SIDE
+
+    if click.get_current_context().meta.get(WHATIF_SIDE) is None:
+        return ""
+    return f"fs whatif compares fs userprio's rows: leave {option} out"

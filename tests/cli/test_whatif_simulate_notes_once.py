@@ -41,3 +41,31 @@ def test_a_note_both_sides_print_is_printed_once(
     assert result.exit_code == 0, result.stderr
     assert result.stderr == note
     assert [pool["config"].read_bytes(), pool["state"].read_bytes()] == before
+
+
+@pytest.mark.parametrize(
+    ("option", "words"),
+    [
+        pytest.param(["-af", "Name"], "--af (-af) prints its own lines; ", id="af"),
+        pytest.param(
+            ["-constraint", "true"],
+            "--constraint (-constraint) filters only --long --modular and --af output, as"
+            " condor_userprio 25.0 applies it; ",
+            id="constraint",
+        ),
+    ],
+)
+def test_userprio_af_and_constraint_under_whatif_do_not_ask_to_leave_out_json(
+    tmp_path: Path, run: Callable[..., Any], option: list[str], words: str
+) -> None:
+    """``fs whatif --set ... userprio -af Name`` said "leave out --json/--output", which the
+    admin never gave (fs whatif runs the view with --json); now it names the option to
+    leave out. Exit 2."""
+    pool = write_pool(tmp_path)
+    line = ["whatif", "--set", "accountant.priority_halflife=600", "userprio", *option]
+    result = run(*line, *common(pool))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: {words}fs whatif compares fs userprio's rows: leave {option[0]} out (see"
+        " 'cli whatif --help'; the view's options: 'cli userprio --help')\n"
+    )
