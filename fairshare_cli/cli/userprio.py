@@ -9,7 +9,7 @@ import click
 
 from fairshare_cli.cli.complete import EDITING, userprio_names
 from fairshare_cli.cli.condor_args import condor_spelling as _single_dash  # (-x, --heir)
-from fairshare_cli.cli.context import Env, load_env
+from fairshare_cli.cli.context import WHATIF_SIDE, Env, load_env
 from fairshare_cli.cli.names import group_records, unmatched_names
 from fairshare_cli.cli.options import (
     CInt,
@@ -39,6 +39,7 @@ from fairshare_cli.cli.userprio_options import (
     named_left_out,
     names_inside_groups,
     query_of,
+    refuse_whatif_edit,
 )
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
@@ -82,6 +83,8 @@ class UserprioCommand(click.Command):
         for note in translated.notes:
             click.echo(f"fs: note: {note}", err=True)
         ctx.meta["fs.userprio.af"] = translated.af_letters
+        if translated.edit and ctx.meta.get(WHATIF_SIDE) is not None:  # (it would write)
+            refuse_whatif_edit(translated.edit[0])
         if translated.edit:  # the edit's operands, then the options it shares with userprio
             ctx.meta["fs.userprio.edit"] = [*translated.edit, *translated.args]
         return super().parse_args(ctx, translated.args)

@@ -287,3 +287,19 @@ def _whatif_rows(option: str) -> str:
     if click.get_current_context().meta.get(WHATIF_SIDE) is None:
         return ""
     return f"fs whatif compares fs userprio's rows: leave {option} out"
+
+
+def refuse_whatif_edit(edit: str) -> None:
+    """Refuse condor_userprio's edit (``-setfactor``, ``-resetall`` ...) under ``fs
+    whatif``: it would write the state, where the comparison writes nothing.
+
+    Raises:
+        click.UsageError: always, naming the edit and its ``--dry-run``.
+    """
+    import click
+
+    raise click.UsageError(
+        f"condor_userprio's edits (here fs {edit}) write the state, and fs whatif writes"
+        f" nothing: compare the views without the edit, or preview it with fs {edit} ..."
+        " --dry-run"
+    )

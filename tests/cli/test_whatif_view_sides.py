@@ -1,6 +1,8 @@
 """``fs whatif`` runs its view twice, once a side (cli/whatif_simulate.py ``view_usage``):
 a note or warning both sides print, about the command line or the input, was printed
-twice; it is now printed once, and a note only one side prints still prints."""
+twice; it is now printed once. What a view refuses there is said in whatif's terms
+(cli/userprio.py, cli/userprio_options.py): no --json the admin never gave, and no edit
+that would write the state."""
 
 from __future__ import annotations
 
@@ -69,3 +71,30 @@ def test_userprio_af_and_constraint_under_whatif_do_not_ask_to_leave_out_json(
         f"fs: error: {words}fs whatif compares fs userprio's rows: leave {option[0]} out (see"
         " 'cli whatif --help'; the view's options: 'cli userprio --help')\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("edit", "name"),
+    [
+        pytest.param(["-setfactor", "alice@example.org", "3"], "setfactor", id="setfactor"),
+        pytest.param(["-resetall"], "resetusage", id="resetall"),
+    ],
+)
+def test_a_userprio_edit_under_whatif_is_refused_and_writes_nothing(
+    tmp_path: Path, run: Callable[..., Any], edit: list[str], name: str
+) -> None:
+    """``fs whatif --set accountant.priority_halflife=600 userprio -setfactor alice@... 3``
+    ran the edit for real (the state written, the factor set) and then ended in a
+    JSONDecodeError traceback; now refused before anything runs, exit 2, the state
+    unchanged."""
+    pool = write_pool(tmp_path)
+    before = pool["state"].read_bytes()
+    line = ["whatif", "--set", "accountant.priority_halflife=600", "userprio", *edit]
+    result = run(*line, *common(pool))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: condor_userprio's edits (here fs {name}) write the state, and fs whatif"
+        f" writes nothing: compare the views without the edit, or preview it with fs {name}"
+        " ... --dry-run (see 'cli whatif --help'; the view's options: 'cli userprio --help')\n"
+    )
+    assert pool["state"].read_bytes() == before
