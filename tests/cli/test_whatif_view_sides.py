@@ -98,3 +98,21 @@ def test_a_userprio_edit_under_whatif_is_refused_and_writes_nothing(
         " ... --dry-run (see 'cli whatif --help'; the view's options: 'cli userprio --help')\n"
     )
     assert pool["state"].read_bytes() == before
+
+
+def test_negotiate_explain_under_whatif_is_refused(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs whatif --set ... negotiate --jobs-file j.json --explain 1.0`` said "fs negotiate
+    shows no rows under either config ...; its jobs come from the state's queue or
+    --jobs-file FILE" (the story is no rows), though the jobs file held the job; now
+    refused, naming --explain. Exit 2."""
+    pool = write_pool(tmp_path)
+    jobs = tmp_path / "j.json"
+    jobs.write_text('[{"id": "1.0", "owner": "alice"}]', encoding="utf-8")
+    line = ["whatif", "--set", "accountant.priority_halflife=600", "negotiate"]
+    result = run(*line, "--jobs-file", str(jobs), "--explain", "1.0", *common(pool))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: fs whatif compares the cycle's submitters and matches; --explain tells one"
+        " job's story, which it does not compare: leave --explain out (see 'cli whatif"
+        " --help'; the view's options: 'cli negotiate --help')\n"
+    )
