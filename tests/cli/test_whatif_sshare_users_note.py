@@ -43,3 +43,15 @@ def test_no_differences_without_user_rows_names_dash_a(
         "fs sshare shows no user's row here (without -a or -u, sshare lists the calling"
         " user's alone): add -a to compare every user's"
     ]
+
+
+def test_no_dash_a_note_where_sshare_reads_no_key_set(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs whatif --set accountant.priority_halflife=600 sshare``: the note that sshare
+    reads no [accountant] key says it all; no -a note beside it."""
+    pool = write_pool(tmp_path)
+    result = run("whatif", "--set", "accountant.priority_halflife=600", "sshare", *common(pool))
+    assert result.exit_code == 0
+    assert "add -a" not in result.stdout
+    assert "fs sshare reads no key of [accountant]" in result.stdout
