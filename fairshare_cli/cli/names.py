@@ -58,13 +58,13 @@ def no_record(name: str, records: Iterable[str]) -> str:
     records = list(records)
     inside = group_records(name, records)
     hint = f"; did you mean {' or '.join(inside)}" if inside else ""
-    close = None if inside else _close_record(name, records)
+    close = None if inside else close_record(name, records)
     if close is not None:
         hint = f" (did you mean '{escaped(shown(close))}'?)"
     return f"no record {escaped(shown(name))}{hint}"  # (a NAME typed may hold an escape)
 
 
-def _close_record(name: str, records: list[str]) -> str | None:
+def close_record(name: str, records: list[str]) -> str | None:
     """The record a typed ``name`` likely means: the same user in another domain or case
     (``ivan@example.com``, ``Ivan@example.org``), else the closest user of its domain
     (``ivna@example.org``); the user part alone is compared, as the domain would make

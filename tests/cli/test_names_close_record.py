@@ -45,3 +45,23 @@ def test_a_mistyped_name_is_told_the_record_it_means(
         " (condor_userprio would create it silently)\n"
     )
     assert pool["state"].read_bytes() == before
+
+
+def test_delete_of_a_mistyped_name_is_told_the_record(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs delete ivan@example.com`` said the accountant has no record by that name and
+    no more; it now adds the record it likely means, as a user inside a group is."""
+    pool = write_pool(tmp_path)
+    history = tmp_path / "h.jsonl"
+    history.write_text("".join(json.dumps(r) + "\n" for r in HISTORY), encoding="utf-8")
+    assert run("import", "history", str(history), *common(pool)).exit_code == 0
+    before = pool["state"].read_bytes()
+    result = run("delete", "ivan@example.com", *common(pool))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: cannot delete 'ivan@example.com': the accountant has no record by that"
+        " name (condor_userprio -delete would report it deleted and change nothing); did you"
+        " mean ivan@example.org\n"
+    )
+    assert pool["state"].read_bytes() == before
