@@ -264,16 +264,13 @@ def userprio(
     queue = queue_demand(jobs, demand, env.config)
     view = userprio_view(records, env.config, shown_at, query, queue=queue, group_info=group_info,
                          activity_now=env.now, table_entries=entries)  # fmt: skip
-    said = names and opts.side != "after"  # (fs whatif: the names' notes once, not per side)
-    for line in unmatched_names(names, records, env.config.pool.uid_domain) if said else ():
+    for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():
         click.echo(f"fs: note: {line}", err=True)
     if dumped and all_cols:  # (stdout stays condor_userprio's, line for line)
         click.echo(f"fs: note: {dumped_quotas_line(shown_at)}", err=True)
     fmt = opts.output
     if fmt != "table":  # (the names' notes too: a named record left out gave a bare [])
-        _emit(view, fmt)
-        for line in _name_notes(view, records, query, inside) if said else ():
-            click.echo(f"fs: note: {line}", err=True)
+        _emit(view, fmt, _name_notes(view, records, query, inside))
         return
     if long_ or af is not None:
         text = _long(view, inputs, queue, env, shown_at, query, modular, af)
@@ -470,10 +467,10 @@ def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
         click.echo(f"fs: note: {shown(submitter)} holds no slot; did you mean {meant}", err=True)
 
 
-def _emit(view: UserprioView, fmt: str) -> None:
+def _emit(view: UserprioView, fmt: str, notes: Sequence[str] = ()) -> None:
     """The rows as ``--format json/ndjson/csv`` (docs/json.md ``userprio``), handed to the
     writer a column at a time (the rows transposed at once: 20,000 submitters at
-    ``benchmarks/run.py --rows userprio-json``)."""
+    ``benchmarks/run.py --rows userprio-json``); then ``notes`` on stderr."""
     rows = view.listed
     fields = UserprioRow._fields
     columns: dict[str, Sequence[Any]] = dict.fromkeys(fields, ())
@@ -481,6 +478,8 @@ def _emit(view: UserprioView, fmt: str) -> None:
         columns = dict(zip(fields, zip(*rows, strict=True), strict=True))
     times = ("begin_usage_time", "last_usage_time")
     emit_columns({k: columns[k] for k in JSON_FIELDS}, len(rows), fmt, times)
+    for line in notes:
+        click.echo(f"fs: note: {line}", err=True)
 
 
 #: The ``--format json/ndjson/csv`` keys, in order (docs/json.md ``userprio``).
