@@ -55,7 +55,8 @@ def autoformat(exprs: Sequence[str], opts: str, each: Sequence[str] | None = Non
     by ``opts`` when None), the separators by ``opts``, the last ``-af``'s, read in order
     as ``parse_autoformat_args`` reads them (a later ``t`` undoes ``g``'s blank prefix;
     letters it does not know are ignored). Once one ``-af`` has ``h``, each expression
-    after it has a heading: its own text with ``h``, else ``(expr)``, and no label.
+    after it has a heading, its own text (with ``h``, or without it an attribute, a literal
+    or a text of at most 16 characters; any other: ``(expr)``), and no label.
 
     Raises:
         InputError: no expression, ``j``, or an expression naming an attribute of the
@@ -90,9 +91,25 @@ def autoformat(exprs: Sequence[str], opts: str, each: Sequence[str] | None = Non
         columns.append(Column(
             expr, label="l" in own and not headed, quoted="V" in own,
             raw="r" in own or "o" in own,
-            heading=(expr if "h" in own else "(expr)") if headed else None,
+            heading=(expr if "h" in own else _implicit_heading(expr)) if headed else None,
         ))  # fmt: skip
     return AutoFormat(columns=tuple(columns), **seps)
+
+
+#: An attribute reference (``Name``, ``MY.Name``, ``.Name``) or a literal, which
+#: ``getExpressionKind`` ranks at most ``Attr``: their text stays a heading at any length.
+_PLAIN = re.compile(
+    r"\s*(\.?\s*[A-Za-z_][A-Za-z0-9_]*(\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*"
+    r'|"(?:[^"\\]|\\.)*"|[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?)\s*'
+)
+
+
+def _implicit_heading(expr: str) -> str:
+    """The heading of an expression of an ``-af`` without ``h`` after one with it, as
+    ``parse_autoformat_args`` sets it: the text, but ``(expr)`` for an expression that is
+    neither an attribute nor a literal (``kind > ExpressionKind::Attr``) and is longer
+    than 16 characters."""
+    return "(expr)" if len(expr) > 16 and not _PLAIN.fullmatch(expr) else expr
 
 
 def render_autoformat(ads: Sequence[Mapping[str, AdValue]], af: AutoFormat) -> str:
