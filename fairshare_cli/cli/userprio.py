@@ -79,14 +79,20 @@ class UserprioCommand(click.Command):
             edits = [o for a in args if _single_dash(a) and (o := find_option(a)) and o.edit]
             ctx.meta[EDITING] = bool(edits)
             return super().parse_args(ctx, [a for a in args if not _single_dash(a)])
-        for note in translated.notes:
-            click.echo(f"fs: note: {note}", err=True)
+        # (printed once the command has run: a refusal is its one error line alone)
+        ctx.meta["fs.userprio.notes"] = translated.notes
         ctx.meta["fs.userprio.af"] = translated.af_letters
         if translated.edit:  # the edit's operands, then the options it shares with userprio
             ctx.meta["fs.userprio.edit"] = [*translated.edit, *translated.args]
         return super().parse_args(ctx, translated.args)
 
     def invoke(self, ctx: click.Context) -> Any:
+        result = self._run(ctx)
+        for note in ctx.meta.get("fs.userprio.notes", ()):
+            click.echo(f"fs: note: {note}", err=True)
+        return result
+
+    def _run(self, ctx: click.Context) -> Any:
         edit = ctx.meta.get("fs.userprio.edit")
         if not edit:
             return super().invoke(ctx)
