@@ -178,6 +178,9 @@ def translate(args: list[str]) -> Translated:
     while i < len(args):
         arg = args[i]
         i += 1
+        if arg == "--":  # (the end of the options: names follow, as typed)
+            out.extend(args[i - 1 :])
+            break
         if arg in VALUE_OPTIONS and i < len(args):
             out.extend((arg, args[i]))
             i += 1
