@@ -39,6 +39,7 @@ from fairshare_cli.cli.userprio_options import (
     named_left_out,
     names_inside_groups,
     query_of,
+    split_names,
 )
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
@@ -244,6 +245,7 @@ def userprio(
     from fairshare_cli.render.userprio import render_userprio
 
     check_names(names)
+    names = split_names(names)
     af = autoformat_of(display["af_exprs"], display["af_opts"], opts.output)
     check_constraint(constraints, long_ or af is not None, modular or af is not None, opts.output)
     env = load_env(opts)

@@ -4,6 +4,7 @@ columns, as condor_userprio's option flags (``DetailFlag``, ``MinLastUsageTime``
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -250,6 +251,19 @@ def check_names(names: Sequence[str]) -> None:
                 f"NAME {shown_text(repr(name))}: condor_userprio reads a name that starts with a "
                 "letter (a user, user@domain or an accounting group), or <none>"
             )
+
+
+def split_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The names a query matches: a name with no ``@`` (and not ``<none>``) is a list of
+    short names, as condor_userprio joins such names into the one list its
+    ``StringListMember(splitusername(Name)[0], "...")`` reads (split at commas and blanks:
+    ``judy,ops`` names judy and ops); ``user@domain`` is matched whole (``Name =?= "..."``)."""
+    out: dict[str, None] = {}
+    for name in names:
+        full = "@" in name or name == "<none>"
+        out.update(dict.fromkeys([name] if full else re.split(r"[, \t\r\n]+", name)))
+    out.pop("", None)
+    return tuple(out)
 
 
 def autoformat_of(exprs: tuple[str, ...], letters: str, fmt: str) -> AutoFormat | None:
