@@ -22,6 +22,7 @@ from enum import Enum
 from typing import Any
 
 from fairshare_cli.core.htcondor.accounting_ads import NOT_HELD, AdValue
+from fairshare_cli.core.htcondor.classads import check_expression
 from fairshare_cli.errors import InputError
 from fairshare_cli.render.userprio_long import classad_value
 
@@ -59,8 +60,9 @@ def autoformat(exprs: Sequence[str], opts: str, each: Sequence[str] | None = Non
     or a text of at most 16 characters; any other: ``(expr)``), and no label.
 
     Raises:
-        InputError: no expression, ``j``, or an expression naming an attribute of the
-            real ads that fs does not hold.
+        InputError: no expression, ``j``, an expression that does not parse (or is no
+            attribute's name with ``r``), or one naming an attribute of the real ads that
+            fs does not hold.
     """
     if not exprs:
         raise InputError("-af (-autoformat) needs at least one attribute or expression")
@@ -87,6 +89,9 @@ def autoformat(exprs: Sequence[str], opts: str, each: Sequence[str] | None = Non
                 f"-af {expr}: fs does not hold {', '.join(held)} (the collector's and "
                 "the negotiator's own attributes, and the last cycle's shares)"
             )
+        check_expression(expr, expr)  # (parse_autoformat_args: before anything is read)
+        if ("r" in own or "o" in own) and not _NAME.fullmatch(expr):
+            raise InputError(_RAW_EXPRESSION.format(expr=expr))
         headed = "h" in own or any(c.heading is not None for c in columns)
         columns.append(Column(
             expr, label="l" in own and not headed, quoted="V" in own,
@@ -169,4 +174,7 @@ def _raw(expr: str, ad: Mapping[str, AdValue]) -> str:
         return classad_value(ad[lower[expr.lower()]])
     if _NAME.fullmatch(expr):
         return "undefined"
-    raise InputError(f"-af:r {expr}: fs prints attributes unevaluated, not expressions")
+    raise InputError(_RAW_EXPRESSION.format(expr=expr))
+
+
+_RAW_EXPRESSION = "-af:r {expr}: fs prints attributes unevaluated, not expressions"
