@@ -191,10 +191,17 @@ def check_constraint(constraints: tuple[str, ...], long_: bool, modular: bool, f
     Raises:
         click.UsageError: a constraint with ``--json`` (fs's own output) but without
             ``--long --modular``.
+        InputError: where it applies, the constraints joined with ``&&`` do not parse.
     """
     import click
 
-    if not constraints or (long_ and modular and fmt == "table"):
+    if not constraints:
+        return
+    if long_ and modular and fmt == "table":  # (parsed before any ad is read, as condor does)
+        from fairshare_cli.core.htcondor.classads import check_expression
+
+        text = " && ".join(f"({c})" for c in constraints)
+        check_expression(text, f"-constraint {text}")
         return
     if fmt != "table":
         raise click.UsageError(
