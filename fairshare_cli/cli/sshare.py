@@ -221,11 +221,6 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     # ends: the cyclic collector would only walk it (benchmarks/run.py --rows sshare: 6%).
     every, names = users_asked(users)  # (all_users: -a is in users, in its place)
     ignored = click.get_current_context().args
-    if ignored:  # (on stderr: stdout is sshare's, which says nothing of them)
-        words = " ".join(repr(arg) for arg in ignored)
-        click.echo(
-            f"fs: note: ignored {words}, as sshare ignores an argument not an option's", err=True
-        )
     with gc_paused():
         algo, columns, cluster, compat = _share_columns(
             opts, every, accounts, names, users_only, verbose=verbose > 0
@@ -241,6 +236,12 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
         mode = "parsable2" if parsable2 else "parsable" if parsable else "table"
         # (slurm_addto_char_list trims the names from Slurm 25.05 on, not in 22.05)
         _print(opts.output, columns, spec, mode, noheader, trim=compat != "22.05")
+    if ignored:  # (on stderr, once printed: stdout is sshare's, which says nothing of them;
+        # a refused line prints its one error line alone)
+        words = " ".join(repr(arg) for arg in ignored)
+        click.echo(
+            f"fs: note: ignored {words}, as sshare ignores an argument not an option's", err=True
+        )
 
 
 def _print(
