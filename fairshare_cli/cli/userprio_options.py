@@ -199,9 +199,11 @@ def check_constraint(constraints: tuple[str, ...], long_: bool, modular: bool, f
         return
     if long_ and modular and fmt == "table":  # (parsed before any ad is read, as condor does)
         from fairshare_cli.core.htcondor.classads import check_expression
+        from fairshare_cli.render.userprio_autoformat import check_clockless
 
         text = " && ".join(f"({c})" for c in constraints)
         check_expression(text, f"-constraint {text}")
+        check_clockless(text, f"-constraint {text}")
         return
     if fmt != "table":
         raise click.UsageError(

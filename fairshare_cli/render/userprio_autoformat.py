@@ -61,8 +61,8 @@ def autoformat(exprs: Sequence[str], opts: str, each: Sequence[str] | None = Non
 
     Raises:
         InputError: no expression, ``j``, an expression that does not parse (or is no
-            attribute's name with ``r``), or one naming an attribute of the real ads that
-            fs does not hold.
+            attribute's name with ``r``, or calls ``time()``), or one naming an attribute
+            of the real ads that fs does not hold.
     """
     if not exprs:
         raise InputError("-af (-autoformat) needs at least one attribute or expression")
@@ -90,6 +90,7 @@ def autoformat(exprs: Sequence[str], opts: str, each: Sequence[str] | None = Non
                 "the negotiator's own attributes, and the last cycle's shares)"
             )
         check_expression(expr, expr)  # (parse_autoformat_args: before anything is read)
+        check_clockless(expr, f"-af {expr}")
         if ("r" in own or "o" in own) and not _NAME.fullmatch(expr):
             raise InputError(_RAW_EXPRESSION.format(expr=expr))
         headed = "h" in own or any(c.heading is not None for c in columns)
@@ -99,6 +100,28 @@ def autoformat(exprs: Sequence[str], opts: str, each: Sequence[str] | None = Non
             heading=(expr if "h" in own else _implicit_heading(expr)) if headed else None,
         ))  # fmt: skip
     return AutoFormat(columns=tuple(columns), **seps)
+
+
+#: A call of ``time()`` or ``random()`` (any case), as ``knob_values`` spots one, or of
+#: ``absTime()``/``formatTime()`` with no argument (the current time).
+_IMPURE = re.compile(r"\b(?i:time|random)\s*\(|\b(?i:abstime|formattime)\s*\(\s*\)")
+
+
+def check_clockless(expr: str, where: str) -> None:
+    """Refuse an expression that calls ``time()`` or ``random()`` (outside its strings;
+    or ``absTime()``, ``formatTime()``):
+    condor_userprio evaluates it with its clock, or a die, when it prints; fs reads no
+    clock (its time is ``--now``), so it would print the machine's instead.
+
+    Raises:
+        InputError: naming ``where``.
+    """
+    if _IMPURE.search(_STRING.sub('""', expr)):
+        raise InputError(
+            f"{where}: reads the clock (time()) or a die (random()), which "
+            "condor_userprio does as it prints; fs reads no clock: write the time itself "
+            "(--now's epoch seconds)"
+        )
 
 
 #: An attribute reference (``Name``, ``MY.Name``, ``.Name``) or a literal, which
