@@ -29,6 +29,7 @@ from fairshare_cli.cli.userprio_inputs import (
 )
 from fairshare_cli.cli.userprio_options import (
     NAMES_IGNORED,
+    NOTES,
     autoformat_of,
     check_constraint,
     check_group_ids,
@@ -38,6 +39,7 @@ from fairshare_cli.cli.userprio_options import (
     dumped_quotas_line,
     named_left_out,
     names_inside_groups,
+    note_later,
     query_of,
     split_names,
 )
@@ -81,7 +83,7 @@ class UserprioCommand(click.Command):
             ctx.meta[EDITING] = bool(edits)
             return super().parse_args(ctx, [a for a in args if not _single_dash(a)])
         # (printed once the command has run: a refusal is its one error line alone)
-        ctx.meta["fs.userprio.notes"] = translated.notes
+        ctx.meta[NOTES] = list(translated.notes)
         ctx.meta["fs.userprio.af"] = translated.af_letters
         if translated.edit:  # the edit's operands, then the options it shares with userprio
             ctx.meta["fs.userprio.edit"] = [*translated.edit, *translated.args]
@@ -89,7 +91,7 @@ class UserprioCommand(click.Command):
 
     def invoke(self, ctx: click.Context) -> Any:
         result = self._run(ctx)
-        for note in ctx.meta.get("fs.userprio.notes", ()):
+        for note in ctx.meta.get(NOTES, ()):
             click.echo(f"fs: note: {note}", err=True)
         return result
 
@@ -258,7 +260,7 @@ def userprio(
     group_info.update(dumped)
     params = click.get_current_context().params
     if names and (params["allusers"] or params["from_negotiator"]) and not params["group_rollup"]:
-        click.echo(f"fs: note: {NAMES_IGNORED}", err=True)
+        note_later(NAMES_IGNORED)
         names = ()
     names, inside = names_inside_groups(names, records)
     query = query_of(names, params)
@@ -270,9 +272,9 @@ def userprio(
     view = userprio_view(records, env.config, shown_at, query, queue=queue, group_info=group_info,
                          activity_now=env.now, table_entries=entries)  # fmt: skip
     for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():
-        click.echo(f"fs: note: {line}", err=True)
+        note_later(line)
     if dumped and all_cols:  # (stdout stays condor_userprio's, line for line)
-        click.echo(f"fs: note: {dumped_quotas_line(shown_at)}", err=True)
+        note_later(dumped_quotas_line(shown_at))
     fmt = opts.output
     if fmt != "table":
         _emit(view, fmt)
@@ -287,7 +289,7 @@ def userprio(
         click.echo(render_userprio(view, cols, shown_at), nl=False)
     # (on stderr, right under the table: stdout stays condor_userprio's, line for line)
     for line in _footer(view, records, jobs, env, query, inside, _groups_only(cols)):
-        click.echo(f"fs: note: {line}", err=True)
+        note_later(line)
 
 
 def _long(
@@ -343,9 +345,8 @@ def _long(
         with_ad = {r.name for r in rows}
         left = sorted(n for n in records if query.wanted(n) and n not in with_ad)
         if left:
-            click.echo(f"fs: note: not listed: {first_five(left)}: no Accounting ad in the "
-                       "collector (no job in the queue); --allusers lists every record",
-                       err=True)  # fmt: skip
+            note_later(f"not listed: {first_five(left)}: no Accounting ad in the collector "
+                       "(no job in the queue); --allusers lists every record")  # fmt: skip
     ads = collector_ads_of(rows, records, config, shown_at)
     if af is not None:
         return render_autoformat(constrained(ads), af)

@@ -210,11 +210,22 @@ def check_constraint(constraints: tuple[str, ...], long_: bool, modular: bool, f
             "--constraint (-constraint) filters only --long --modular and --af output, as "
             "condor_userprio 25.0 applies it; leave out --json, or name the submitters"
         )
-    click.echo(
-        "fs: note: -constraint is ignored here, as condor_userprio 25.0 ignores it: it "
-        "filters only -long -modular and -af output; name the submitters to narrow the table",
-        err=True,
+    note_later(
+        "-constraint is ignored here, as condor_userprio 25.0 ignores it: it "
+        "filters only -long -modular and -af output; name the submitters to narrow the table"
     )
+
+
+#: ``ctx.meta``'s key of the notes ``fs userprio`` prints once it has run.
+NOTES = "fs.userprio.notes"
+
+
+def note_later(text: str) -> None:
+    """Print ``fs: note: text`` on stderr once the command has run (``UserprioCommand``):
+    a refused line prints its one error line alone."""
+    import click
+
+    click.get_current_context().meta.setdefault(NOTES, []).append(text)
 
 
 def constrained(ads: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -58,3 +58,30 @@ def test_the_note_follows_an_edit_that_ran(run: Callable[..., Any], tmp_path: Pa
         "fs: note: condor_userprio runs one edit, the last -setfactor given (-setfactor comes "
         f"first in its order); ignored: -setfactor {DAVE} x\n"
     )
+
+
+def test_a_refused_group_number_after_an_unknown_name_prints_the_error_alone(
+    run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """``fs userprio x@y group_physics -groupid -quotas`` printed 'fs: note: no record
+    x@y' before the -groupid refusal."""
+    args = _args(tmp_path)
+    before = (tmp_path / "s.json").read_bytes()
+    result = run("userprio", "x@y", "group_physics", "-groupid", "-quotas", *args)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: --groupid (-groupid): condor_userprio would number group_physics by the "
+        "order the collector sent their ads in, which fs cannot know (no user inside a group "
+        "is listed); --allusers reads the negotiator's ad, whose order is known\n"
+    )
+    assert (tmp_path / "s.json").read_bytes() == before
+
+
+def test_notes_follow_in_the_order_they_arose(run: Callable[..., Any], tmp_path: Path) -> None:
+    """The options' notes first (-debug), then the names' (no record), once printed."""
+    result = run("userprio", "x@y", "judy", "-d", "-prio", *_args(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == (
+        "fs: note: -debug: fs talks to no daemon, so it has no debug log to print; the output "
+        "is as without it\nfs: note: no record x@y\n"
+    )
