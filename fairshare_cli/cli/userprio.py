@@ -91,7 +91,7 @@ class UserprioCommand(click.Command):
 
     def invoke(self, ctx: click.Context) -> Any:
         result = self._run(ctx)
-        for note in ctx.meta.get(NOTES, ()):
+        for note in ctx.meta.pop(NOTES, ()):  # (meta is shared: whatif runs it twice)
             click.echo(f"fs: note: {note}", err=True)
         return result
 
