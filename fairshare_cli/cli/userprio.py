@@ -41,6 +41,7 @@ from fairshare_cli.cli.userprio_options import (
     names_inside_groups,
     note_later,
     query_of,
+    reslist_name,
     split_names,
 )
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP
@@ -434,7 +435,6 @@ def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
             then prints the negotiator's ad, whose ``NameN`` carry each startd's address
             (``GetResourceName``), which fs does not hold.
     """
-    from fairshare_cli.core.htcondor.accountant import qualify
     from fairshare_cli.core.names import shown
     from fairshare_cli.render.userprio_long import render_reslist
 
@@ -444,7 +444,7 @@ def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
             "prints the negotiator's ad, naming each slot with its startd's address, which "
             "fs does not hold)"
         )
-    submitter = qualify(name, env.config.pool.uid_domain)
+    submitter = reslist_name(name, env.config.pool.uid_domain, env.config.groups)
     negotiator = negotiator_section(env)  # (a match no job took holds its slot's record
     claims = negotiator.claims.values()  # until the next cycle: listed after the claims,
     taken = {c.slot for c in negotiator.jobless}  # its slot's holder's record gone meanwhile)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
@@ -307,3 +307,24 @@ def autoformat_of(exprs: tuple[str, ...], letters: str, fmt: str) -> AutoFormat 
     given = click.get_current_context().meta.get("fs.userprio.af", ())
     each = tuple(letters if g is None else g for g in given)
     return autoformat(exprs, letters, each if len(each) == len(exprs) else None)
+
+
+def reslist_name(name: str, uid_domain: str, groups: Collection[str]) -> str:
+    """``-getreslist NAME``'s submitter: NAME, a bare user given ``@uid_domain`` (fs's
+    kindness: condor_userprio wants the full name and stops on one without ``@``).
+
+    Raises:
+        InputError: an empty name (or user before ``@``), one with blanks, control
+            characters or two ``@``, and a group or ``<none>``: no submitter, as
+            condor_userprio refuses them (no ``@``), and no record holds a slot.
+    """
+    from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, qualify
+    from fairshare_cli.core.names import check_name
+
+    check_name(name, "-getreslist NAME", submitter=True)
+    if name.startswith("@") or name == ROOT_GROUP or name in groups:
+        raise InputError(
+            f"-getreslist {shown_text(repr(name))}: expected a submitter, user@domain (or a "
+            "user, given the pool's uid_domain), as condor_userprio wants its full name"
+        )
+    return qualify(name, uid_domain)
