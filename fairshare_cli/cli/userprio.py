@@ -29,6 +29,7 @@ from fairshare_cli.cli.userprio_inputs import (
 )
 from fairshare_cli.cli.userprio_options import (
     NAMES_IGNORED,
+    NOTES,
     autoformat_of,
     check_constraint,
     check_group_ids,
@@ -38,7 +39,10 @@ from fairshare_cli.cli.userprio_options import (
     dumped_quotas_line,
     named_left_out,
     names_inside_groups,
+    note_later,
     query_of,
+    reslist_name,
+    split_names,
 )
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
@@ -79,14 +83,20 @@ class UserprioCommand(click.Command):
             edits = [o for a in args if _single_dash(a) and (o := find_option(a)) and o.edit]
             ctx.meta[EDITING] = bool(edits)
             return super().parse_args(ctx, [a for a in args if not _single_dash(a)])
-        for note in translated.notes:
-            click.echo(f"fs: note: {note}", err=True)
+        # (printed once the command has run: a refusal is its one error line alone)
+        ctx.meta[NOTES] = list(translated.notes)
         ctx.meta["fs.userprio.af"] = translated.af_letters
         if translated.edit:  # the edit's operands, then the options it shares with userprio
             ctx.meta["fs.userprio.edit"] = [*translated.edit, *translated.args]
         return super().parse_args(ctx, translated.args)
 
     def invoke(self, ctx: click.Context) -> Any:
+        result = self._run(ctx)
+        for note in ctx.meta.pop(NOTES, ()):  # (meta is shared: whatif runs it twice)
+            click.echo(f"fs: note: {note}", err=True)
+        return result
+
+    def _run(self, ctx: click.Context) -> Any:
         edit = ctx.meta.get("fs.userprio.edit")
         if not edit:
             return super().invoke(ctx)
@@ -238,6 +248,7 @@ def userprio(
     from fairshare_cli.render.userprio import render_userprio
 
     check_names(names)
+    names = split_names(names)
     af = autoformat_of(display["af_exprs"], display["af_opts"], opts.output)
     check_constraint(constraints, long_ or af is not None, modular or af is not None, opts.output)
     env = load_env(opts)
@@ -250,7 +261,7 @@ def userprio(
     group_info.update(dumped)
     params = click.get_current_context().params
     if names and (params["allusers"] or params["from_negotiator"]) and not params["group_rollup"]:
-        click.echo(f"fs: note: {NAMES_IGNORED}", err=True)
+        note_later(NAMES_IGNORED)
         names = ()
     names, inside = names_inside_groups(names, records)
     query = query_of(names, params)
@@ -262,9 +273,9 @@ def userprio(
     view = userprio_view(records, env.config, shown_at, query, queue=queue, group_info=group_info,
                          activity_now=env.now, table_entries=entries)  # fmt: skip
     for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():
-        click.echo(f"fs: note: {line}", err=True)
+        note_later(line)
     if dumped and all_cols:  # (stdout stays condor_userprio's, line for line)
-        click.echo(f"fs: note: {dumped_quotas_line(shown_at)}", err=True)
+        note_later(dumped_quotas_line(shown_at))
     fmt = opts.output
     if fmt != "table":
         _emit(view, fmt)
@@ -279,7 +290,7 @@ def userprio(
         click.echo(render_userprio(view, cols, shown_at), nl=False)
     # (on stderr, right under the table: stdout stays condor_userprio's, line for line)
     for line in _footer(view, records, jobs, env, query, inside, _groups_only(cols)):
-        click.echo(f"fs: note: {line}", err=True)
+        note_later(line)
 
 
 def _long(
@@ -335,9 +346,8 @@ def _long(
         with_ad = {r.name for r in rows}
         left = sorted(n for n in records if query.wanted(n) and n not in with_ad)
         if left:
-            click.echo(f"fs: note: not listed: {first_five(left)}: no Accounting ad in the "
-                       "collector (no job in the queue); --allusers lists every record",
-                       err=True)  # fmt: skip
+            note_later(f"not listed: {first_five(left)}: no Accounting ad in the collector "
+                       "(no job in the queue); --allusers lists every record")  # fmt: skip
     ads = collector_ads_of(rows, records, config, shown_at)
     if af is not None:
         return render_autoformat(constrained(ads), af)
@@ -425,7 +435,6 @@ def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
             then prints the negotiator's ad, whose ``NameN`` carry each startd's address
             (``GetResourceName``), which fs does not hold.
     """
-    from fairshare_cli.core.htcondor.accountant import qualify
     from fairshare_cli.core.names import shown
     from fairshare_cli.render.userprio_long import render_reslist
 
@@ -435,7 +444,7 @@ def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
             "prints the negotiator's ad, naming each slot with its startd's address, which "
             "fs does not hold)"
         )
-    submitter = qualify(name, env.config.pool.uid_domain)
+    submitter = reslist_name(name, env.config.pool.uid_domain, env.config.groups)
     negotiator = negotiator_section(env)  # (a match no job took holds its slot's record
     claims = negotiator.claims.values()  # until the next cycle: listed after the claims,
     taken = {c.slot for c in negotiator.jobless}  # its slot's holder's record gone meanwhile)
