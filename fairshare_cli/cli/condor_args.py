@@ -178,6 +178,9 @@ def translate(args: list[str]) -> Translated:
     while i < len(args):
         arg = args[i]
         i += 1
+        if arg == "--":  # (the end of the options: names follow, as typed)
+            out.extend(args[i - 1 :])
+            break
         if arg in VALUE_OPTIONS and i < len(args):
             out.extend((arg, args[i]))
             i += 1
@@ -207,6 +210,7 @@ def translate(args: list[str]) -> Translated:
             raise InputError(_unsupported(option.name))
     edit, ignored = _first_edit(edits)
     if edit is not None:
+        _check_dropped(out)
         out = _common_only(out)
     notes = (*ignored, *_quiet_notes(quiet, out))
     return Translated(_later_filter(out, filters), edit, notes, tuple(af_letters))
@@ -341,6 +345,39 @@ def _autoformat(
         out.extend(("--af", expr))
         letters.append(arg.partition(":")[2] if own else None)
     return i
+
+
+#: How many values each ``fs userprio`` option that takes some has, as they reach
+#: :func:`_check_dropped` (condor_userprio's display options translated, fs's own).
+_VALUES = {"--config": 1, "--state": 1, "--now": 1, "--sort": 1, "--output": 1,
+           "--af-opts": 1, "--af": 1, "--constraint": 1, "--getreslist": 1,
+           "--activefrom": 3}  # fmt: skip
+
+
+def _check_dropped(args: list[str]) -> None:
+    """Refuse what condor_userprio refuses while it reads its arguments, before it runs
+    an edit: a NAME that starts with no letter (its usage) and an ``-af`` expression that
+    does not parse (``Invalid expression``). The display options an edit drops are not
+    read otherwise.
+
+    Raises:
+        InputError: the first such name or expression.
+    """
+    from fairshare_cli.cli.userprio_options import check_names
+    from fairshare_cli.core.htcondor.classads import check_expression
+
+    i = 0
+    while i < len(args):
+        arg, i = args[i], i + 1
+        if arg == "--":
+            check_names(args[i:])
+            return
+        if arg == "--af":
+            check_expression(args[i], args[i])
+        if arg in _VALUES:
+            i += _VALUES[arg]
+        elif arg == "-" or not arg.startswith("-"):
+            check_names([arg])
 
 
 def _common_only(args: list[str]) -> list[str]:

@@ -84,7 +84,9 @@ def _as_c_reads(text: str) -> str:
 def _time_value(value: str) -> float:
     try:
         t = parse_time(value, "WHEN")
-    except InputError:
+    except InputError as exc:  # (a number out of range, a date no calendar has: said as is)
+        if "expected epoch seconds or an ISO-8601 time" not in str(exc):
+            raise
         raise InputError(
             f"WHEN: expected epoch seconds or an ISO-8601 time like 2026-11-21T12:00:00Z, "
             f"got '{value}'"

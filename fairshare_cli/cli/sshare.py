@@ -221,14 +221,9 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
     # ends: the cyclic collector would only walk it (benchmarks/run.py --rows sshare: 6%).
     every, names = users_asked(users)  # (all_users: -a is in users, in its place)
     ignored = click.get_current_context().args
-    if ignored:  # (on stderr: stdout is sshare's, which says nothing of them)
-        words = " ".join(repr(arg) for arg in ignored)
-        click.echo(
-            f"fs: note: ignored {words}, as sshare ignores an argument not an option's", err=True
-        )
     with gc_paused():
         algo, columns, cluster, compat = _share_columns(
-            opts, every, accounts, names, users_only, verbose=verbose > 0
+            opts, every, accounts, names, users_only, verbose=verbose > 0, clusters=clusters
         )
         if cluster_asked(clusters, cluster) and opts.output == "table":
             click.echo(f"CLUSTER: {cluster}")  # (sshare.c's _multi_cluster, before the rows)
@@ -241,6 +236,12 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
         mode = "parsable2" if parsable2 else "parsable" if parsable else "table"
         # (slurm_addto_char_list trims the names from Slurm 25.05 on, not in 22.05)
         _print(opts.output, columns, spec, mode, noheader, trim=compat != "22.05")
+    if ignored:  # (on stderr, once printed: stdout is sshare's, which says nothing of them;
+        # a refused line prints its one error line alone)
+        words = " ".join(repr(arg) for arg in ignored)
+        click.echo(
+            f"fs: note: ignored {words}, as sshare ignores an argument not an option's", err=True
+        )
 
 
 def _print(
@@ -283,6 +284,7 @@ def _share_columns(
     users: list[str],
     users_only: bool,
     verbose: bool = False,
+    clusters: str | None = None,
 ) -> tuple[str, dict[str, list[Any]], str, str]:
     """The algorithm in effect, sshare's columns, holding the rows asked for, the
     cluster's name and the Slurm whose output is printed (``priority.output_compat``);
@@ -331,8 +333,7 @@ def _share_columns(
     if me is not None:
         wanted_users = {_caseless(me)}
     if verbose:
-        named: list[str | None] = [uid_user_name(user, compat) for user in users]
-        click.echo(requested_lines(all_users, named or [me], accounts, compat), err=True, nl=False)
+        _say_requested(all_users, users, me, accounts, compat, clusters, env.config.pool.name)
     show_all = all_users or not wanted_users
     # each -A is read by slurm_addto_char_list, as -o is: -A "" names the account "",
     # which no association is in (the header alone)
@@ -353,6 +354,22 @@ def _share_columns(
         columns = {key: [values[i] for i in picked] for key, values in columns.items()}
         columns["account_display"] = names
     return algo, columns, env.config.pool.name, compat
+
+
+def _say_requested(
+    all_users: bool,
+    users: list[str],
+    me: str | None,
+    accounts: tuple[str, ...],
+    compat: str,
+    clusters: str | None,
+    cluster: str,
+) -> None:
+    """``-v``'s lines on stderr (:func:`requested_lines`), once ``-M`` is checked: sshare
+    reads ``-M`` in its option loop (``fatal`` on a cluster it cannot find), before them."""
+    cluster_asked(clusters, cluster)
+    named: list[str | None] = [uid_user_name(user, compat) for user in users]
+    click.echo(requested_lines(all_users, named or [me], accounts, compat), err=True, nl=False)
 
 
 def requested_lines(

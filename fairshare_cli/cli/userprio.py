@@ -29,6 +29,7 @@ from fairshare_cli.cli.userprio_inputs import (
 )
 from fairshare_cli.cli.userprio_options import (
     NAMES_IGNORED,
+    NOTES,
     autoformat_of,
     check_constraint,
     check_group_ids,
@@ -36,10 +37,13 @@ from fairshare_cli.cli.userprio_options import (
     columns,
     constrained,
     dumped_quotas_line,
-    named_left_out,
+    name_notes,
     names_inside_groups,
+    note_later,
     query_of,
     refuse_whatif_edit,
+    reslist_name,
+    split_names,
 )
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
@@ -80,8 +84,8 @@ class UserprioCommand(click.Command):
             edits = [o for a in args if _single_dash(a) and (o := find_option(a)) and o.edit]
             ctx.meta[EDITING] = bool(edits)
             return super().parse_args(ctx, [a for a in args if not _single_dash(a)])
-        for note in translated.notes:
-            click.echo(f"fs: note: {note}", err=True)
+        # (printed once the command has run: a refusal is its one error line alone)
+        ctx.meta[NOTES] = list(translated.notes)
         ctx.meta["fs.userprio.af"] = translated.af_letters
         if translated.edit and ctx.meta.get(WHATIF_SIDE) is not None:  # (it would write)
             refuse_whatif_edit(translated.edit[0])
@@ -90,6 +94,12 @@ class UserprioCommand(click.Command):
         return super().parse_args(ctx, translated.args)
 
     def invoke(self, ctx: click.Context) -> Any:
+        result = self._run(ctx)
+        for note in ctx.meta.pop(NOTES, ()):  # (meta is shared: whatif runs it twice)
+            click.echo(f"fs: note: {note}", err=True)
+        return result
+
+    def _run(self, ctx: click.Context) -> Any:
         edit = ctx.meta.get("fs.userprio.edit")
         if not edit:
             return super().invoke(ctx)
@@ -241,6 +251,7 @@ def userprio(
     from fairshare_cli.render.userprio import render_userprio
 
     check_names(names)
+    names = split_names(names)
     af = autoformat_of(display["af_exprs"], display["af_opts"], opts.output)
     check_constraint(constraints, long_ or af is not None, modular or af is not None, opts.output)
     env = load_env(opts)
@@ -253,7 +264,7 @@ def userprio(
     group_info.update(dumped)
     params = click.get_current_context().params
     if names and (params["allusers"] or params["from_negotiator"]) and not params["group_rollup"]:
-        click.echo(f"fs: note: {NAMES_IGNORED}", err=True)
+        note_later(NAMES_IGNORED)
         names = ()
     names, inside = names_inside_groups(names, records)
     query = query_of(names, params)
@@ -265,13 +276,12 @@ def userprio(
     view = userprio_view(records, env.config, shown_at, query, queue=queue, group_info=group_info,
                          activity_now=env.now, table_entries=entries)  # fmt: skip
     for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():
-        click.echo(f"fs: note: {line}", err=True)
+        note_later(line)
     if dumped and all_cols:  # (stdout stays condor_userprio's, line for line)
-        click.echo(f"fs: note: {dumped_quotas_line(shown_at)}", err=True)
+        note_later(dumped_quotas_line(shown_at))
     fmt = opts.output
     if fmt != "table":  # (the names' notes too: a named record left out gave a bare [])
-        _emit(view, fmt, _name_notes(view, records, query, inside))
-        return
+        return _emit(view, fmt, name_notes(view, records, query, inside))
     if long_ or af is not None:
         text = _long(view, inputs, queue, env, shown_at, query, modular, af)
         click.echo(text, nl=False)
@@ -282,7 +292,7 @@ def userprio(
         click.echo(render_userprio(view, cols, shown_at), nl=False)
     # (on stderr, right under the table: stdout stays condor_userprio's, line for line)
     for line in _footer(view, records, jobs, env, query, inside, _groups_only(cols)):
-        click.echo(f"fs: note: {line}", err=True)
+        note_later(line)
 
 
 def _long(
@@ -338,27 +348,12 @@ def _long(
         with_ad = {r.name for r in rows}
         left = sorted(n for n in records if query.wanted(n) and n not in with_ad)
         if left:
-            click.echo(f"fs: note: not listed: {first_five(left)}: no Accounting ad in the "
-                       "collector (no job in the queue); --allusers lists every record",
-                       err=True)  # fmt: skip
+            note_later(f"not listed: {first_five(left)}: no Accounting ad in the collector "
+                       "(no job in the queue); --allusers lists every record")  # fmt: skip
     ads = collector_ads_of(rows, records, config, shown_at)
     if af is not None:
         return render_autoformat(constrained(ads), af)
     return render_modular(constrained(ads)) if modular else render_long(ads)
-
-
-def _name_notes(
-    view: UserprioView,
-    records: Mapping[str, CustomerRecord],
-    query: UserprioQuery,
-    inside: Mapping[str, list[str]],
-) -> list[str]:
-    """What the names given came to: a name found inside groups, and the named records
-    the activity filter (or the queue) leaves out."""
-    lines = [f"{name} is shown as {' and '.join(found)}" for name, found in inside.items()]
-    if query.names and view.cutoff is not None:
-        lines.extend(named_left_out(view, records, query))
-    return lines
 
 
 def _footer(
@@ -375,7 +370,7 @@ def _footer(
     listed because none of their jobs is in the queue (their usage is in their group's
     row), as condor_userprio leaves them out, silently; not for a table of group rows
     only (``-quotas`` alone), which lists no submitter whatever the filter."""
-    lines = _name_notes(view, records, query, inside)
+    lines = name_notes(view, records, query, inside)
     lines[len(inside) : len(inside)] = _groups_left_out(view)
     if query.names or query.negotiator_ad or not jobs or view.cutoff is None or groups_only:
         return lines
@@ -440,7 +435,6 @@ def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
             then prints the negotiator's ad, whose ``NameN`` carry each startd's address
             (``GetResourceName``), which fs does not hold.
     """
-    from fairshare_cli.core.htcondor.accountant import qualify
     from fairshare_cli.core.names import shown
     from fairshare_cli.render.userprio_long import render_reslist
 
@@ -450,7 +444,7 @@ def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
             "prints the negotiator's ad, naming each slot with its startd's address, which "
             "fs does not hold)"
         )
-    submitter = qualify(name, env.config.pool.uid_domain)
+    submitter = reslist_name(name, env.config.pool.uid_domain, env.config.groups)
     negotiator = negotiator_section(env)  # (a match no job took holds its slot's record
     claims = negotiator.claims.values()  # until the next cycle: listed after the claims,
     taken = {c.slot for c in negotiator.jobless}  # its slot's holder's record gone meanwhile)
@@ -470,7 +464,7 @@ def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
 def _emit(view: UserprioView, fmt: str, notes: Sequence[str] = ()) -> None:
     """The rows as ``--format json/ndjson/csv`` (docs/json.md ``userprio``), handed to the
     writer a column at a time (the rows transposed at once: 20,000 submitters at
-    ``benchmarks/run.py --rows userprio-json``); then ``notes`` on stderr."""
+    ``benchmarks/run.py --rows userprio-json``); ``notes`` follow the command."""
     rows = view.listed
     fields = UserprioRow._fields
     columns: dict[str, Sequence[Any]] = dict.fromkeys(fields, ())
@@ -479,7 +473,7 @@ def _emit(view: UserprioView, fmt: str, notes: Sequence[str] = ()) -> None:
     times = ("begin_usage_time", "last_usage_time")
     emit_columns({k: columns[k] for k in JSON_FIELDS}, len(rows), fmt, times)
     for line in notes:
-        click.echo(f"fs: note: {line}", err=True)
+        note_later(line)
 
 
 #: The ``--format json/ndjson/csv`` keys, in order (docs/json.md ``userprio``).

@@ -4,8 +4,9 @@ columns, as condor_userprio's option flags (``DetailFlag``, ``MinLastUsageTime``
 
 from __future__ import annotations
 
+import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
@@ -169,6 +170,20 @@ def named_left_out(
     ]
 
 
+def name_notes(
+    view: UserprioView,
+    records: Mapping[str, CustomerRecord],
+    query: UserprioQuery,
+    inside: Mapping[str, list[str]],
+) -> list[str]:
+    """What the names given came to, for the table and ``--json`` alike: a name found
+    inside groups, and the named records the activity filter (or the queue) leaves out."""
+    lines = [f"{name} is shown as {' and '.join(found)}" for name, found in inside.items()]
+    if query.names and view.cutoff is not None:
+        lines.extend(named_left_out(view, records, query))
+    return lines
+
+
 def dumped_quotas_line(shown_at: float) -> str:
     """Which cycle the group quotas of ``-all`` are: the dump's, not the next one's."""
     from fairshare_cli.render.formats import iso
@@ -190,10 +205,19 @@ def check_constraint(constraints: tuple[str, ...], long_: bool, modular: bool, f
     Raises:
         click.UsageError: a constraint with ``--json`` (fs's own output) but without
             ``--long --modular``.
+        InputError: where it applies, the constraints joined with ``&&`` do not parse.
     """
     import click
 
-    if not constraints or (long_ and modular and fmt == "table"):
+    if not constraints:
+        return
+    if long_ and modular and fmt == "table":  # (parsed before any ad is read, as condor does)
+        from fairshare_cli.core.htcondor.classads import check_expression
+        from fairshare_cli.render.userprio_autoformat import check_clockless
+
+        text = " && ".join(f"({c})" for c in constraints)
+        check_expression(text, f"-constraint {text}")
+        check_clockless(text, f"-constraint {text}")
         return
     if fmt != "table":
         raise click.UsageError(
@@ -201,11 +225,22 @@ def check_constraint(constraints: tuple[str, ...], long_: bool, modular: bool, f
             "condor_userprio 25.0 applies it; "
             + (_whatif_rows("-constraint") or "leave out --json, or name the submitters")
         )
-    click.echo(
-        "fs: note: -constraint is ignored here, as condor_userprio 25.0 ignores it: it "
-        "filters only -long -modular and -af output; name the submitters to narrow the table",
-        err=True,
+    note_later(
+        "-constraint is ignored here, as condor_userprio 25.0 ignores it: it "
+        "filters only -long -modular and -af output; name the submitters to narrow the table"
     )
+
+
+#: ``ctx.meta``'s key of the notes ``fs userprio`` prints once it has run.
+NOTES = "fs.userprio.notes"
+
+
+def note_later(text: str) -> None:
+    """Print ``fs: note: text`` on stderr once the command has run (``UserprioCommand``):
+    a refused line prints its one error line alone."""
+    import click
+
+    click.get_current_context().meta.setdefault(NOTES, []).append(text)
 
 
 def constrained(ads: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -251,6 +286,19 @@ def check_names(names: Sequence[str]) -> None:
                 f"NAME {shown_text(repr(name))}: condor_userprio reads a name that starts with a "
                 "letter (a user, user@domain or an accounting group), or <none>"
             )
+
+
+def split_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The names a query matches: a name with no ``@`` (and not ``<none>``) is a list of
+    short names, as condor_userprio joins such names into the one list its
+    ``StringListMember(splitusername(Name)[0], "...")`` reads (split at commas and blanks:
+    ``judy,ops`` names judy and ops); ``user@domain`` is matched whole (``Name =?= "..."``)."""
+    out: dict[str, None] = {}
+    for name in names:
+        full = "@" in name or name == "<none>"
+        out.update(dict.fromkeys([name] if full else re.split(r"[, \t\r\n]+", name)))
+    out.pop("", None)
+    return tuple(out)
 
 
 def autoformat_of(exprs: tuple[str, ...], letters: str, fmt: str) -> AutoFormat | None:
@@ -303,3 +351,24 @@ def refuse_whatif_edit(edit: str) -> None:
         f" nothing: compare the views without the edit, or preview it with fs {edit} ..."
         " --dry-run"
     )
+
+
+def reslist_name(name: str, uid_domain: str, groups: Collection[str]) -> str:
+    """``-getreslist NAME``'s submitter: NAME, a bare user given ``@uid_domain`` (fs's
+    kindness: condor_userprio wants the full name and stops on one without ``@``).
+
+    Raises:
+        InputError: an empty name (or user before ``@``), one with blanks, control
+            characters or two ``@``, and a group or ``<none>``: no submitter, as
+            condor_userprio refuses them (no ``@``), and no record holds a slot.
+    """
+    from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, qualify
+    from fairshare_cli.core.names import check_name
+
+    check_name(name, "-getreslist NAME", submitter=True)
+    if name.startswith("@") or name == ROOT_GROUP or name in groups:
+        raise InputError(
+            f"-getreslist {shown_text(repr(name))}: expected a submitter, user@domain (or a "
+            "user, given the pool's uid_domain), as condor_userprio wants its full name"
+        )
+    return qualify(name, uid_domain)

@@ -22,6 +22,7 @@ from enum import Enum
 from typing import Any
 
 from fairshare_cli.core.htcondor.accounting_ads import NOT_HELD, AdValue
+from fairshare_cli.core.htcondor.classads import check_expression
 from fairshare_cli.errors import InputError
 from fairshare_cli.render.userprio_long import classad_value
 
@@ -55,11 +56,13 @@ def autoformat(exprs: Sequence[str], opts: str, each: Sequence[str] | None = Non
     by ``opts`` when None), the separators by ``opts``, the last ``-af``'s, read in order
     as ``parse_autoformat_args`` reads them (a later ``t`` undoes ``g``'s blank prefix;
     letters it does not know are ignored). Once one ``-af`` has ``h``, each expression
-    after it has a heading: its own text with ``h``, else ``(expr)``, and no label.
+    after it has a heading, its own text (with ``h``, or without it an attribute, a literal
+    or a text of at most 16 characters; any other: ``(expr)``), and no label.
 
     Raises:
-        InputError: no expression, ``j``, or an expression naming an attribute of the
-            real ads that fs does not hold.
+        InputError: no expression, ``j``, an expression that does not parse (or is no
+            attribute's name with ``r``, or calls ``time()``), or one naming an attribute
+            of the real ads that fs does not hold.
     """
     if not exprs:
         raise InputError("-af (-autoformat) needs at least one attribute or expression")
@@ -86,13 +89,55 @@ def autoformat(exprs: Sequence[str], opts: str, each: Sequence[str] | None = Non
                 f"-af {expr}: fs does not hold {', '.join(held)} (the collector's and "
                 "the negotiator's own attributes, and the last cycle's shares)"
             )
+        check_expression(expr, expr)  # (parse_autoformat_args: before anything is read)
+        check_clockless(expr, f"-af {expr}")
+        if ("r" in own or "o" in own) and not _NAME.fullmatch(expr):
+            raise InputError(_RAW_EXPRESSION.format(expr=expr))
         headed = "h" in own or any(c.heading is not None for c in columns)
         columns.append(Column(
             expr, label="l" in own and not headed, quoted="V" in own,
             raw="r" in own or "o" in own,
-            heading=(expr if "h" in own else "(expr)") if headed else None,
+            heading=(expr if "h" in own else _implicit_heading(expr)) if headed else None,
         ))  # fmt: skip
     return AutoFormat(columns=tuple(columns), **seps)
+
+
+#: A call of ``time()`` or ``random()`` (any case), as ``knob_values`` spots one, or of
+#: ``absTime()``/``formatTime()`` with no argument (the current time).
+_IMPURE = re.compile(r"\b(?i:time|random)\s*\(|\b(?i:abstime|formattime)\s*\(\s*\)")
+
+
+def check_clockless(expr: str, where: str) -> None:
+    """Refuse an expression that calls ``time()`` or ``random()`` (outside its strings;
+    or ``absTime()``, ``formatTime()``):
+    condor_userprio evaluates it with its clock, or a die, when it prints; fs reads no
+    clock (its time is ``--now``), so it would print the machine's instead.
+
+    Raises:
+        InputError: naming ``where``.
+    """
+    if _IMPURE.search(_STRING.sub('""', expr)):
+        raise InputError(
+            f"{where}: reads the clock (time()) or a die (random()), which "
+            "condor_userprio does as it prints; fs reads no clock: write the time itself "
+            "(--now's epoch seconds)"
+        )
+
+
+#: An attribute reference (``Name``, ``MY.Name``, ``.Name``) or a literal, which
+#: ``getExpressionKind`` ranks at most ``Attr``: their text stays a heading at any length.
+_PLAIN = re.compile(
+    r"\s*(\.?\s*[A-Za-z_][A-Za-z0-9_]*(\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*"
+    r'|"(?:[^"\\]|\\.)*"|[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?)\s*'
+)
+
+
+def _implicit_heading(expr: str) -> str:
+    """The heading of an expression of an ``-af`` without ``h`` after one with it, as
+    ``parse_autoformat_args`` sets it: the text, but ``(expr)`` for an expression that is
+    neither an attribute nor a literal (``kind > ExpressionKind::Attr``) and is longer
+    than 16 characters."""
+    return "(expr)" if len(expr) > 16 and not _PLAIN.fullmatch(expr) else expr
 
 
 def render_autoformat(ads: Sequence[Mapping[str, AdValue]], af: AutoFormat) -> str:
@@ -152,4 +197,7 @@ def _raw(expr: str, ad: Mapping[str, AdValue]) -> str:
         return classad_value(ad[lower[expr.lower()]])
     if _NAME.fullmatch(expr):
         return "undefined"
-    raise InputError(f"-af:r {expr}: fs prints attributes unevaluated, not expressions")
+    raise InputError(_RAW_EXPRESSION.format(expr=expr))
+
+
+_RAW_EXPRESSION = "-af:r {expr}: fs prints attributes unevaluated, not expressions"

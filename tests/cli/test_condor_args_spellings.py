@@ -218,7 +218,7 @@ def test_several_edits_run_the_first_of_mains_chain(
 
 def test_each_af_formats_its_own_expressions(run: Callable[..., Any], args: list[str]) -> None:
     """``parse_autoformat_args`` registers each call's expressions with that call's letters
-    (``l``: ``Name = %v``; ``h``: a heading, or ``(expr)`` once an earlier call had one)
+    (``l``: ``Name = %v``; ``h``: a heading, and one once an earlier call had one)
     and ends with ``SetAutoSep`` of its own letters, which clears the earlier ones: the last
     ``-af`` sets the separators. ``display_Headings`` prints the headings in order over the
     first columns. fs applied the last ``-af``'s letters to every expression."""
@@ -229,10 +229,12 @@ def test_each_af_formats_its_own_expressions(run: Callable[..., Any], args: list
     )
     comma = run("userprio", "-af:V", "Name", "-af:,", "ResourcesUsed", *only)
     assert comma.stdout == ('"group_physics.hep", 8\n"group_physics.hep.dave@example.org", 8\n')
-    # Name: heading "Name" (width 4, widening to 17, then 34); ResourcesUsed: "(expr)", 6
+    # Name: heading "Name" (width 4, widening to 17, then 34); ResourcesUsed: its own
+    # text (an attribute), width 13
     headed = run("userprio", "-af:h", "Name", "-af", "ResourcesUsed", *only)
     assert headed.stdout == (
-        "Name (expr)\ngroup_physics.hep 8     \ngroup_physics.hep.dave@example.org 8     \n"
+        "Name ResourcesUsed\ngroup_physics.hep 8            \n"
+        "group_physics.hep.dave@example.org 8            \n"
     )
     # the one heading goes over the first column, which has no width: printed bare
     late = run("userprio", "-af", "Name", "-af:h", "ResourcesUsed", *only)

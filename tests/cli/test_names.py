@@ -86,14 +86,15 @@ def test_edit_help_says_condor_creates_silently(run: Callable[..., Any]) -> None
 
 def test_a_name_with_a_control_character_is_noted_escaped(sample: list[str]) -> None:
     """``fs userprio $'a\\e[2J'`` wrote the escape as it came, on a terminal clearing the
-    screen ('fs: note: no record a^[[2J@example.org'); ``$'a\\nb'`` made the one-line note
-    two lines. The name is shown escaped, as fs shows a control character elsewhere; one
-    that starts with the escape is refused (condor_userprio reads no such name), escaped."""
-    line = ["userprio", "a\x1b[2J", "a\nb", *sample, "--now", NOW]
+    screen ('fs: note: no record a^[[2J@example.org'); ``$'a\\ab'`` rang the bell. The name
+    is shown escaped, as fs shows a control character elsewhere; one that starts with the
+    escape is refused (condor_userprio reads no such name), escaped. (``$'a\\nb'`` is two
+    names, a and b: condor_userprio splits a name without @ at blanks and commas.)"""
+    line = ["userprio", "a\x1b[2J", "a\x07b", *sample, "--now", NOW]
     result = CliRunner().invoke(cli, line, color=True)  # (as a terminal: no escape dropped)
     assert (result.exit_code, result.stdout) == (0, "")
     assert result.stderr == (
-        "fs: note: no record a\\x1b[2J@example.org\nfs: note: no record a\\nb@example.org\n"
+        "fs: note: no record a\\x1b[2J@example.org\nfs: note: no record a\\x07b@example.org\n"
     )
     line = ["userprio", "\x1b[2J", *sample, "--now", NOW]
     result = CliRunner().invoke(cli, line, color=True)

@@ -28,3 +28,15 @@ def test_an_argument_is_ignored_as_sshare_ignores_it(
         "fs: note: ignored 'bob', as sshare ignores an argument not an option's\n"
     )
     assert env["state"].read_bytes() == before
+
+
+def test_a_refused_line_with_an_ignored_argument_prints_the_error_alone(
+    env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    """``fs sshare -o Foo bob``: sshare refuses the field; fs printed the note on ``bob``
+    first, then the error (two lines)."""
+    before = env["state"].read_bytes()
+    result = run("sshare", "-o", "Foo", "bob", *common(env))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == 'fs: error: Invalid field requested: "foo"\n'
+    assert env["state"].read_bytes() == before

@@ -68,3 +68,18 @@ def test_sshare_v_speaks_before_a_bad_field_is_refused(
     assert result.exit_code == 2
     assert result.stderr.startswith("Users requested:\n\t: all\nAccounts requested:\n\t: all\n")
     assert result.stderr.splitlines()[-1] == 'fs: error: Invalid field requested: "nope"'
+
+
+def test_sshare_v_with_a_cluster_fs_does_not_model_is_refused_alone(
+    env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    """sshare reads ``-M`` in its option loop (``fatal``, ``Could not get cluster
+    information``), before the lines: fs printed them first, then the error."""
+    before = env["state"].read_bytes()
+    result = run("sshare", "-v", "-M", "x", *common(env))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: -M 'x': fs models one cluster, 'pool' (the pool config's [pool] name); "
+        "give that name or 'all', or leave -M out\n"
+    )
+    assert env["state"].read_bytes() == before

@@ -213,7 +213,7 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
     site = _json_value(job, "site_factor")
     if site is not None:
         obj["site_factor"] = site
-    sluid = _sluid(job.get("step_id"))
+    sluid = _sluid(job.get("step_id"), where)
     if sluid is not None:
         obj["sluid"] = sluid
     by_partition = _by_partition(job.get("priority_by_partition"), where)
@@ -225,11 +225,20 @@ def _json_job(job: Mapping[str, Any], where: str, out: JobDump) -> None:
     item.printed_by_partition = by_partition
 
 
-def _sluid(step_id: Any) -> Any:
+def _sluid(step_id: Any, where: str) -> Any:
     """A job's SLUID: its ``step_id``'s ``sluid`` (data_parser v0.0.44 on, Slurm 25.11's
     ``SLURM_STEP_ID`` parser); None where it has none (``""`` or null: the SLUID 0, as
-    ``DUMP_FUNC(SLUID)`` dumps it; no ``step_id`` object: an older dump)."""
-    sluid = step_id.get("sluid") if isinstance(step_id, dict) else None
+    ``DUMP_FUNC(SLUID)`` dumps it; no ``step_id``: an older dump).
+
+    Raises:
+        InputError: a ``step_id`` that is no object (its SLUID would be lost unsaid).
+    """
+    if step_id is None:
+        return None
+    if not isinstance(step_id, dict):
+        kind = "an array" if isinstance(step_id, list) else f"{shown(repr(step_id))}"
+        raise InputError(f"{where}: step_id: expected an object (holding sluid), got {kind}")
+    sluid = step_id.get("sluid")
     return None if sluid == "" else sluid
 
 

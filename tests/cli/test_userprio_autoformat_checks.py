@@ -1,0 +1,40 @@
+"""``fs userprio -af EXPR...`` checks each expression before anything is read or printed,
+as condor_userprio's ``parse_autoformat_args`` does while it reads its arguments
+(``Error: Invalid expression``): a refused line prints its one error line alone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("af", "error"),
+    [
+        pytest.param(
+            ["-af", "<none>"], "<none>: cannot parse ClassAd expression '<none>'", id="parse"
+        ),
+        pytest.param(
+            ["-af:r", "Priority*2"],
+            "-af:r Priority*2: fs prints attributes unevaluated, not expressions",
+            id="raw-expression",
+        ),
+    ],
+)
+def test_a_bad_expression_beside_an_unknown_name_is_the_one_line(
+    run: Callable[..., Any], tmp_path: Path, af: list[str], error: str
+) -> None:
+    """``fs userprio x@y -af '<none>'`` printed 'fs: note: no record x@y' before the error."""
+    state = tmp_path / "s.json"
+    state.write_bytes((REPO / "sample_configs" / "sample-state.json").read_bytes())
+    before = state.read_bytes()
+    result = run("userprio", "x@y", *af, "--config", str(REPO / "sample_configs" / "pool.toml"),
+                 "--state", str(state), "--now", "2026-11-21T12:00:00Z")  # fmt: skip
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: {error}\n"
+    assert state.read_bytes() == before

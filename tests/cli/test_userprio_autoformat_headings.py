@@ -1,0 +1,34 @@
+"""``fs userprio -af:h A -af B ...``: the headings of an ``-af`` without ``h`` after one with it.
+
+``parse_autoformat_args`` (``ad_printmask.cpp``) heads each such expression with its own
+text, and only an expression that is neither an attribute nor a literal
+(``kind > ExpressionKind::Attr``) and is longer than 16 characters with ``(expr)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_later_af_heads_attributes_and_short_expressions_with_their_text(
+    run: Callable[..., Any], tmp_path: Path
+) -> None:
+    """fs headed every expression of the later ``-af`` ``(expr)`` (``Name (expr) (expr)
+    (expr)``); condor_userprio keeps ``Priority``, ``Priority*2`` (10 characters) and the
+    24-character attribute name, and writes ``(expr)`` for ``PriorityFactor*1000+1``."""
+    state = tmp_path / "s.json"
+    state.write_bytes((REPO / "sample_configs" / "sample-state.json").read_bytes())
+    before = state.read_bytes()
+    result = run(
+        "userprio", "-af:h", "Name", "-af", "Priority*2", "PriorityFactor*1000+1",
+        "WeightedAccumulatedUsage", "-constraint", "ResourcesUsed >= 8",
+        "--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state),
+        "--now", "2026-11-21T12:00:00Z",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[0] == ("Name Priority*2 (expr) WeightedAccumulatedUsage")
+    assert state.read_bytes() == before
