@@ -89,4 +89,32 @@ def decoder_fault(exc: BaseException, text: str | None = None) -> str:
         return "a whole number too long" + (
             f" at line {text.count(chr(10), 0, found.start()) + 1}" if text and found else ""
         )
-    return str(exc)
+    return _toml_twice(str(exc), text)
+
+
+def _toml_twice(message: str, text: str | None) -> str:
+    """tomli's words for a table or key given twice, with what is given twice named as the
+    file writes it: ``Cannot declare ('accountant',) twice`` (a Python tuple) is ``the
+    table [accountant] is declared twice``, ``Cannot overwrite a value`` names the key of
+    its line. Any other message as it is."""
+    import ast  # only on the error path
+    import re
+
+    declared = re.fullmatch(r"Cannot declare (\(.*\)) twice( \(at line \d+, column \d+\))", message)
+    if declared is not None:
+        try:
+            parts = ast.literal_eval(declared[1])
+            name = ".".join(p if re.fullmatch(r"[\w-]+", p, re.A) else f'"{p}"' for p in parts)
+        except (ValueError, SyntaxError, TypeError):
+            return message
+        return f"the table [{name}] is declared twice{declared[2]}; give each table once"
+    over = re.fullmatch(r"Cannot overwrite a value( \(at line (\d+), column \d+\))", message)
+    if over is None or text is None:
+        return message
+    lines = text.splitlines()
+    number = int(over[2])
+    line = lines[number - 1] if 0 < number <= len(lines) else ""
+    key = line.split("=", 1)[0].strip() if "=" in line else ""
+    if not key:
+        return message
+    return f"the key {key} is given twice in its table{over[1]}; give each key once"

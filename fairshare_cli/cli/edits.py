@@ -17,7 +17,7 @@ import click
 
 from fairshare_cli.cli.complete import submitter_names
 from fairshare_cli.cli.context import Env, mutate_state
-from fairshare_cli.cli.names import create_option, group_records, new_record_note
+from fairshare_cli.cli.names import close_record, create_option, group_records, new_record_note
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.htcondor import accountant as acct
@@ -189,6 +189,8 @@ def _delete(s: acct.AccountantState, env: Env, n: str, _: None) -> acct.Accounta
     if n not in s.records:
         inside = group_records(n, s.records)
         hint = f"; did you mean {' or '.join(inside)}" if inside else ""
+        close = None if inside else close_record(n, list(s.records))
+        hint = f"; did you mean {shown(close)}" if close is not None else hint
         raise InputError(
             f"cannot delete '{shown(n)}': the accountant has no record by that name "
             f"(condor_userprio -delete would report it deleted and change nothing){hint}"

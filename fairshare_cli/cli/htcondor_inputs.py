@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the negotiator loads when a command runs (`fs quota --help` stays light)
     from fairshare_cli.cli.context import Env
+    from fairshare_cli.core.batches import JobBatch
     from fairshare_cli.core.operations.negotiate import CycleInputs
 
 
@@ -25,7 +26,32 @@ def load_inputs(env: Env, jobs_file: str | None) -> CycleInputs:
         from fairshare_cli.io.job_groups import load_job_groups
 
         batches = load_job_groups(jobs_file)
+        _refuse_later_jobs(env, batches, jobs_file)
         with env.section_errors():
             return read_inputs(env.config, env.state, env.now, f"jobs file {jobs_file}", batches)
     with env.section_errors():
         return read_inputs(env.config, env.state, env.now, f"state file {env.state_path}: jobs")
+
+
+def _refuse_later_jobs(env: Env, batches: list[JobBatch], jobs_file: str) -> None:
+    """Refuse a jobs file whose jobs are queued (or running jobs started) after ``--now``,
+    the latest named, as ``fs submit --file`` refuses them: the queue at ``--now`` holds no
+    such job (a workload's later jobs are ``fs simulate --workload``'s to queue).
+
+    Raises:
+        InputError: naming the job, its time and ``--now``.
+    """
+    from fairshare_cli.cli.imports._dump_time import latest, refuse_later_dump
+
+    for field, verb in (("submit_time", "queued"), ("start_time", "started")):
+        found = latest(
+            [
+                (when, f"{jobs_file}: job {batch.job.id}'s {field}")
+                for batch in batches
+                if (when := getattr(batch.job, field)) is not None and when > env.now
+            ]
+        )
+        if found is not None:
+            later = f"the job was {verb} at a later time"
+            workload = "fs simulate --workload queues a workload's jobs as their time comes"
+            refuse_later_dump(found[1], found[0], env.now, f"{later} ({workload})")

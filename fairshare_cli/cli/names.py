@@ -55,9 +55,34 @@ def group_records(name: str, records: Iterable[str]) -> list[str]:
 
 def no_record(name: str, records: Iterable[str]) -> str:
     """``no record alice@example.org; did you mean group_physics.hep.alice@example.org``."""
+    records = list(records)
     inside = group_records(name, records)
     hint = f"; did you mean {' or '.join(inside)}" if inside else ""
+    close = None if inside else close_record(name, records)
+    if close is not None:
+        hint = f" (did you mean '{escaped(shown(close))}'?)"
     return f"no record {escaped(shown(name))}{hint}"  # (a NAME typed may hold an escape)
+
+
+def close_record(name: str, records: list[str]) -> str | None:
+    """The record a typed ``name`` likely means: the same user in another domain or case
+    (``ivan@example.com``, ``Ivan@example.org``), else the closest user of its domain
+    (``ivna@example.org``); the user part alone is compared, as the domain would make
+    every name of it look close."""
+    user, _, domain = name.partition("@")
+    folded = user.casefold()
+    same_user = [r for r in records if r.partition("@")[0].casefold() == folded]
+    if same_user:
+        return sorted(same_user)[0]
+    import difflib  # (only to suggest a name)
+
+    users = {
+        r.partition("@")[0]: r
+        for r in records
+        if "@" in r and r.partition("@")[2].casefold() == domain.casefold()
+    }
+    hit = difflib.get_close_matches(user, list(users), n=1)
+    return users[hit[0]] if hit else None
 
 
 def unmatched_names(names: Sequence[str], records: Iterable[str], uid_domain: str) -> list[str]:

@@ -112,6 +112,11 @@ def negotiate(
             "an empty job id; give an idle job's id (5.0), or leave --explain out",
             param_hint="'--explain'",
         )
+    if explain is not None and opts.side is not None:  # (its story is no rows to compare)
+        raise click.UsageError(
+            "fs whatif compares the cycle's submitters and matches; --explain tells one job's"
+            " story, which it does not compare: leave --explain out"
+        )
     if explain is not None and fmt == "csv":
         raise click.UsageError(
             "--explain prints a story of events with no fixed columns: use table, json or ndjson"

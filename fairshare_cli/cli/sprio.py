@@ -63,6 +63,7 @@ def read_table(
             association tree cannot place, or asking a GRES slurmctld does not know (the
             file's own faults come first).
     """
+    from fairshare_cli.cli.imports._dump_time import refuse_queued_later
     from fairshare_cli.core.slurm.gres_types import known_gres
     from fairshare_cli.core.slurm.priority_table import JOB_FIELDS, TableBuilder
     from fairshare_cli.io.jobs import JobList, read_jobs
@@ -81,6 +82,7 @@ def read_table(
         def keep(self, jobs: list[Job]) -> None:
             if self.refusal is None:  # (after a refusal the file is still read and checked)
                 try:
+                    refuse_queued_later(jobs, now)  # (as fs negotiate and fs quota do)
                     self.builder.add(known_gres(jobs, ctx.gres_types, left_out))
                 except InputError as exc:
                     self.refusal = exc

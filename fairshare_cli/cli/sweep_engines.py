@@ -44,12 +44,14 @@ def prepare(spec_path: Path, out: Path, restart: bool = False) -> SweepDir:
     from fairshare_cli.core.sweep.spec import spec_from_toml
     from fairshare_cli.errors import ConfigError
     from fairshare_cli.io.config import read_toml
+    from fairshare_cli.io.importers.sniff import SPEC_POOL_CONFIG, SWEEP_SPEC, other_file_refusals
 
-    try:
-        data = read_toml(spec_path, "sweep spec")
-    except ConfigError as exc:
-        raise InputError(str(exc)) from None
-    spec = spec_from_toml(data, str(spec_path))
+    with other_file_refusals(str(spec_path), SWEEP_SPEC, InputError, SPEC_POOL_CONFIG):
+        try:  # (a pool config or a jobs file given as SPEC is told where it goes)
+            data = read_toml(spec_path, "sweep spec")
+        except ConfigError as exc:
+            raise InputError(str(exc)) from None
+        spec = spec_from_toml(data, str(spec_path))
     _refuse_bare_knobs(spec, str(spec_path))
     _refuse_one_key_twice(spec, str(spec_path))
     _refuse_state_axis(spec, str(spec_path))

@@ -82,7 +82,7 @@ def _check_points(manifest: dict[str, Any], label: str) -> None:
     """
     from fairshare_cli.cli.simulate import pool_cycle, run_window
     from fairshare_cli.errors import FairshareError
-    from fairshare_cli.io.config import load_config
+    from fairshare_cli.io.config import build_overridden, load_config, read_toml
     from fairshare_cli.io.jobs import load_job_batches
 
     spec = manifest["spec"]
@@ -101,9 +101,11 @@ def _check_points(manifest: dict[str, Any], label: str) -> None:
         finally:
             batches.close()
     cpath = Path(spec["config"])
+    load_config(cpath)  # (the file's own faults name the file, before any point's)
+    raw = read_toml(cpath)
     for index, overrides in enumerate(manifest["points"]):
-        try:
-            config = load_config(cpath, overrides)
+        try:  # (a key an axis sets that the config refuses names the axis, not the file)
+            config = build_overridden(raw, overrides, str(cpath), "[[axis]]")
             if spec["cycle"] is None:
                 run_window(spec["until"], pool_cycle(config, spec["scheduler"]), spec["now"], "")
         except FairshareError as exc:

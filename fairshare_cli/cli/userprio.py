@@ -9,7 +9,7 @@ import click
 
 from fairshare_cli.cli.complete import EDITING, userprio_names
 from fairshare_cli.cli.condor_args import condor_spelling as _single_dash  # (-x, --heir)
-from fairshare_cli.cli.context import Env, load_env
+from fairshare_cli.cli.context import WHATIF_SIDE, Env, load_env
 from fairshare_cli.cli.names import group_records, unmatched_names
 from fairshare_cli.cli.options import (
     CInt,
@@ -37,10 +37,11 @@ from fairshare_cli.cli.userprio_options import (
     columns,
     constrained,
     dumped_quotas_line,
-    named_left_out,
+    name_notes,
     names_inside_groups,
     note_later,
     query_of,
+    refuse_whatif_edit,
     reslist_name,
     split_names,
 )
@@ -86,6 +87,8 @@ class UserprioCommand(click.Command):
         # (printed once the command has run: a refusal is its one error line alone)
         ctx.meta[NOTES] = list(translated.notes)
         ctx.meta["fs.userprio.af"] = translated.af_letters
+        if translated.edit and ctx.meta.get(WHATIF_SIDE) is not None:  # (it would write)
+            refuse_whatif_edit(translated.edit[0])
         if translated.edit:  # the edit's operands, then the options it shares with userprio
             ctx.meta["fs.userprio.edit"] = [*translated.edit, *translated.args]
         return super().parse_args(ctx, translated.args)
@@ -277,9 +280,8 @@ def userprio(
     if dumped and all_cols:  # (stdout stays condor_userprio's, line for line)
         note_later(dumped_quotas_line(shown_at))
     fmt = opts.output
-    if fmt != "table":
-        _emit(view, fmt)
-        return
+    if fmt != "table":  # (the names' notes too: a named record left out gave a bare [])
+        return _emit(view, fmt, name_notes(view, records, query, inside))
     if long_ or af is not None:
         text = _long(view, inputs, queue, env, shown_at, query, modular, af)
         click.echo(text, nl=False)
@@ -368,10 +370,8 @@ def _footer(
     listed because none of their jobs is in the queue (their usage is in their group's
     row), as condor_userprio leaves them out, silently; not for a table of group rows
     only (``-quotas`` alone), which lists no submitter whatever the filter."""
-    lines = [f"{name} is shown as {' and '.join(found)}" for name, found in inside.items()]
-    lines.extend(_groups_left_out(view))
-    if query.names and view.cutoff is not None:
-        lines.extend(named_left_out(view, records, query))
+    lines = name_notes(view, records, query, inside)
+    lines[len(inside) : len(inside)] = _groups_left_out(view)
     if query.names or query.negotiator_ad or not jobs or view.cutoff is None or groups_only:
         return lines
     from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, submitter_name
@@ -461,10 +461,10 @@ def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
         click.echo(f"fs: note: {shown(submitter)} holds no slot; did you mean {meant}", err=True)
 
 
-def _emit(view: UserprioView, fmt: str) -> None:
+def _emit(view: UserprioView, fmt: str, notes: Sequence[str] = ()) -> None:
     """The rows as ``--format json/ndjson/csv`` (docs/json.md ``userprio``), handed to the
     writer a column at a time (the rows transposed at once: 20,000 submitters at
-    ``benchmarks/run.py --rows userprio-json``)."""
+    ``benchmarks/run.py --rows userprio-json``); ``notes`` follow the command."""
     rows = view.listed
     fields = UserprioRow._fields
     columns: dict[str, Sequence[Any]] = dict.fromkeys(fields, ())
@@ -472,6 +472,8 @@ def _emit(view: UserprioView, fmt: str) -> None:
         columns = dict(zip(fields, zip(*rows, strict=True), strict=True))
     times = ("begin_usage_time", "last_usage_time")
     emit_columns({k: columns[k] for k in JSON_FIELDS}, len(rows), fmt, times)
+    for line in notes:
+        note_later(line)
 
 
 #: The ``--format json/ndjson/csv`` keys, in order (docs/json.md ``userprio``).

@@ -170,6 +170,20 @@ def named_left_out(
     ]
 
 
+def name_notes(
+    view: UserprioView,
+    records: Mapping[str, CustomerRecord],
+    query: UserprioQuery,
+    inside: Mapping[str, list[str]],
+) -> list[str]:
+    """What the names given came to, for the table and ``--json`` alike: a name found
+    inside groups, and the named records the activity filter (or the queue) leaves out."""
+    lines = [f"{name} is shown as {' and '.join(found)}" for name, found in inside.items()]
+    if query.names and view.cutoff is not None:
+        lines.extend(named_left_out(view, records, query))
+    return lines
+
+
 def dumped_quotas_line(shown_at: float) -> str:
     """Which cycle the group quotas of ``-all`` are: the dump's, not the next one's."""
     from fairshare_cli.render.formats import iso
@@ -208,7 +222,8 @@ def check_constraint(constraints: tuple[str, ...], long_: bool, modular: bool, f
     if fmt != "table":
         raise click.UsageError(
             "--constraint (-constraint) filters only --long --modular and --af output, as "
-            "condor_userprio 25.0 applies it; leave out --json, or name the submitters"
+            "condor_userprio 25.0 applies it; "
+            + (_whatif_rows("-constraint") or "leave out --json, or name the submitters")
         )
     note_later(
         "-constraint is ignored here, as condor_userprio 25.0 ignores it: it "
@@ -301,12 +316,41 @@ def autoformat_of(exprs: tuple[str, ...], letters: str, fmt: str) -> AutoFormat 
             raise click.UsageError("--af-opts needs --af EXPR")
         return None
     if fmt != "table":
-        raise click.UsageError("--af (-af) prints its own lines; leave out --json/--output")
+        leave = _whatif_rows("-af") or "leave out --json/--output"
+        raise click.UsageError(f"--af (-af) prints its own lines; {leave}")
     from fairshare_cli.render.userprio_autoformat import autoformat
 
     given = click.get_current_context().meta.get("fs.userprio.af", ())
     each = tuple(letters if g is None else g for g in given)
     return autoformat(exprs, letters, each if len(each) == len(exprs) else None)
+
+
+def _whatif_rows(option: str) -> str:
+    """What ``-af`` and ``-constraint`` are told under ``fs whatif``, which runs the view
+    with ``--json`` itself (the admin gave no ``--json`` to leave out); "" elsewhere."""
+    import click
+
+    from fairshare_cli.cli.context import WHATIF_SIDE
+
+    if click.get_current_context().meta.get(WHATIF_SIDE) is None:
+        return ""
+    return f"fs whatif compares fs userprio's rows: leave {option} out"
+
+
+def refuse_whatif_edit(edit: str) -> None:
+    """Refuse condor_userprio's edit (``-setfactor``, ``-resetall`` ...) under ``fs
+    whatif``: it would write the state, where the comparison writes nothing.
+
+    Raises:
+        click.UsageError: always, naming the edit and its ``--dry-run``.
+    """
+    import click
+
+    raise click.UsageError(
+        f"condor_userprio's edits (here fs {edit}) write the state, and fs whatif writes"
+        f" nothing: compare the views without the edit, or preview it with fs {edit} ..."
+        " --dry-run"
+    )
 
 
 def reslist_name(name: str, uid_domain: str, groups: Collection[str]) -> str:

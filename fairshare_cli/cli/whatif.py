@@ -342,6 +342,16 @@ def _show(
         ]
     if diff.no_differences:
         notes = [*notes, *unread]
+    if (
+        diff.no_differences
+        and not unread
+        and view == "sshare"
+        and not any(r.get("user") for r in before)
+    ):
+        notes.append(  # (sshare's default: the accounts and the calling user's own rows)
+            "fs sshare shows no user's row here (without -a or -u, sshare lists the calling"
+            " user's alone): add -a to compare every user's"
+        )
     if as_json:
         from fairshare_cli.core.jsontext import dumps_indented  # (plain JSON values: as json.dumps)
 

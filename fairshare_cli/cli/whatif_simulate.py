@@ -11,8 +11,10 @@ terminal gets two sparklines per entity.
 from __future__ import annotations
 
 import contextlib
+import io
+import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -121,9 +123,50 @@ def view_usage(ctx: click.Context, command: click.Command, view: str) -> Iterato
     Raises:
         click.UsageError: the view's, pointing at whatif's help and the view's.
     """
+    said: set[str] = ctx.meta.setdefault(_SAID, set())
     try:
-        yield
+        with contextlib.redirect_stderr(_SaidOnce(sys.stderr, said)):
+            yield
     except click.UsageError as exc:
         setattr(exc, "view_help", f"{ctx.find_root().command_path} {view}")  # noqa: B010
         exc.ctx = ctx
         raise
+
+
+#: ``ctx.meta`` key of the notes and warnings a comparison's sides have printed.
+_SAID = "fairshare_cli.whatif_said"
+
+
+class _SaidOnce(io.TextIOBase):
+    """Standard error that drops an ``fs: note:`` or ``fs: warning:`` line printed once
+    already: the comparison runs the view twice, and what both sides say is said once
+    (an argument sshare ignores, a group the config lacks); every other write as it is."""
+
+    def __init__(self, stream: Any, said: set[str]) -> None:
+        super().__init__()
+        self._stream = stream
+        self._said = said
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]  # (the stream's, as click asks)
+        return str(getattr(self._stream, "encoding", "utf-8"))
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return getattr(self._stream, "errors", None)
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if text.startswith(("fs: note: ", "fs: warning: ")) and text.endswith("\n"):
+            if text in self._said:
+                return len(text)
+            self._said.add(text)
+        return int(self._stream.write(text))
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        return bool(self._stream.isatty())

@@ -280,6 +280,9 @@ class SlurmPriorityConfig(msgspec.Struct, frozen=True):
     over_time_limit: float = 0.0
     #: [KillWait] seconds: what the backfill plan adds to the end of a job past it.
     kill_wait: int = 30
+    #: [AccountingStorageTRES]: the TRES tracked besides the standard ones (None: unset,
+    #: not checked), which TRES weights must name (io/config/slurm_tres.py).
+    accounting_storage_tres: str | None = None
     #: [GresTypes]: the GRES names slurmctld knows (None: unset, fs cannot know them),
     #: which a job's ``gres/`` attributes must name (core/slurm/gres_types.py).
     gres_types: tuple[str, ...] | None = None

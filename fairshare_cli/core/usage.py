@@ -139,6 +139,10 @@ def _refuse_unknown(unknown: Iterable[Any], where: str) -> NoReturn:
     if key is None:
         raise InputError(f"{where}: more values than header columns")
     hint = did_you_mean(_NAMED_OTHERWISE.get(str(key).casefold(), key), _FIELDS)
+    split = next((s for s in (";", "\t", "|") if s in str(key) and "owner" in str(key)), None)
+    if split is not None:  # (a spreadsheet's export: one field of every name)
+        shown = repr(split).strip("'")
+        hint = f" (the header is split by '{shown}': a usage history's CSV is split by commas)"
     raise InputError(f"{where}: unknown usage history field '{key}'{hint}")
 
 

@@ -283,6 +283,12 @@ def knob_hint(key: str, where: str, close: bool = True) -> str | None:
     )
 
 
+def is_knob(key: str) -> bool:
+    """Whether ``key`` spells a knob name exactly, case and all (``PriorityDecayHalfLife``,
+    not ``weight`` for DIRAC's ``Weight``)."""
+    return any(key in knobs for knobs in KNOBS.values())
+
+
 def knob_table(key: str) -> str | None:
     """The table a knob named ``key`` (any case) is written in (``priority``,
     ``dirac.correction.instances.slices``); None for a name that is no knob."""

@@ -159,3 +159,22 @@ def test_a_close_key_is_not_told_another_schedulers_knob(tmp_path: Path, run: Ru
     result = run("config", "check", "--config", str(top))
     assert result.exit_code == 2
     assert "(did you mean 'groups'? Group is dirac.correction.instances.group;" in result.stderr
+
+
+def test_another_schedulers_knob_spelt_exactly_is_named(tmp_path: Path, run: Run) -> None:
+    """fs config check of [accountant] PriorityDecayHalfLife = "7-0" (Slurm's knob in
+    HTCondor's table) said only (did you mean 'priority_halflife'?), HTCondor's half-life;
+    it now also says where Slurm's knob goes. The config is left as it was."""
+    config = tmp_path / "t.toml"
+    text = '[pool]\ndefaults = "current"\n[accountant]\nPriorityDecayHalfLife = "7-0"\n'
+    config.write_text(text, encoding="utf-8")
+    result = run("config", "check", "--config", str(config))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"fs: error: {config}: unknown key 'accountant.PriorityDecayHalfLife' (did you mean"
+        " 'priority_halflife'? PriorityDecayHalfLife is priority.decay_halflife; write it in"
+        " [priority]); known keys: priority_halflife, default_prio_factor,"
+        " nice_user_prio_factor, remote_prio_factor\n"
+    )
+    assert config.read_text(encoding="utf-8") == text

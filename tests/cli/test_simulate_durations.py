@@ -85,3 +85,28 @@ def test_a_sweep_spec_until_of_infinite_is_refused_so(
     )
     assert [f.read_bytes() for f in [*files, spec]] == before
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        pytest.param("--until", "2026-11-21T18:00:00Z", id="until-iso"),
+        pytest.param("--until", "2026-11-21", id="until-date"),
+        pytest.param("--cycle", "2026-11-21T12:10:00Z", id="cycle-iso"),
+    ],
+)
+def test_a_point_in_time_for_a_duration_is_refused_as_a_time(
+    tmp_path: Path, run: Callable[..., Any], option: str, value: str
+) -> None:
+    """``fs simulate --until 2026-11-21T18:00:00Z --workload w.json ...`` said the text
+    'has characters other than digits, "-" and ":"'; a new admin who gave the time to run
+    until is now told it is a time, not a duration. Exit 2; nothing changed."""
+    options, files = _files(tmp_path)
+    before = [f.read_bytes() for f in files]
+    result = run("simulate", option, value, *options)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f'fs: error: {option}: "{value}" is a point in time, not a duration; give a length of'
+        " time: seconds or a Slurm time string (6:00:00 is six hours)\n"
+    )
+    assert [f.read_bytes() for f in files] == before

@@ -48,7 +48,7 @@ def test_a_refused_point_shows_its_value_as_toml(
     assert (result.exit_code, result.stdout) == (2, "")
     prefix = (
         f"fs: error: {spec}: point 0 (accountant.priority_halflife={shown}): "
-        f"{pool['config']}: accountant.priority_halflife: "
+        "[[axis]]: accountant.priority_halflife: "  # (the axis's value: not the file's)
     )
     assert result.stderr.startswith(prefix), result.stderr
     assert says in result.stderr and result.stderr.count("\n") == 1

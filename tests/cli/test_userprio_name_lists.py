@@ -49,4 +49,6 @@ def test_a_full_name_is_matched_whole(run: Callable[..., Any], tmp_path: Path) -
                  "--state", str(REPO / "sample_configs" / "sample-state.json"),
                  "--now", "2026-11-21T12:00:00Z")  # fmt: skip
     assert (result.exit_code, result.stdout) == (0, "")
-    assert result.stderr == "fs: note: no record judy@example.org,ops\n"
+    assert result.stderr == (  # (the record the name starts with is named: a typo's hint)
+        "fs: note: no record judy@example.org,ops (did you mean 'judy@example.org'?)\n"
+    )

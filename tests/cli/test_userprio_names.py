@@ -124,3 +124,28 @@ def test_long_prints_a_named_ad_however_old(pool: list[str], run: Callable[..., 
     assert 'Name = "alice@example.org"\n' in result.stdout
     assert result.stdout.count("Name = ") == 1
     assert run("userprio", "-l", "nobody", *pool, "--now", LATER).stdout == ""
+
+
+@pytest.mark.parametrize(("output", "printed"), [("json", "[]\n"), ("ndjson", "")])
+def test_a_named_record_left_out_is_noted_with_json_too(
+    pool: list[str], run: Callable[..., Any], output: str, printed: str
+) -> None:
+    """'fs userprio alice --json' on 12/30 printed a bare [] with no word, where the table
+    notes that alice is named but unused since the cutoff; the note is now on stderr for
+    every --output, and stdout stays the document."""
+    result = run("userprio", "alice", *pool, "--now", LATER, "--output", output)
+    assert (result.exit_code, result.stdout) == (0, printed)
+    assert result.stderr == (
+        "fs: note: not listed: alice@example.org: named, but with no usage since the "
+        "activity cutoff or no job in the queue (condor_userprio leaves them out too); "
+        "--allusers lists every record\n"
+    )
+
+
+def test_whatif_says_the_names_notes_once(pool: list[str], run: Callable[..., Any]) -> None:
+    """'fs whatif --set accountant.priority_halflife=3600 userprio carol' printed "no record
+    carol@example.org" twice, once per side; now once."""
+    line = ["whatif", "--set", "accountant.priority_halflife=3600", "userprio", "carol"]
+    result = run(*line, *pool, "--now", "2026-11-21T12:00:00Z")
+    assert result.exit_code == 0
+    assert result.stderr.count("fs: note: no record carol@example.org\n") == 1

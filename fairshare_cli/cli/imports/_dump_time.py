@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fairshare_cli.cli.resolve import now_source
 
 
@@ -33,3 +35,22 @@ def refuse_later_dump(
 def latest(times: list[tuple[float, str]]) -> tuple[float, str] | None:
     """The latest of ``(time, what)`` pairs (the first of equals), or None."""
     return max(times, key=lambda pair: pair[0], default=None)
+
+
+#: Why a jobs file's job queued after ``--now`` is refused where a view reads it.
+QUEUED_LATER = (
+    "the job was queued at a later time (fs simulate --workload queues a workload's jobs as"
+    " their time comes)"
+)
+
+
+def refuse_queued_later(jobs: list[Any], now: float) -> None:
+    """Refuse the first of ``jobs`` queued after ``now`` (a view's ``--jobs-file``: the
+    queue at ``--now`` holds no such job), as :func:`refuse_later_dump` words it.
+
+    Raises:
+        InputError: naming the job, its ``submit_time`` and ``--now``.
+    """
+    for job in jobs:
+        if job.submit_time is not None and job.submit_time > now:
+            refuse_later_dump(f"job {job.id}'s submit_time", job.submit_time, now, QUEUED_LATER)

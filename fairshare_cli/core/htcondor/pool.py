@@ -37,7 +37,7 @@ from fairshare_cli.core.htcondor.negotiator.queue import add_running_demand, sca
 from fairshare_cli.core.htcondor.negotiator.running import RunningJobs
 from fairshare_cli.core.htcondor.quotas import QuotaRow, group_sort_value, quota_rows
 from fairshare_cli.core.jobs import Job
-from fairshare_cli.errors import InputError
+from fairshare_cli.errors import InputError, did_you_mean
 
 
 def negotiator_knobs(config: Config) -> NegotiatorKnobs:
@@ -150,9 +150,10 @@ def check_jobs(jobs: Iterable[Job], config: Config, source: str) -> None:
         checked.add(("group", group))
         path = group.rsplit(".", 1)[0]
         if path.lower() not in known:
+            close = did_you_mean(path, config.groups)  # (a typo: group_phyiscs)
             raise InputError(
                 f'{source}: job {job.id}: accounting_group "{group}" has no configured '
-                f'parent group "{path}"; add [groups."{path}"] or fix the job'
+                f'parent group "{path}"{close}; add [groups."{path}"] or fix the job'
             )
 
 

@@ -201,15 +201,42 @@ def in_pool(config: Config) -> Callable[[str], bool]:
     return lambda slot: held_slot(slot, partitionable) in configured
 
 
-def _idle_ids(idle: Sequence[JobBatch], most: int = 5) -> str:
+def _idle_ids(idle: Sequence[JobBatch], most: int = 5, why: bool = True) -> str:
     """The idle jobs ``--explain`` takes, the first ``most`` named: ``idle jobs: 1.0, 1.1
-    and 3 more``; ``it holds no idle job`` when there is none."""
+    and 3 more``; ``it holds no idle job`` when there is none (and ``why``, when the
+    message has not said it yet: only an idle job is negotiated for)."""
     total = sum(b.count for b in idle)
     if not total:
-        return "it holds no idle job (only an idle job is negotiated for)"
+        return "it holds no idle job" + (" (only an idle job is negotiated for)" if why else "")
     ids = [b.job_id(i) for b in idle for i in range(min(b.count, most))][:most]
     more = f" and {total - len(ids)} more" if total > len(ids) else ""
     return f"idle job{'s' if total > 1 else ''}: {', '.join(map(shown, ids))}{more}"
+
+
+def _refuse_explain(explain_job: str, inputs: CycleInputs, idle: list[JobBatch]) -> None:
+    """Refuse an ``--explain`` id that is no idle job of the queue: what it is (a job
+    not idle, or none), and the idle jobs there are; a bare cluster ``106`` whose job
+    ``106.0`` is idle is told that id (a job id is HTCondor's ``CLUSTER.PROC``).
+
+    Raises:
+        InputError: always.
+    """
+    held = next((b.job.status for b in inputs.batches if b.holds(explain_job)), None)
+    first = f"{explain_job}.0"
+    if held is not None:
+        what = (
+            f"job {shown(explain_job)} is {held}, not idle, in {inputs.jobs_source} (only an "
+            "idle job is negotiated for)"
+        )
+    elif "." not in explain_job and any(b.holds(first) for b in idle):
+        what = (
+            f"no idle job with that id in {inputs.jobs_source} (a job id is CLUSTER.PROC:"
+            f" give {shown(first)} for the first job of cluster {shown(explain_job)})"
+        )
+    else:
+        what = f"no idle job with that id in {inputs.jobs_source}"
+    idle_ids = _idle_ids(idle, why=held is None)
+    raise InputError(f"--explain {shown(explain_job)}: {what}; {idle_ids}")
 
 
 def run_cycle(
@@ -228,14 +255,7 @@ def run_cycle(
     """
     idle = [b for b in inputs.batches if b.job.status == "idle"]
     if explain_job is not None and not any(b.holds(explain_job) for b in idle):
-        held = next((b.job.status for b in inputs.batches if b.holds(explain_job)), None)
-        what = (
-            f"job {shown(explain_job)} is {held}, not idle, in {inputs.jobs_source} (only an "
-            "idle job is negotiated for)"
-            if held is not None
-            else f"no idle job with that id in {inputs.jobs_source}"
-        )
-        raise InputError(f"--explain {shown(explain_job)}: {what}; {_idle_ids(idle)}")
+        _refuse_explain(explain_job, inputs, idle)
     batches = restrict_batches(config, inputs.batches) if config.partitions else inputs.batches
     result = negotiate_cycle(
         config.machines,

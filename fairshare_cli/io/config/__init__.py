@@ -151,12 +151,15 @@ class BareValue:
     text: str
 
 
-def build_overridden(raw: dict[str, Any], overrides: Mapping[str, Any], file: str) -> Config:
+def build_overridden(
+    raw: dict[str, Any], overrides: Mapping[str, Any], file: str, label: str = "--set"
+) -> Config:
     """The config ``raw`` (read from ``file``) with ``fs whatif``'s ``--set`` keys applied.
 
     A :class:`BareValue` the key refuses and whose text it takes is its text
     (``negotiator.preemption_requirements=false`` is the expression ``false``); an error
-    the keys cause names the ``--set`` key and value, not the file.
+    the keys cause names the ``--set`` key and value (``label``: where the keys come from,
+    a sweep's ``[[axis]]``), not the file.
 
     Raises:
         ConfigError: a ``--set`` key or value is invalid (naming it), or the file is.
@@ -170,7 +173,7 @@ def build_overridden(raw: dict[str, Any], overrides: Mapping[str, Any], file: st
         return build_config(apply_overrides(raw, taken, file), file)
     except ConfigError:
         for key, value in taken.items():  # (the first setting refused alone is named)
-            build_config(apply_overrides(raw, {key: value}, "--set"), "--set")
+            build_config(apply_overrides(raw, {key: value}, label), label)
         raise
 
 

@@ -10,7 +10,7 @@ from fairshare_cli.core.limits import UINT32_MAX
 from fairshare_cli.core.names import MAX_NAME_LENGTH, name_problem, shown
 from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
 from fairshare_cli.errors import ConfigError, did_you_mean, same_but_case
-from fairshare_cli.io.knob_aliases import apply_aliases, knob_hint, knob_table
+from fairshare_cli.io.knob_aliases import apply_aliases, is_knob, knob_hint, knob_table
 
 T = TypeVar("T")
 Table = Mapping[str, Any]
@@ -40,8 +40,9 @@ def _both(close: str, knob: str | None, key: str, where: str) -> str:
     is close to ``groups`` and also DIRAC's ``Group`` knob (written elsewhere), and the
     admin is told both, the table's key first; but not a knob of another scheduler's
     section than the table's, where the table has a close key (``[priority] weight``:
-    ``weights``, not DIRAC's ``Weight``)."""
-    if close and knob is not None and where:
+    ``weights``, not DIRAC's ``Weight``), unless the key spells that knob exactly
+    (``[accountant] PriorityDecayHalfLife`` is Slurm's, whatever key is close to it)."""
+    if close and knob is not None and where and not is_knob(key):
         table = knob_table(key)
         theirs = None if table is None else _SCHEDULER.get(table.split(".")[0])
         ours = _SCHEDULER.get(where.split(".")[0])

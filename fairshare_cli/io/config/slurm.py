@@ -134,6 +134,7 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
         bf_interval=_backfill(r, "bf_interval", d.bf_interval),
         over_time_limit=over_time_limit(r, "priority", d.over_time_limit),
         kill_wait=r.int_("kill_wait", d.kill_wait, lo=0, hi=65535),
+        accounting_storage_tres=r.get("accounting_storage_tres", r.string, None),
         gres_types=gres_types(r),
     )
 

@@ -43,6 +43,11 @@ STATE_FILE = Guess("fs's own state file", (), "give it as --state")
 POOL_CONFIG = Guess("fs's own pool config", (), "give it as --config")
 JOBS_FILE = Guess("a jobs file", (), "give it to fs submit --file, or as --jobs-file or --workload")
 HISTORY_FILE = Guess("a usage history", ("history",))
+SWEEP_SPEC = Guess("a sweep spec", (), "give it to fs sweep")
+#: A pool config given as a sweep spec: the spec names it (fs sweep has no --config).
+SPEC_POOL_CONFIG = Guess(
+    "fs's own pool config", (), 'a sweep spec names it as config = "..." (docs/sweep.md)'
+)
 #: The tables sprio and squeue print, which no import reads: fs computes sprio's numbers,
 #: and reads the queue from squeue's --json output or scontrol's.
 _QUEUE_READ = "squeue --json or scontrol show jobs output"
@@ -149,7 +154,7 @@ _TABLE: list[tuple[str, int, Guess]] = [
     ),
     (_HISTORY_HEAD, 0, HISTORY_FILE),
     (r'\A\s*\[\s*\{[^\]]*"owner"\s*:', 0, JOBS_FILE),
-    (r"^\[\[axis\]\]", _M, Guess("a sweep spec", (), "give it to fs sweep")),
+    (r"^\[\[axis\]\]", _M, SWEEP_SPEC),
 ]
 _MARKS: list[tuple[Callable[[str], object], Guess]] = [
     (_history_head if pattern is _HISTORY_HEAD else re.compile(pattern, flags).search, guess)
@@ -215,17 +220,22 @@ def jobs_file_refusals(file: str | None) -> Iterator[None]:
 
 @contextmanager
 def other_file_refusals(
-    file: str | None, own: Guess, errors: type[FairshareError]
+    file: str | None, own: Guess, errors: type[FairshareError], pool_config: Guess = POOL_CONFIG
 ) -> Iterator[None]:
-    """A refusal (of the class ``errors``) raised inside, as :func:`other_file` words it."""
+    """A refusal (of the class ``errors``) raised inside, as :func:`other_file` words it;
+    a pool config told ``pool_config``'s use (a sweep spec names it: no ``--config``)."""
     try:
         yield
     except errors as exc:
-        raise other_file(exc, file, own) from None
+        raise other_file(exc, file, own, pool_config=pool_config) from None
 
 
 def other_file(
-    exc: FairshareError, file: str | None, own: Guess, advice: str = ""
+    exc: FairshareError,
+    file: str | None,
+    own: Guess,
+    advice: str = "",
+    pool_config: Guess = POOL_CONFIG,
 ) -> FairshareError:
     """The refusal ``exc`` with what ``file`` looks like added, when the refusal names the
     file and it looks like another file than ``own`` (what the option takes); in place of
@@ -236,6 +246,8 @@ def other_file(
     guess = _named_guess(file, text)
     if guess is None or guess is own:
         return exc
+    if guess is POOL_CONFIG:
+        guess = pool_config
     if advice and text.endswith(f"; {advice}"):
         text = text[: -len(advice) - 2]
     return type(exc)(f"{text}; {guess.hint()}")
