@@ -17,7 +17,6 @@ from fairshare_cli.cli.imports._counted_twice import (
 from fairshare_cli.cli.imports._slurm_state import last_decay_option, resolve_last_decay
 from fairshare_cli.cli.main import ListedGroup, command_words, examples_noted
 from fairshare_cli.cli.options import (
-    CFloat,
     GlobalOptions,
     common_options,
     dry_run_option,
@@ -143,11 +142,10 @@ def import_group() -> None:
 )
 @click.option(
     "--cycle",
-    type=CFloat(),
     metavar="SECONDS",
-    help="Account as a negotiator cycling every SECONDS (at least 0.001) would (default: "
-    "exactly); --now "
-    "counts as one more cycle (give one on the grid to match the negotiator).",
+    help="Account as a negotiator cycling every SECONDS (at least 0.001; or a Slurm time "
+    "string, 5:00) would (default: exactly); --now counts as one more cycle (give one on "
+    "the grid to match the negotiator).",
 )
 @click.option(
     "--cycle-start",
@@ -162,7 +160,7 @@ def history(
     opts: GlobalOptions,
     file: str,
     fmt: str,
-    cycle: float | None,
+    cycle: str | None,
     cycle_start: str | None,
     rebuild: bool,
     dry_run: bool,
@@ -201,23 +199,31 @@ def history(
         warn_counted_twice(file, counted[0], [], "record")
 
 
-def cycle_sink(cycle: float | None, cycle_start: str | None) -> SinkFactory:
-    """The accountant's sink for ``--cycle`` / ``--cycle-start``.
+def cycle_sink(cycle: str | None, cycle_start: str | None) -> SinkFactory:
+    """The accountant's sink for ``--cycle`` / ``--cycle-start``: ``--cycle`` read as
+    ``fs simulate --cycle`` reads it (seconds, or a Slurm time string).
 
     Raises:
         click.UsageError: ``--cycle-start`` without ``--cycle``, or a cycle that is not a
             number of seconds of at least ``MIN_CYCLE`` (a millisecond).
+        InputError: a ``--cycle`` that is no number and no Slurm time string.
     """
+    from fairshare_cli.cli.options import duration
     from fairshare_cli.core.epoch import parse_time
     from fairshare_cli.core.htcondor.cycle_replay import cycle_problem, make_cycle_history_sink
+    from fairshare_cli.core.names import c_number_text
 
     if cycle is None:
         raise click.UsageError("--cycle-start needs --cycle SECONDS")
-    problem = cycle_problem(cycle)
+    try:  # (a number is checked by cycle_problem alone: 0 and 1e400 in its words)
+        seconds = float(cycle) if c_number_text(cycle) else duration(cycle, "--cycle")
+    except ValueError:  # (no number: a Slurm time string, 5:00, or refused in its words)
+        seconds = duration(cycle, "--cycle")
+    problem = cycle_problem(seconds, cycle)
     if problem is not None:
         raise click.UsageError(problem)
     phase = parse_time(cycle_start, "--cycle-start") if cycle_start is not None else 0.0
-    factory: SinkFactory = make_cycle_history_sink(cycle, phase)
+    factory: SinkFactory = make_cycle_history_sink(seconds, phase)
     return factory
 
 

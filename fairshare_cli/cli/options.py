@@ -9,6 +9,8 @@ import click
 
 from fairshare_cli.cli.context import GlobalOptions, global_options, pass_options
 from fairshare_cli.core.names import c_number_text
+from fairshare_cli.core.timestr import TimeStringError, time_str2secs
+from fairshare_cli.errors import InputError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -302,3 +304,43 @@ class CIntRange(click.IntRange):
     """``click.IntRange`` for a whole number as the real tools (C) read it (:func:`_c_int`)."""
 
     _number_class = staticmethod(_c_int)  # type: ignore[assignment]
+
+
+def duration(text: str, what: str) -> float:
+    """Seconds from a number or a Slurm time string (``"2-0"`` is two days).
+
+    Raises:
+        InputError: neither, or not positive.
+    """
+    try:
+        if not c_number_text(text):  # ("1_000", "٣": Python's float reads them, C's not)
+            raise ValueError(text)
+        secs = float(text)
+    except ValueError:
+        try:
+            secs = time_str2secs(text)
+        except TimeStringError as exc:  # (Slurm's bare M is minutes; ours is seconds)
+            _refuse_a_time(text, what)
+            raise InputError(f"{what}: {exc}; here a plain number is seconds") from None
+    if not secs > 0 or secs == float("inf"):  # ("INFINITE", "1e400": positive, not finite)
+        raise InputError(f"{what}: expected a finite duration above 0 seconds, got '{text}'")
+    return secs
+
+
+def _refuse_a_time(text: str, what: str) -> None:
+    """Refuse a point in time (``--until 2026-11-21T18:00:00Z``) given for a duration,
+    saying so; a text that is no time is left to the duration's own refusal.
+
+    Raises:
+        InputError: ``text`` reads as an ISO-8601 time.
+    """
+    from fairshare_cli.core.epoch import parse_time
+
+    try:
+        parse_time(text, what)
+    except InputError:
+        return
+    raise InputError(
+        f'{what}: "{text}" is a point in time, not a duration; give a length of time: '
+        "seconds or a Slurm time string (6:00:00 is six hours)"
+    )

@@ -123,7 +123,8 @@ def test_a_cycle_of_1e400_is_refused_as_not_finite(
     tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
 ) -> None:
     """``fs import history h.jsonl --cycle 1e400``: it was "expected a number of seconds of
-    at least 0.001", which infinity is; the state is not written."""
+    at least 0.001", which infinity is (and named the value ``inf``, not as typed); the state
+    is not written."""
     config = write_config(POOL)
     history = tmp_path / "h.jsonl"
     history.write_text(HISTORY)
@@ -132,7 +133,7 @@ def test_a_cycle_of_1e400_is_refused_as_not_finite(
     res = run("import", "history", str(history), "--cycle", "1e400", *args)
     assert (res.exit_code, res.stdout) == (2, "")
     assert res.stderr == (
-        "fs: error: --cycle inf: expected a finite number of seconds of at least 0.001 "
+        "fs: error: --cycle 1e400: expected a finite number of seconds of at least 0.001 "
         "(see 'cli import history --help')\n"
     )
     assert not state.exists()
@@ -143,7 +144,9 @@ def test_the_help_names_the_shortest_cycle(run: Callable[..., Any]) -> None:
     docs/htcondor.md does (at least a millisecond)."""
     res = run("import", "history", "--help")
     assert res.exit_code == 0, res.stderr
-    assert "cycling every SECONDS (at least 0.001) would" in " ".join(res.stdout.split())
+    assert "cycling every SECONDS (at least 0.001; or a Slurm time string, 5:00) would" in (
+        " ".join(res.stdout.split())
+    )
 
 
 def test_an_empty_cycle_start_is_refused(
@@ -162,5 +165,46 @@ def test_an_empty_cycle_start_is_refused(
     assert res.stderr == (
         "fs: error: --cycle-start: expected epoch seconds or an ISO-8601 time like "
         '2026-11-21T12:00:00Z, got ""\n'
+    )
+    assert not state.exists()
+
+
+@pytest.mark.parametrize("cycle", ["5:00", "0-0:5:0"])
+def test_a_cycle_given_as_a_slurm_time_string_is_that_many_seconds(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any], cycle: str
+) -> None:
+    """``fs import history h.jsonl --cycle 5:00`` replays on the 300-second grid of
+    ``--cycle 300``, as ``fs simulate --cycle 5:00`` reads it; it was refused with
+    "'5:00' is not a valid float"."""
+    config = write_config(POOL)
+    history = tmp_path / "h.jsonl"
+    history.write_text(HISTORY)
+    states: list[Any] = []
+    for value in ("300", cycle):
+        state = tmp_path / f"state-{len(states)}.json"
+        args = ["--config", str(config), "--state", str(state), "--now", "2026-11-21T12:12:30Z"]
+        res = run("import", "history", str(history), "--cycle", value, *args)
+        assert res.exit_code == 0, res.stderr
+        section = json.loads(state.read_text())["accountant"]
+        states.append(section)
+    assert states[0] == states[1]
+    assert states[0]["records"]  # (a replay took place)
+
+
+def test_a_point_in_time_as_the_cycle_is_refused(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """``fs import history h.jsonl --cycle 2026-11-21T18:00:00Z`` says it is a point in
+    time, as ``fs simulate --cycle`` does; the state is not written."""
+    config = write_config(POOL)
+    history = tmp_path / "h.jsonl"
+    history.write_text(HISTORY)
+    state = tmp_path / "state.json"
+    args = ["--config", str(config), "--state", str(state), "--now", "2026-11-21T12:12:30Z"]
+    res = run("import", "history", str(history), "--cycle", "2026-11-21T18:00:00Z", *args)
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == (
+        'fs: error: --cycle: "2026-11-21T18:00:00Z" is a point in time, not a duration; give '
+        "a length of time: seconds or a Slurm time string (6:00:00 is six hours)\n"
     )
     assert not state.exists()

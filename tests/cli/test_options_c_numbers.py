@@ -68,6 +68,7 @@ def test_import_history_cycle_refuses_numbers_c_would_not_read(
     before = env["state"].read_bytes()
     refused(
         run("import", "history", str(history), "--cycle", value, *common(env)),
-        f"Invalid value for '--cycle': '{value}' is not a valid float.",
+        f'--cycle: "{value}" has characters other than digits, "-" and ":" (a Slurm time is '
+        "M, M:S, H:M:S, D-H, D-H:M or D-H:M:S, or INFINITE); here a plain number is seconds",
     )
     assert env["state"].read_bytes() == before

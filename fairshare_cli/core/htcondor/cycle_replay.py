@@ -42,11 +42,12 @@ from fairshare_cli.errors import InputError
 MIN_CYCLE = 0.001
 
 
-def cycle_problem(cycle: float) -> str | None:
-    """What is wrong with ``--cycle`` seconds as a grid of cycles (None: nothing); "finite"
-    for ``--cycle inf`` (or ``1e400``), which is at least a millisecond."""
+def cycle_problem(cycle: float, typed: str | None = None) -> str | None:
+    """What is wrong with ``--cycle`` seconds as a grid of cycles (None: nothing), naming
+    the value as ``typed`` (else as the number); "finite" for ``--cycle 1e400``, which is
+    at least a millisecond."""
     if not (cycle >= MIN_CYCLE and math.isfinite(cycle)):
-        typed = repr(cycle).removesuffix(".0")  # (--cycle 0 said --cycle 0.0)
+        typed = typed if typed is not None else repr(cycle).removesuffix(".0")
         return f"--cycle {typed}: expected a finite number of seconds of at least {MIN_CYCLE}"
     return None
 
