@@ -44,6 +44,7 @@ from fairshare_cli.cli.userprio_options import (
     refuse_whatif_edit,
     reslist_name,
     split_names,
+    whatif_rows,
 )
 from fairshare_cli.core.htcondor.accountant import ROOT_GROUP
 from fairshare_cli.core.htcondor.customer_record import CustomerRecord
@@ -438,7 +439,10 @@ def _print_reslist(env: Env, name: str, fmt: str, long_: bool) -> None:
     from fairshare_cli.core.names import shown
     from fairshare_cli.render.userprio_long import render_reslist
 
-    if fmt != "table" or long_:
+    if fmt != "table" and not long_:
+        leave = whatif_rows("-getreslist") or "leave out --json/--output"
+        raise click.UsageError(f"--getreslist prints condor_userprio's table only; {leave}")
+    if long_:
         raise click.UsageError(
             "--getreslist prints condor_userprio's table only (with -long condor_userprio "
             "prints the negotiator's ad, naming each slot with its startd's address, which "

@@ -223,7 +223,7 @@ def check_constraint(constraints: tuple[str, ...], long_: bool, modular: bool, f
         raise click.UsageError(
             "--constraint (-constraint) filters only --long --modular and --af output, as "
             "condor_userprio 25.0 applies it; "
-            + (_whatif_rows("-constraint") or "leave out --json, or name the submitters")
+            + (whatif_rows("-constraint") or "leave out --json, or name the submitters")
         )
     note_later(
         "-constraint is ignored here, as condor_userprio 25.0 ignores it: it "
@@ -316,7 +316,7 @@ def autoformat_of(exprs: tuple[str, ...], letters: str, fmt: str) -> AutoFormat 
             raise click.UsageError("--af-opts needs --af EXPR")
         return None
     if fmt != "table":
-        leave = _whatif_rows("-af") or "leave out --json/--output"
+        leave = whatif_rows("-af") or "leave out --json/--output"
         raise click.UsageError(f"--af (-af) prints its own lines; {leave}")
     from fairshare_cli.render.userprio_autoformat import autoformat
 
@@ -325,7 +325,7 @@ def autoformat_of(exprs: tuple[str, ...], letters: str, fmt: str) -> AutoFormat 
     return autoformat(exprs, letters, each if len(each) == len(exprs) else None)
 
 
-def _whatif_rows(option: str) -> str:
+def whatif_rows(option: str) -> str:
     """What ``-af`` and ``-constraint`` are told under ``fs whatif``, which runs the view
     with ``--json`` itself (the admin gave no ``--json`` to leave out); "" elsewhere."""
     import click

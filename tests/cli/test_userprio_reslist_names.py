@@ -44,3 +44,36 @@ def test_a_name_of_no_submitter_is_refused(
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"fs: error: {error}\n"
     assert state.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("extra", "error"),
+    [
+        pytest.param(
+            ["--json"],
+            "--getreslist prints condor_userprio's table only; leave out --json/--output",
+            id="json",
+        ),
+        pytest.param(
+            ["-long"],
+            "--getreslist prints condor_userprio's table only (with -long condor_userprio "
+            "prints the negotiator's ad, naming each slot with its startd's address, which "
+            "fs does not hold)",
+            id="long",
+        ),
+    ],
+)
+def test_another_output_is_refused_naming_what_was_given(
+    run: Callable[..., Any], tmp_path: Path, extra: list[str], error: str
+) -> None:
+    """``fs userprio -getreslist alice --json`` was refused naming ``-long``, which was not
+    given; it names ``--json`` now, and ``-long`` only where it is given."""
+    state = tmp_path / "s.json"
+    state.write_bytes((REPO / "sample_configs" / "sample-state.json").read_bytes())
+    before = state.read_bytes()
+    result = run("userprio", "-getreslist", "alice", *extra, "--config",
+                 str(REPO / "sample_configs" / "pool.toml"), "--state", str(state),
+                 "--now", "2026-11-21T12:00:00Z")  # fmt: skip
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: {error} (see 'cli userprio --help')\n"
+    assert state.read_bytes() == before

@@ -55,6 +55,11 @@ def test_a_note_both_sides_print_is_printed_once(
             " condor_userprio 25.0 applies it; ",
             id="constraint",
         ),
+        pytest.param(
+            ["-getreslist", "alice"],
+            "--getreslist prints condor_userprio's table only; ",
+            id="getreslist",
+        ),
     ],
 )
 def test_userprio_af_and_constraint_under_whatif_do_not_ask_to_leave_out_json(
