@@ -118,7 +118,7 @@ def taskqueues(
                 replay_with,
             )
         unlisted = unlisted_groups(queues, dirac.groups)
-        for group, jobs, extra in unlisted if opts.side != "after" else ():  # (once a whatif)
+        for group, jobs, extra in unlisted:
             warn_unlisted_group(group, f"{jobs} waiting job{'s' * (jobs != 1)}", extra)
         left = queues_left_as_made(queues, dirac.groups, corrector)
         for group, count in left.counts.items():
