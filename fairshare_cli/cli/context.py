@@ -196,7 +196,7 @@ def load_env(opts: GlobalOptions) -> Env:
     when = opts.when()
     cpath = resolve_config_path(opts.config_path)
     current = load_config(cpath)  # (the file checked alone first: its errors name it)
-    config = _load_overridden(cpath, overrides) if overrides else current
+    config = _load_overridden(cpath, overrides, current) if overrides else current
     named = opts.replay is not None and opts.replay.history_file is not None
     if overrides and not named and config == current:  # (a replay would differ by rounding)
         overrides, opts.replay = None, None
@@ -222,10 +222,12 @@ def load_env(opts: GlobalOptions) -> Env:
     return env
 
 
-def _load_overridden(path: Path, overrides: Mapping[str, Any]) -> Config:
+def _load_overridden(path: Path, overrides: Mapping[str, Any], current: Config) -> Config:
     """The config at ``path`` with ``fs whatif``'s ``--set`` keys applied (the file
     checked on its own first, by the caller), as :func:`~fairshare_cli.io.config.
-    build_overridden` applies them; a table they add is warned of.
+    build_overridden` applies them; a table they add is warned of, and so is a value
+    DIRAC reads otherwise than it says (``job_share="abc"``: the default 1000), as
+    ``fs config check`` warns of the file's.
 
     Raises:
         ConfigError: the file is invalid (naming it), or a ``--set`` key or value is
@@ -237,6 +239,10 @@ def _load_overridden(path: Path, overrides: Mapping[str, Any]) -> Config:
     config = build_overridden(raw, overrides, str(path))
     for line in added_tables(raw, overrides):
         click.echo(f"fs: warning: {line}", err=True)
+    prefix = f"{path}: "
+    for note in config.dirac.notes:
+        if note not in current.dirac.notes:
+            click.echo(f"fs: warning: --set {note.removeprefix(prefix)}", err=True)
     return config
 
 

@@ -36,7 +36,10 @@ def _table_rows(lines: list[str]) -> tuple[list[str], list[list[str]], int]:
                 row.pop()
         return names, rows, 2
     if len(lines) < 2 or set(lines[1].strip()) - {"-", " "}:
-        raise InputError("sacct output: expected 'sacct -P' output (a '|'-separated header)")
+        raise InputError(
+            "sacct output: expected 'sacct -P' output (a '|'-separated header)"
+            " or sacct's table (a header over a line of dashes)"
+        )
     spans = column_spans(lines[1].rstrip("\n"))
     names = [header_line[a:b].strip() for a, b in spans]
     rows = [[line[a:b].strip() for a, b in spans] for line in lines[2:]]

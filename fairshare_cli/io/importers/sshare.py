@@ -128,7 +128,9 @@ def _records(
     if "|" in header_line:
         header = _cells(header_line)
         for n, line in rows[1:]:
-            cells = _cells(line)
+            cells = line.split("|")  # (-P: a last field left empty ends the line in '|')
+            if len(cells) == len(header) + 1 and cells[-1] == "":
+                cells.pop()
             if len(cells) != len(header):
                 raise InputError(
                     f"{label}:{n}: expected {len(header)} fields separated by | "

@@ -48,7 +48,12 @@ def endless(writer: str, args: list[str], tmp_path: Path) -> subprocess.Complete
             "-:1: 65,536 lines with no '=' or '{' from here on (DIRAC would join them into "
             "one name); expected DIRAC's .cfg text ('Name = value' and 'Section {' lines)",
         ),
-        ("yes", "sacct", "-: sacct output: expected 'sacct -P' output (a '|'-separated header)"),
+        (
+            "yes",
+            "sacct",
+            "-: sacct output: expected 'sacct -P' output (a '|'-separated header)"
+            " or sacct's table (a header over a line of dashes)",
+        ),
         ("yes 'a|b'", "sacct", "-: sacct output has no jobid field (use sacct -P -o ...)"),
         ("yes", "slurm-conf", '-:1: expected Key=Value (a slurm.conf line), got "y"'),
         ("yes", "sshare", "-:1: expected sshare's header (with -P, or a table)"),
