@@ -41,7 +41,7 @@ def _refuse_later_jobs(env: Env, batches: list[JobBatch], jobs_file: str) -> Non
     Raises:
         InputError: naming the job, its time and ``--now``.
     """
-    from fairshare_cli.cli.imports._dump_time import latest, refuse_later_dump
+    from fairshare_cli.cli.imports._dump_time import later_job, latest, refuse_later_dump
 
     for field, verb in (("submit_time", "queued"), ("start_time", "started")):
         found = latest(
@@ -52,6 +52,4 @@ def _refuse_later_jobs(env: Env, batches: list[JobBatch], jobs_file: str) -> Non
             ]
         )
         if found is not None:
-            later = f"the job was {verb} at a later time"
-            workload = "fs simulate --workload queues a workload's jobs as their time comes"
-            refuse_later_dump(found[1], found[0], env.now, f"{later} ({workload})")
+            refuse_later_dump(found[1], found[0], env.now, later_job(verb))

@@ -37,11 +37,13 @@ def latest(times: list[tuple[float, str]]) -> tuple[float, str] | None:
     return max(times, key=lambda pair: pair[0], default=None)
 
 
-#: Why a jobs file's job queued after ``--now`` is refused where a view reads it.
-QUEUED_LATER = (
-    "the job was queued at a later time (fs simulate --workload queues a workload's jobs as"
-    " their time comes)"
-)
+def later_job(verb: str) -> str:
+    """Why a jobs file's job ``verb`` (queued, started) after ``--now`` is refused where a
+    view reads it."""
+    return (
+        f"the job was {verb} at a later time (fs simulate --workload queues a workload's jobs"
+        " as their time comes)"
+    )
 
 
 def refuse_queued_later(jobs: list[Any], now: float) -> None:
@@ -53,4 +55,6 @@ def refuse_queued_later(jobs: list[Any], now: float) -> None:
     """
     for job in jobs:
         if job.submit_time is not None and job.submit_time > now:
-            refuse_later_dump(f"job {job.id}'s submit_time", job.submit_time, now, QUEUED_LATER)
+            refuse_later_dump(
+                f"job {job.id}'s submit_time", job.submit_time, now, later_job("queued")
+            )
