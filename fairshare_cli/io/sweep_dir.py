@@ -17,6 +17,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from fairshare_cli.core.names import json_shown
 from fairshare_cli.errors import InputError
 
 MANIFEST = "sweep.json"
@@ -251,7 +252,7 @@ def _spec_problem(spec: dict[str, Any]) -> str | None:
             or (isinstance(value, float) and not math.isfinite(value))
             or ("path" in what and not os.path.isabs(str(value)))  # (fs writes them resolved)
         ):
-            return f'"spec.{key}": expected {what}, got {value!r}'
+            return f'"spec.{key}": expected {what}, got {json_shown(value)}'
     for key, allowed in (("scheduler", SCHEDULERS), ("mode", MODES)):
         if spec[key] not in allowed:
             return f'"spec.{key}": expected {" or ".join(allowed)}, got {spec[key]!r}'

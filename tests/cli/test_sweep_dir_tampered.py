@@ -146,12 +146,12 @@ def test_a_named_pipe_in_a_sweep_folder_does_not_block(
         pytest.param({"now": "x"}, "\"spec.now\": expected a time in seconds, got 'x'",
                      id="now-text"),
         pytest.param({"cycle": True}, '"spec.cycle": expected a duration string or null, '
-                     "got True", id="cycle-bool"),
+                     "got true", id="cycle-bool"),
         pytest.param({"backfill": 1}, '"spec.backfill": expected true or false, got 1',
                      id="backfill-number"),
         pytest.param({"scheduler": "pbs"}, "\"spec.scheduler\": expected htcondor or slurm, "
                      "got 'pbs'", id="scheduler"),
-        pytest.param({"config": None}, '"spec.config": expected an absolute path, got None',
+        pytest.param({"config": None}, '"spec.config": expected an absolute path, got null',
                      id="config-null"),
         pytest.param({"state": "x.json"},
                      "\"spec.state\": expected an absolute path, got 'x.json'",
