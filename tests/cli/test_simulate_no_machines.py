@@ -47,8 +47,11 @@ def test_machines_of_count_0_are_noted(tmp_path: Path, run: Callable[..., Any]) 
     config.write_text('[pool]\nuid_domain = "example.org"\n[[machines]]\nname = "e"\ncount = 0\n'
                       "slots = 1\n", encoding="utf-8")  # fmt: skip
     state = tmp_path / "s.json"
-    state.write_text('{"format": "fairshare-cli state", "schema_version": 1, "jobs": [{"id": "1",'
-                     ' "owner": "alice", "submit_time": 1795258800.0}]}', encoding="utf-8")  # fmt: skip
+    job = '{"id": "1", "owner": "alice", "submit_time": 1795258800.0}'
+    state.write_text(
+        '{"format": "fairshare-cli state", "schema_version": 1, "jobs": [' + job + "]}",
+        encoding="utf-8",
+    )
     before = state.read_bytes()
     result = run("simulate", "--until", "600", "--config", str(config), "--state", str(state),
                  "--now", NOW)  # fmt: skip
