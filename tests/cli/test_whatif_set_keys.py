@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_configs"
 VIEW = ("--config", str(SAMPLE / "pool.toml"), "--now", "2026-11-21T12:00:00Z")
 
@@ -69,6 +71,16 @@ def test_a_missing_list_item_names_the_key_once(run: Callable[..., Any]) -> None
     result = run("whatif", "--set", "machines.9.cpus=4", "userprio", *VIEW)
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == "fs: error: --set machines.9.cpus: no item 9\n"
+
+
+@pytest.mark.parametrize("index", ["-1", "-2", "+1", "1_0"])
+def test_an_index_not_written_as_digits_is_no_item(run: Callable[..., Any], index: str) -> None:
+    """``machines.-1.count=1`` changed the last entry (Python's index from the end: ``-2``
+    the first of the sample's two) where ``machines[-1].count`` and ``machines.-3.count``
+    were refused; an entry is named by its index, 0 up, as the config's errors write it."""
+    result = run("whatif", "--set", f"machines.{index}.count=1", "quota", *VIEW)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: --set machines.{index}.count: no item {index}\n"
 
 
 def test_one_key_set_twice_under_its_knob_name_is_refused_naming_both(

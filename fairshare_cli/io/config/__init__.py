@@ -212,13 +212,12 @@ def apply_overrides(
         table = ""  # (as the reader names it: machines[0], groups."group_physics.hep")
         at = where if where == "--set" else f"{where}: --set"  # (not "--set: --set")
         for i, part in enumerate(parts[:-1]):
-            if isinstance(node, list):
-                try:
-                    node = node[int(part)]
-                    table += f"[{int(part)}]"
-                    continue
-                except (ValueError, IndexError):
-                    raise ConfigError(f"{at} {dotted}: no item {part}") from None
+            if isinstance(node, list):  # (an index as written, 0 up: -1 named the last)
+                if not (part.isascii() and part.isdigit()) or int(part) >= len(node):
+                    raise ConfigError(f"{at} {dotted}: no item {part}")
+                node = node[int(part)]
+                table += f"[{int(part)}]"
+                continue
             _refuse_unquoted_name(node, parts, i, f"{at} {dotted}")
             nxt = node.setdefault(part, {})
             if not isinstance(nxt, (dict, list)):
