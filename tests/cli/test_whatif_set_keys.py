@@ -197,3 +197,15 @@ def test_an_entry_named_as_the_errors_name_it_is_taken(run: Callable[..., Any]) 
         "fs: error: --set machines[0].count=20 and --set machines.0.count=20 both set "
         "machines[0].count: give one\n"
     )
+
+
+@pytest.mark.parametrize("key", ['accountant."priority_halflife', 'groups."group_physics".quota"'])
+def test_a_quote_left_open_is_refused(run: Callable[..., Any], key: str) -> None:
+    """``--set 'groups."group_physics".quota"=300'`` changed the quota (and
+    ``accountant."priority_halflife=3600`` the half-life): the open quote was dropped."""
+    result = run("whatif", "--set", f"{key}=300", "quota", *VIEW)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: the key {key}: a double quote is not closed; quote a whole name, as in "
+        'groups."group_physics.hep".quota\n'
+    )

@@ -333,7 +333,16 @@ def same_key_twice(keys: list[str]) -> tuple[int, int] | None:
 def split_dotted(key: str) -> list[str]:
     """Split a dotted TOML key, honouring double-quoted parts; an unquoted ``[N]`` is the
     part ``N`` (``machines[0].count``, as the config's errors name an entry of
-    ``[[machines]]``, is ``machines.0.count``)."""
+    ``[[machines]]``, is ``machines.0.count``).
+
+    Raises:
+        ConfigError: a quote left open (``groups."group_physics.quota``: it took the rest).
+    """
+    if key.count('"') % 2:
+        raise ConfigError(
+            f"the key {key}: a double quote is not closed; quote a whole name, as in "
+            'groups."group_physics.hep".quota'
+        )
     parts: list[str] = []
     buf = ""
     quoted = False
