@@ -209,3 +209,27 @@ def test_a_quote_left_open_is_refused(run: Callable[..., Any], key: str) -> None
         f"fs: error: the key {key}: a double quote is not closed; quote a whole name, as in "
         'groups."group_physics.hep".quota\n'
     )
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        '"accountant"."priority_halflife"',
+        'accountant."priority_halflife"',
+        "'accountant'.priority_halflife",
+        "accountant.PRIORITY_HALFLIFE",
+    ],
+)
+def test_a_quoted_key_revalues_the_past_as_the_plain_key(run: Callable[..., Any], key: str) -> None:
+    """``--set '"accountant"."priority_halflife"=3600' userprio`` replayed no history (the
+    keys that revalue the past were matched as written) and printed "no differences";
+    ``'accountant'.priority_halflife`` (TOML's literal quotes) was an unknown key. Each is
+    the half-life, and shows what the plain key shows."""
+    plain = run("whatif", "--set", "accountant.priority_halflife=3600", "userprio", *VIEW)
+    assert plain.exit_code == 0, plain.stderr
+    assert plain.stdout.splitlines()[-1] == (
+        "19 rows changed, 3 moved, 0 appeared, 0 left (41 changes)"
+    )
+    result = run("whatif", "--set", f"{key}=3600", "userprio", *VIEW)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == plain.stdout.splitlines()[1:]
