@@ -75,7 +75,7 @@ class UserprioCommand(click.Command):
         from fairshare_cli.cli.condor_args import find_option, translate
 
         try:
-            translated = translate(list(args))
+            translated = translate(list(args), ctx.meta.get(WHATIF_SIDE) is None)
         except InputError:
             if not ctx.resilient_parsing:
                 raise
