@@ -11,6 +11,7 @@ once all are done (a DAG's final node, a Slurm job that depends on the array).
 from __future__ import annotations
 
 import logging
+import re
 import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -167,16 +168,48 @@ def _collect_results(
     Raises:
         FairshareError: a point failed (its message, naming the point).
     """
-    from fairshare_cli.cli.sweep_point import point_failed
+    from fairshare_cli.cli.sweep_point import SAID, point_failed
 
     progress = _progress(len(manifest["points"]), done)
+    said: dict[str, None] = {}  # (each line once, in the order said)
     for result in results:
+        for line in result.pop(SAID, ()):
+            said.setdefault(line)
         if "error" in result:
             code = int(result.get("exit_code", 2))
             raise point_failed(folder, manifest, int(result["index"]), result["error"], code)
         folder.write_point(int(result["index"]), result)
         done += 1
         progress(done)
+    say_once(said)
+
+
+#: A line a point says of itself: ``fs: note: point 3: TEXT``.
+_OF_A_POINT = re.compile(r"(fs: \w+: )point (\d+): (.*)")
+
+
+def say_once(said: Iterable[str]) -> None:
+    """Each line the points said on stderr (``said``) once, and a line of each point's own
+    (``fs: note: point 3: TEXT``) once for all of them (``fs: note: points 0, 1, 2, 3, 4
+    and 593 more: TEXT``): 598 points had said it 598 times."""
+    from fairshare_cli.core.names import first_five
+
+    merged: dict[tuple[str, str], list[int]] = {}
+    for line in said:
+        of_point = _OF_A_POINT.fullmatch(line)
+        if of_point is None:
+            merged.setdefault((line, ""), [])
+        else:
+            head, point, text = of_point.groups()
+            merged.setdefault((head, text), []).append(int(point))
+    for (head, text), points in merged.items():
+        if not text:
+            click.echo(head, err=True)
+        elif len(points) == 1:
+            click.echo(f"{head}point {points[0]}: {text}", err=True)
+        else:
+            listed = first_five([str(p) for p in sorted(points)])
+            click.echo(f"{head}points {listed}: {text}", err=True)
 
 
 def run_local(folder: SweepDir, jobs: int | None) -> None:
@@ -195,7 +228,7 @@ def run_local(folder: SweepDir, jobs: int | None) -> None:
     todo = [i for i in range(total) if folder.read_point(i) is None]
     workers = min(jobs or os.cpu_count() or 1, len(todo))
     if workers <= 1:
-        results = (run_point_safely(manifest, i) for i in todo)
+        results = (run_point_safely(manifest, i, capture=True) for i in todo)
         _collect_results(folder, manifest, results, total - len(todo))
         return
     import multiprocessing
@@ -203,7 +236,7 @@ def run_local(folder: SweepDir, jobs: int | None) -> None:
 
     context = multiprocessing.get_context("spawn")  # no fork of a process with threads
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(run_point_safely, manifest, i) for i in todo]
+        futures = [pool.submit(run_point_safely, manifest, i, True) for i in todo]
         try:
             _collect_results(
                 folder, manifest, (f.result() for f in as_completed(futures)), total - len(todo)

@@ -182,18 +182,34 @@ def run_point(manifest: dict[str, Any], index: int) -> dict[str, Any]:
 _SPEC_HISTORY = (
     ("pass --history FILE of that usage", 'name its history in the spec (history = "FILE")'),
     ("pass --history FILE", 'name a history in the spec (history = "FILE")'),
+    ("so the after side revalues", "so the point revalues"),
 )
 
 
-def run_point_safely(manifest: dict[str, Any], index: int) -> dict[str, Any]:
+def run_point_safely(manifest: dict[str, Any], index: int, capture: bool = False) -> dict[str, Any]:
     """:func:`run_point` for a process pool or a dask worker: an expected failure comes
-    back as ``{"index", "error"}`` (its one line), not as a pickled exception."""
+    back as ``{"index", "error"}`` (its one line), not as a pickled exception. With
+    ``capture`` (a process that runs one point at a time), what the point says on stderr
+    comes back too, as the lines of :data:`SAID`, for the sweep to say once for all points
+    (:func:`~fairshare_cli.cli.sweep_engines.say_once`)."""
+    import contextlib
+    import io
+
     from fairshare_cli.errors import FairshareError
 
-    try:
-        return run_point(manifest, index)
-    except FairshareError as exc:
-        return {"index": index, "error": str(exc), "exit_code": exc.exit_code}
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said) if capture else contextlib.nullcontext():
+        try:
+            result = run_point(manifest, index)
+        except FairshareError as exc:
+            result = {"index": index, "error": str(exc), "exit_code": exc.exit_code}
+    if capture:
+        result[SAID] = said.getvalue().splitlines()
+    return result
+
+
+#: The key of a result that holds what its point said on stderr (not written).
+SAID = "fs.said"
 
 
 def point_failed(
