@@ -102,7 +102,12 @@ def taskqueues(
     with gc_paused():
         if jobs_file is not None:
             queues = task_queues_from_file(
-                jobs_file, dirac.groups, dirac.cpu_segments, dirac.job_description, replay_with
+                jobs_file,
+                dirac.groups,
+                dirac.cpu_segments,
+                dirac.job_description,
+                replay_with,
+                on_latest=lambda when, job: _refuse_queued_later(jobs_file, job, when, env.now),
             )
         else:
             raw = env.state.section("jobs")
@@ -139,6 +144,18 @@ def taskqueues(
     else:
         emit_rows(taskqueue_records(rows), JSON_FIELDS, fmt)
     _pilot_notes(opts, pilot)  # (on stderr, under the rows they explain)
+
+
+def _refuse_queued_later(jobs_file: str, job: str, when: float, now: float) -> None:
+    """Refuse the jobs file's latest job when queued after ``now``, as ``fs sprio``,
+    ``fs negotiate`` and ``fs quota`` do: the task queues at ``--now`` hold no such job.
+
+    Raises:
+        InputError: naming the job, its ``submit_time`` and ``--now``.
+    """
+    from fairshare_cli.cli.imports._dump_time import later_job, refuse_later_dump
+
+    refuse_later_dump(f"{jobs_file}: job {job}'s submit_time", when, now, later_job("queued"))
 
 
 def _pilot_notes(opts: GlobalOptions, pilot: Pilot | None) -> None:
