@@ -1,6 +1,7 @@
 """What ``fs submit`` warns of on stderr about the jobs it queued: jobs that will pend for
 ever, Slurm jobs naming no partition where none is the default, DIRAC groups the config
-does not list, and an accounting group written with no user."""
+does not list, and an accounting group written with no user; and notes that no node was
+tested (a config with no ``[[machines]]``)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ def warn_queued(jobs: list[Job], held: Mapping[str, str], config: Config) -> Non
     for ever (``held``), Slurm jobs that name no partition where none is the default, and
     DIRAC groups ``[dirac.groups]`` does not list."""
     _warn_held(held)
+    _note_no_nodes(jobs, config)
     _warn_no_partition(jobs, config)
     _warn_unlisted_groups(jobs, config.dirac.groups)
     _warn_group_without_user(jobs, config)
@@ -36,6 +38,28 @@ def _warn_held(reasons: Mapping[str, str]) -> None:
     for reason, ids in held.items():
         which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
         click.echo(f"fs: warning: {which} will pend, never started: {reason}", err=True)
+
+
+def _note_no_nodes(jobs: list[Job], config: Config) -> None:
+    """On stderr, the Slurm jobs queued whose nodes were not tested, the config having no
+    ``[[machines]]`` (as after ``fs import slurm-conf`` of partitions alone): sbatch refuses
+    a job no node of its partitions could ever run
+    (:meth:`~fairshare_cli.core.operations.node_fit.NodeFit.check`), which needs the nodes."""
+    from fairshare_cli.core.operations.node_fit import NodeFit
+
+    if config.machines or not config.partitions:  # (none: no partition's nodes to test)
+        return
+    fit = NodeFit(config)
+    ids = [j.id for j in jobs if fit.is_slurm_job(j) and not fit.refused_for_no_partition(j)]
+    if not ids:
+        return
+    which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
+    click.echo(
+        f"fs: note: {which}: no node was tested, as the config has no [[machines]] (sbatch"
+        " refuses a job no node of its partitions could ever run); fs import slurm-conf of"
+        " a slurm.conf with its NodeName lines brings them",
+        err=True,
+    )
 
 
 def _warn_no_partition(jobs: list[Job], config: Config) -> None:
