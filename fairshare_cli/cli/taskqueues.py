@@ -125,6 +125,7 @@ def taskqueues(
         unlisted = unlisted_groups(queues, dirac.groups)
         for group, jobs, extra in unlisted:
             warn_unlisted_group(group, f"{jobs} waiting job{'s' * (jobs != 1)}", extra)
+            opts.named.add(("dirac", "groups", group))  # (fs whatif --set adding it: meant)
         left = queues_left_as_made(queues, dirac.groups, corrector)
         for group, count in left.counts.items():
             warn_left_as_made(group, count, left.failed_at)

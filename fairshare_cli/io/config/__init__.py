@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -255,10 +255,14 @@ def _refuse_unquoted_name(node: dict[str, Any], parts: list[str], i: int, label:
             )
 
 
-def added_tables(raw: Mapping[str, Any], overrides: Mapping[str, Any]) -> list[str]:
+def added_tables(
+    raw: Mapping[str, Any], overrides: Mapping[str, Any], named: Collection[tuple[str, ...]] = ()
+) -> list[str]:
     """For each ``--set`` key that adds a named table (a group, account, partition, QOS)
     the config does not have, a line saying so, with the closest name it has: a typo
-    (``group_physics.hepp``) would otherwise change nothing but a new, empty entry."""
+    (``group_physics.hepp``) would otherwise change nothing but a new, empty entry. A
+    table the view's data ``named`` (its key parts: jobs in a DIRAC group the config does
+    not list) is meant: no closest name."""
     from fairshare_cli.errors import did_you_mean
 
     lines = []
@@ -271,9 +275,10 @@ def added_tables(raw: Mapping[str, Any], overrides: Mapping[str, Any]) -> list[s
             if part not in node:
                 if i > 0 and node and all(isinstance(v, Mapping) for v in node.values()):
                     table = ".".join(f'"{p}"' if "." in p else p for p in parts[: i + 1])
+                    meant = tuple(parts[: i + 1]) in named
                     lines.append(
                         f"--set {dotted}: the config has no {table}, so the after side adds "
-                        f"it{did_you_mean(part, list(node))}"
+                        f"it{'' if meant else did_you_mean(part, list(node))}"
                     )
                 break
             node = node[part]
