@@ -1,7 +1,8 @@
 """What ``fs submit`` warns of on stderr about the jobs it queued: jobs that will pend for
 ever, Slurm jobs naming no partition where none is the default, DIRAC groups the config
 does not list, and an accounting group written with no user; and notes that no node was
-tested (a config with no ``[[machines]]``)."""
+tested (a config with no ``[[machines]]``) and that a new submitter's user has usage in a
+group."""
 
 from __future__ import annotations
 
@@ -16,15 +17,51 @@ from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import did_you_mean
 
 
-def warn_queued(jobs: list[Job], held: Mapping[str, str], config: Config) -> None:
+def warn_queued(
+    jobs: list[Job], held: Mapping[str, str], config: Config, accountant: Any = None
+) -> None:
     """On stderr, what the scheduler makes of the jobs just queued: those that will pend
     for ever (``held``), Slurm jobs that name no partition where none is the default, and
-    DIRAC groups ``[dirac.groups]`` does not list."""
+    DIRAC groups ``[dirac.groups]`` does not list; and submitters new to the ``accountant``
+    (the state's section) whose user has a record inside a group."""
     _warn_held(held)
     _note_no_nodes(jobs, config)
     _warn_no_partition(jobs, config)
     _warn_unlisted_groups(jobs, config.dirac.groups)
     _warn_group_without_user(jobs, config)
+    _note_new_submitters(jobs, config, accountant)
+
+
+def _note_new_submitters(jobs: list[Job], config: Config, accountant: Any) -> None:
+    """On stderr, the HTCondor jobs of no accounting group whose submitter (``alice@example.org``)
+    has no accountant record while the user's usage is in a group's record
+    (``group_physics.hep.alice@example.org``): condor_submit makes the new submitter in
+    silence, and the job is not charged where the user's usage is. A note, not a
+    refusal: a user may submit outside her group."""
+    from fairshare_cli.cli.names import group_records
+    from fairshare_cli.core.htcondor.pool import submitter_of
+
+    records = accountant.get("records") if isinstance(accountant, dict) else None
+    if not isinstance(records, dict) or not records:
+        return
+    name = submitter_of(config)
+    found: dict[str, list[str]] = {}
+    for job in jobs:
+        if _htcondor_only(job) and name(job) not in records:
+            found.setdefault(name(job), []).append(job.id)
+    for submitter, ids in found.items():
+        inside = group_records(submitter, records)
+        if not inside:
+            continue
+        which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
+        groups = " or ".join(record.rpartition("@")[0] for record in inside)
+        click.echo(
+            f"fs: note: {which}: submitter {submitter} has no accountant record, while"
+            f" {submitter.partition('@')[0]}'s usage is under {' or '.join(inside)}: to charge"
+            f" {'it' if len(ids) == 1 else 'them'} there, give accounting_group {groups}"
+            " (--accounting-group)",
+            err=True,
+        )
 
 
 def _warn_held(reasons: Mapping[str, str]) -> None:
@@ -38,6 +75,13 @@ def _warn_held(reasons: Mapping[str, str]) -> None:
     for reason, ids in held.items():
         which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
         click.echo(f"fs: warning: {which} will pend, never started: {reason}", err=True)
+
+
+def _htcondor_only(job: Job) -> bool:
+    """A job of no accounting group (nor nice user) that names nothing of Slurm's or
+    DIRAC's: written for HTCondor, which charges it to ``owner@uid_domain``."""
+    slurm = job.account or job.partition or job.qos
+    return not (job.accounting_group or job.nice_user or slurm or job.dirac_group)
 
 
 def _note_no_nodes(jobs: list[Job], config: Config) -> None:
