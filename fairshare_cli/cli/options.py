@@ -306,10 +306,10 @@ class CIntRange(click.IntRange):
     _number_class = staticmethod(_c_int)  # type: ignore[assignment]
 
 
-def duration(text: str, what: str, start: tuple[float, str] | None = None) -> float:
+def duration(text: str, what: str, start: tuple[float, str, str] | None = None) -> float:
     """Seconds from a number or a Slurm time string (``"2-0"`` is two days). ``start``:
-    the time the length runs from and its name (``--now``), to name the length a point in
-    time given instead would be.
+    the time the length runs from, its name (``--now``) and how a length is given
+    (``--until {}``), to name the length a point in time given instead would be.
 
     Raises:
         InputError: neither, or not positive.
@@ -329,11 +329,11 @@ def duration(text: str, what: str, start: tuple[float, str] | None = None) -> fl
     return secs
 
 
-def _refuse_a_time(text: str, what: str, start: tuple[float, str] | None) -> None:
+def _refuse_a_time(text: str, what: str, start: tuple[float, str, str] | None) -> None:
     """Refuse a point in time (``--until 2026-11-21T18:00:00Z``) given for a duration,
-    saying so, and with ``start`` (the time the length runs from, and its name) the
-    length that time is from it; a text that is no time is left to the duration's own
-    refusal.
+    saying so, and with ``start`` (the time the length runs from, its name and how a
+    length is given) the length that time is from it; a text that is no time is left to
+    the duration's own refusal.
 
     Raises:
         InputError: ``text`` reads as an ISO-8601 time.
@@ -352,7 +352,8 @@ def _refuse_a_time(text: str, what: str, start: tuple[float, str] | None) -> Non
         since, name = start[0], f"{start[1]} {iso(start[0])}"
         if when > since:
             length = format_slurm_time(when - since)
-            raise InputError(f"{told}; it is {length} after {name}: give {what} {length}")
+            give = start[2].format(length)
+            raise InputError(f"{told}; it is {length} after {name}: give {give}")
         told += f", and not after {name}, where the run starts"
     raise InputError(
         f"{told}; give a length of time: seconds or a Slurm time string (6:00:00 is six hours)"

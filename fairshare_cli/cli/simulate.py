@@ -65,7 +65,7 @@ def run_window(
         if spec is None
         else (f"{spec}: " if spec else "", "until", "cycle", "now")
     )
-    start = (now, n if spec is not None else now_source())
+    start = (now, n, f'{u} = "{{}}"') if spec is not None else (now, now_source(), f"{u} {{}}")
     span = duration(until, f"{at}{u}", start)
     step = cycle if isinstance(cycle, float) else duration(cycle, f"{at}{c}")
     if span / step > 100_000:
@@ -247,7 +247,7 @@ def prepared(
     from fairshare_cli.core.operations.slurm_series import slurm_series_of
 
     if cycle is None:  # the pool's, once the config is read
-        duration(until, "--until", (opts.when(), now_source()))
+        duration(until, "--until", (opts.when(), now_source(), "--until {}"))
     else:
         span, step = run_window(until, cycle, opts.when())
     if backfill and scheduler != "slurm":
