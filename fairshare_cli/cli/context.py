@@ -126,6 +126,8 @@ class GlobalOptions:
         side: the side of ``fs whatif`` the view runs for ("before", "after"; None: alone).
         named: the tables (key parts: ``("dirac", "groups", "lhcb_nope")``) the view's data
             names that the config lacks, shared by ``fs whatif``'s sides.
+        added_told: the tables ``overrides`` add were told of already (``fs sweep``'s spec
+            check, once for all points): loading says nothing of them.
         state_found: ``state_path`` is where fs found the state itself (a sweep's
             manifest), not a path typed: a missing folder is an empty state.
     """
@@ -142,6 +144,7 @@ class GlobalOptions:
     table_rows: bool = False
     side: str | None = None
     named: set[tuple[str, ...]] = field(default_factory=set)
+    added_told: bool = False
     state_found: bool = False
     _when: float | None = field(default=None, repr=False)
 
@@ -203,7 +206,11 @@ def load_env(opts: GlobalOptions) -> Env:
     when = opts.when()
     cpath = resolve_config_path(opts.config_path)
     current = load_config(cpath)  # (the file checked alone first: its errors name it)
-    config = _load_overridden(cpath, overrides, current, opts.named) if overrides else current
+    config = (
+        _load_overridden(cpath, overrides, current, opts.named, opts.added_told)
+        if overrides
+        else current
+    )
     named = opts.replay is not None and opts.replay.history_file is not None
     if overrides and not named and config == current:  # (a replay would differ by rounding)
         overrides, opts.replay = None, None
@@ -230,12 +237,17 @@ def load_env(opts: GlobalOptions) -> Env:
 
 
 def _load_overridden(
-    path: Path, overrides: Mapping[str, Any], current: Config, named: set[tuple[str, ...]]
+    path: Path,
+    overrides: Mapping[str, Any],
+    current: Config,
+    named: set[tuple[str, ...]],
+    told: bool,
 ) -> Config:
     """The config at ``path`` with ``fs whatif``'s ``--set`` keys applied (the file
     checked on its own first, by the caller), as :func:`~fairshare_cli.io.config.
     build_overridden` applies them; a table they add is warned of (with the name it may
-    mean, unless the data ``named`` it), and so is a value
+    mean, unless the data ``named`` it; not at all where ``told``: a sweep's spec check
+    said so once), and so is a value
     DIRAC reads otherwise than it says (``job_share="abc"``: the default 1000), as
     ``fs config check`` warns of the file's.
 
@@ -247,8 +259,11 @@ def _load_overridden(
 
     raw = read_toml(path)
     config = build_overridden(raw, overrides, str(path))
-    for line in added_tables(raw, overrides, named):
-        click.echo(f"fs: warning: {line}", err=True)
+    for key, table, hint in [] if told else added_tables(raw, overrides, named):
+        click.echo(
+            f"fs: warning: --set {key}: the config has no {table}, so the after side adds it{hint}",
+            err=True,
+        )
     prefix = f"{path}: "
     for note in config.dirac.notes:
         if note not in current.dirac.notes:
