@@ -29,6 +29,7 @@ def warn_queued(
     _warn_no_partition(jobs, config)
     _warn_unlisted_groups(jobs, config.dirac.groups)
     _warn_group_without_user(jobs, config)
+    _warn_misspelt_group(jobs, config)
     _note_new_submitters(jobs, config, accountant)
 
 
@@ -75,6 +76,38 @@ def _warn_held(reasons: Mapping[str, str]) -> None:
     for reason, ids in held.items():
         which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
         click.echo(f"fs: warning: {which} will pend, never started: {reason}", err=True)
+
+
+def _warn_misspelt_group(jobs: list[Job], config: Config) -> None:
+    """On stderr, the jobs whose ``accounting_group`` has no dot and is no configured group
+    but close to a top-level one (``group_cmss`` for ``group_cms``): the negotiator charges
+    such a job in ``<none>`` as a user of that name (``GroupEntry::GetAssignedGroup``), with
+    no word, where the group was meant."""
+    import difflib
+
+    from fairshare_cli.core.htcondor.pool import submitter_of
+
+    known = {name.lower() for name in config.groups}
+    tops = [name for name in config.groups if "." not in name]
+    found: dict[str, list[Job]] = {}
+    for job in jobs:
+        group = job.accounting_group
+        if group and "." not in group and group.lower() not in known:
+            found.setdefault(group, []).append(job)
+    name = submitter_of(config)
+    for group, each in found.items():
+        close = difflib.get_close_matches(group, tops, n=1)
+        if not close:
+            continue
+        ids = [job.id for job in each]
+        which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
+        fix = f"{close[0]}.{each[0].owner.partition('@')[0]}"
+        click.echo(
+            f"fs: warning: {which}: accounting group {group} is no configured group (did you"
+            f" mean '{close[0]}'?), so HTCondor charges submitter {name(each[0])} in <none>,"
+            f" as a user of that name: make it {fix}",
+            err=True,
+        )
 
 
 def _htcondor_only(job: Job) -> bool:
