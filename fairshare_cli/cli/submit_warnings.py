@@ -28,8 +28,7 @@ def warn_queued(
     _note_no_nodes(jobs, config)
     _warn_no_partition(jobs, config)
     _warn_unlisted_groups(jobs, config.dirac.groups)
-    _warn_group_without_user(jobs, config)
-    _warn_misspelt_group(jobs, config)
+    warn_job_groups(jobs, config)
     _note_new_submitters(jobs, config, accountant)
 
 
@@ -173,6 +172,13 @@ def _warn_unlisted_groups(jobs: list[Job], groups: Mapping[str, Any]) -> None:
     for group, n in sorted(counts.items()):
         extra = did_you_mean(group, sorted(groups))
         warn_unlisted_group(group, f"{n} job{'s' * (n != 1)} submitted", extra)
+
+
+def warn_job_groups(jobs: list[Job], config: Config) -> None:
+    """On stderr, the jobs (a view's ``--jobs-file``) whose accounting group names a group
+    with no user, or misspells one, as ``fs submit`` warns of them."""
+    _warn_group_without_user(jobs, config)
+    _warn_misspelt_group(jobs, config)
 
 
 def _warn_group_without_user(jobs: list[Job], config: Config) -> None:
