@@ -9,7 +9,7 @@ import click
 
 from fairshare_cli.cli.context import GlobalOptions, global_options, pass_options
 from fairshare_cli.core.names import c_number_text
-from fairshare_cli.core.timestr import TimeStringError, time_str2secs
+from fairshare_cli.core.timestr import TimeStringError, time_str2secs, unit_hint
 from fairshare_cli.errors import InputError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -323,7 +323,8 @@ def duration(text: str, what: str, start: tuple[float, str, str] | None = None) 
             secs = time_str2secs(text)
         except TimeStringError as exc:  # (Slurm's bare M is minutes; ours is seconds)
             _refuse_a_time(text, what, start)
-            raise InputError(f"{what}: {exc}; here a plain number is seconds") from None
+            hint = unit_hint(text)
+            raise InputError(f"{what}: {exc}; here a plain number is seconds{hint}") from None
     if not secs > 0 or secs == float("inf"):  # ("INFINITE", "1e400": positive, not finite)
         raise InputError(f"{what}: expected a finite duration above 0 seconds, got '{text}'")
     return secs
