@@ -37,7 +37,7 @@ TIME_STRING = (
         pytest.param(
             ["whatif", "--set", "accountant.priority_halflife=1d", "userprio"],
             f'--set: accountant.priority_halflife: "1d" {TIME_STRING} a plain number is'
-            " seconds (for 1d give 1-00:00:00, or 86400)",
+            " seconds (for 1d give 1-00:00:00, or the number 86400)",
             id="whatif-set",
         ),
     ],
@@ -64,5 +64,18 @@ def test_config_check_names_what_to_write(tmp_path: Path, run: Callable[..., Any
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
         f'fs: error: {config}: accountant.priority_halflife: "6h" {TIME_STRING} a plain number'
-        " is seconds (for 6h give 06:00:00, or 21600)\n"
+        " is seconds (for 6h give 06:00:00, or the number 21600)\n"
+    )
+
+
+def test_a_workload_run_time_names_what_to_write(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs simulate --workload w.json`` of a job whose ``run_time`` is ``"1h"``."""
+    pool = write_pool(tmp_path)
+    work = tmp_path / "w.json"
+    work.write_text(json.dumps([{"id": "1.0", "owner": "alice", "run_time": "1h"}]))
+    result = run("simulate", "--workload", str(work), *common(pool))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f'fs: error: {work}: job 1.0: run_time: "1h" {TIME_STRING[:-1]} (for 1h give 01:00:00,'
+        " or the number 3600)\n"
     )

@@ -176,7 +176,9 @@ class Reader:
             try:
                 secs = time_str2mins(value) * 60 if minutes else time_str2secs(value)
             except TimeStringError as exc:  # (the one form not named in the message)
-                self.fail(f"{key}: {exc}; a plain number is seconds{unit_hint(value)}")
+                self.fail(
+                    f"{key}: {exc}; a plain number is seconds{unit_hint(value, 'the number ')}"
+                )
             return secs
         v = self.number(value, key)
         if v < 0:
