@@ -177,9 +177,18 @@ def _warn_group_factors(config: Config) -> None:
 def _warn_dynamic_quota_sums(config: Config) -> None:
     """One stderr line per group (``<none>`` too) whose subgroups' ``dynamic_quota`` sum
     above 1: the negotiator scales each down by the sum, with a warning in its log
-    (``GroupEntry::hgq_assign_quotas``: "dynamic quota for group ... rescaled")."""
+    (``GroupEntry::hgq_assign_quotas``: "dynamic quota for group ... rescaled"); and one
+    per group that sets both quotas, of which the negotiator reads the static one
+    (``GroupEntry::hgq_construct_tree``)."""
     children: dict[str, list[tuple[str, float]]] = {}
     for name, spec in config.groups.items():
+        if spec.quota is not None and spec.dynamic_quota is not None:  # (GroupEntry's order)
+            click.echo(
+                f'fs: warning: groups."{name}" sets quota {spec.quota:g} and dynamic_quota'
+                f" {spec.dynamic_quota:g}: the negotiator reads GROUP_QUOTA first and never"
+                " the dynamic one; drop one of them",
+                err=True,
+            )
         if spec.quota is None and spec.dynamic_quota is not None:
             children.setdefault(spec.parent or "<none>", []).append((name, spec.dynamic_quota))
     for parent, dynamic in children.items():

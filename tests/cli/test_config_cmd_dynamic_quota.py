@@ -5,7 +5,7 @@
 that it is a fraction; now the refusal names the fraction to write. Dynamic quotas of one
 parent's subgroups that sum above 1 were taken in silence, where the negotiator rescales
 each by the sum and logs a warning (``GroupEntry::hgq_assign_quotas``); ``fs config check``
-now warns so too."""
+now warns so too, and of a group setting both quotas."""
 
 from __future__ import annotations
 
@@ -72,3 +72,16 @@ def test_config_check_warns_of_dynamic_quotas_above_1(
     pool = write_pool(tmp_path, POOL.format(cms="0.6"))
     result = run("config", "check", "--config", str(pool["config"]))
     assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_config_check_warns_of_both_quotas(tmp_path: Path, run: Callable[..., Any]) -> None:
+    """``fs config check`` of a group setting ``quota = 5`` and ``dynamic_quota = 0.6``:
+    the negotiator reads ``GROUP_QUOTA_group_cms`` and never the dynamic one
+    (``GroupEntry::hgq_construct_tree``); it was valid without a word."""
+    pool = write_pool(tmp_path, POOL.format(cms="0.6\nquota = 5"))
+    result = run("config", "check", "--config", str(pool["config"]))
+    assert result.exit_code == 0
+    assert result.stderr == (
+        'fs: warning: groups."group_cms" sets quota 5 and dynamic_quota 0.6: the negotiator'
+        " reads GROUP_QUOTA first and never the dynamic one; drop one of them\n"
+    )
