@@ -157,14 +157,16 @@ class Translated:
     af_letters: tuple[str | None, ...] = ()
 
 
-def translate(args: list[str]) -> Translated:
+def translate(args: list[str], outputs: bool = True) -> Translated:
     """Turn condor_userprio's options into ``fs`` options.
 
     Arguments that are not condor_userprio's options (:func:`condor_spelling`: ``--x``
     must spell a whole name), and the values of ``fs``'s own options, pass through
     unchanged. An edit option (``-setfactor NAME F``) becomes the edit command's
     arguments (``["setfactor", NAME, F]``); the display options beside it are dropped, as
-    condor_userprio ignores them when it edits.
+    condor_userprio ignores them when it edits, and fs's ``--json``/``--output`` refused
+    (not with ``outputs`` False: ``fs whatif`` gives the view ``--json``, and refuses the
+    edit itself).
 
     Raises:
         InputError: an option fs does not model, or a missing operand.
@@ -210,7 +212,7 @@ def translate(args: list[str]) -> Translated:
             raise InputError(_unsupported(option.name))
     edit, ignored = _first_edit(edits)
     if edit is not None:
-        _check_dropped(out)
+        _check_dropped(out, edit[0] if outputs else "")
         out = _common_only(out)
     notes = (*ignored, *_quiet_notes(quiet, out))
     return Translated(_later_filter(out, filters), edit, notes, tuple(af_letters))
@@ -354,14 +356,16 @@ _VALUES = {"--config": 1, "--state": 1, "--now": 1, "--sort": 1, "--output": 1,
            "--activefrom": 3}  # fmt: skip
 
 
-def _check_dropped(args: list[str]) -> None:
+def _check_dropped(args: list[str], edit: str) -> None:
     """Refuse what condor_userprio refuses while it reads its arguments, before it runs
     an edit: a NAME that starts with no letter (its usage) and an ``-af`` expression that
-    does not parse (``Invalid expression``). The display options an edit drops are not
-    read otherwise.
+    does not parse (``Invalid expression``); and fs's own ``--json``/``--output`` (other
+    than the table), which the edit's one line cannot honour (as ``-getreslist``'s table
+    refuses them; ``edit`` "": not those). The display options an edit drops are not read
+    otherwise.
 
     Raises:
-        InputError: the first such name or expression.
+        InputError: the first such name, expression or output option.
     """
     from fairshare_cli.cli.userprio_options import check_names
     from fairshare_cli.core.htcondor.classads import check_expression
@@ -374,6 +378,13 @@ def _check_dropped(args: list[str]) -> None:
             return
         if arg == "--af":
             check_expression(args[i], args[i])
+        key, eq, value = arg.partition("=")
+        shape = value if eq else "".join(args[i : i + 1])  # (--output's)
+        if edit and (key == "--json" or (key == "--output" and shape != "table")):
+            raise InputError(
+                f"condor_userprio's edits (here fs {edit}) print one line, not rows; "
+                "leave out --json/--output"
+            )
         if arg in _VALUES:
             i += _VALUES[arg]
         elif arg == "-" or not arg.startswith("-"):

@@ -192,13 +192,15 @@ def global_options(ctx: click.Context) -> GlobalOptions:
 pass_options = click.make_pass_decorator(GlobalOptions)
 
 
-def load_env(opts: GlobalOptions) -> Env:
-    """Config, state and ``now`` for a read-only command (``whatif`` overrides applied).
+def load_env(opts: GlobalOptions, note_missing: bool = False) -> Env:
+    """Config, state and ``now`` for a read-only command (``whatif`` overrides applied);
+    ``note_missing``: a view of the state alone notes a named state file that is missing.
 
     Raises:
         FairshareError: any of them is missing or invalid.
     """
     from fairshare_cli.cli.pool_name import warn_other_pool
+    from fairshare_cli.cli.resolve import note_missing_state
     from fairshare_cli.io.config import load_config
     from fairshare_cli.io.state import load_state
 
@@ -218,6 +220,8 @@ def load_env(opts: GlobalOptions) -> Env:
             opts.notes.append(UNCHANGED)
     spath = resolve_state_path(opts.state_path, config, opts.state_found)
     state = load_state(spath)
+    if note_missing and not opts.state_found and (opts.state_path or config.pool.state):
+        note_missing_state(spath)
     warn_other_pool(state, current, spath)
     refuse_going_back(state, when, spath)
     if opts.rederive and overrides:

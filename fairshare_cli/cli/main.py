@@ -205,13 +205,16 @@ class LazyGroup(ListedGroup):
         return examples_noted(cmd)
 
     def invoke(self, ctx: click.Context) -> Any:
+        from fairshare_cli.cli.resolve import print_notes_when_done
         from fairshare_cli.errors import FairshareError
 
         words = command_words(ctx)  # (the command's names)
         try:
             refuse_given_twice(words)
             with released():  # (held back while click reads the line and ends: entry)
-                return super().invoke(ctx)
+                result = super().invoke(ctx)
+            print_notes_when_done(ctx)
+            return result
         except FairshareError as exc:
             if _debugging(ctx):
                 raise

@@ -5,6 +5,7 @@ once), and which of them an error names."""
 from __future__ import annotations
 
 import math
+import os
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -66,6 +67,39 @@ def resolve_state_path(given: str | None, config: Config, found: bool = False) -
         found, path = True, user_state_file()
     refuse_stream(path, "state file")
     return through_link(path) if found else existing_folder(through_link(path))
+
+
+#: ``ctx.meta`` key of the notes printed once the command has run (:func:`note_when_done`).
+NOTES_WHEN_DONE = "fairshare_cli.notes_when_done"
+
+
+def note_when_done(text: str) -> None:
+    """``fs: note: text`` on stderr once the command has run well (``cli/main.py``'s group
+    prints them; a refusal prints its one error line alone), each text once (``fs whatif``
+    runs its view twice)."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        click.echo(f"fs: note: {text}", err=True)
+        return
+    notes = ctx.meta.setdefault(NOTES_WHEN_DONE, [])
+    if text not in notes:
+        notes.append(text)
+
+
+def print_notes_when_done(ctx: click.Context) -> None:
+    """The notes :func:`note_when_done` kept, on stderr, once the command has run."""
+    for note in ctx.meta.pop(NOTES_WHEN_DONE, ()):
+        click.echo(f"fs: note: {note}", err=True)
+
+
+def note_missing_state(path: Path) -> None:
+    """A note when a view reads a state file that was named (``--state``,
+    ``$FAIRSHARE_STATE``, ``[pool] state``) but does not exist: a mistyped name had read
+    as an empty pool, its table of no one, without a word."""
+    if not os.path.lexists(path):
+        note_when_done(
+            f"state file {path} does not exist: read as an empty pool (no usage, no jobs)"
+        )
 
 
 def existing_folder(path: Path) -> Path:

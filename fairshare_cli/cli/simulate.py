@@ -304,8 +304,9 @@ def _note_held(queue: Sequence[Job], workload: Sequence[JobBatch]) -> None:
 def _note_no_machines(config: Config) -> None:
     """Say on stderr that a config of no ``[[machines]]`` (a DIRAC-only one, or Slurm's
     before ``fs import slurm-conf``) starts no job: its table holds nothing but zeros."""
-    if not config.machines:
-        click.echo(f"fs: note: {config.path} has no [[machines]], so no job starts in this "
+    if not any(m.count for m in config.machines):  # (none, or every count 0)
+        which = "no [[machines]]" if not config.machines else "no machine (each count is 0)"
+        click.echo(f"fs: note: {config.path} has {which}, so no job starts in this "
                    "simulation ('fs import condor-status' or 'fs import slurm-conf' adds "
                    "them)", err=True)  # fmt: skip
 

@@ -253,7 +253,7 @@ def sprio(  # noqa: PLR0913  Click passes each option as one keyword argument
         whatif=None if common.side is None else (common.side, common.notes),
     )
     with gc_paused():
-        _sprio(opts, load_env(common))
+        _sprio(opts, load_env(common, note_missing=jobs_file is None and not weights))
 
 
 def _help_format(common: GlobalOptions) -> str:

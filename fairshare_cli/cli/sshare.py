@@ -299,7 +299,7 @@ def _share_columns(
         tree_names,
     )
 
-    env = load_env(opts)
+    env = load_env(opts, note_missing=True)
     algo, compat = slurm.algorithm(env.config), env.config.priority.output_compat
     # classic: a user's usage as the pass computed it at the user's first job, so the queue
     mid_pass = algo == "classic" and env.config.priority.type != "basic"

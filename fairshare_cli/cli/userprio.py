@@ -75,7 +75,7 @@ class UserprioCommand(click.Command):
         from fairshare_cli.cli.condor_args import find_option, translate
 
         try:
-            translated = translate(list(args))
+            translated = translate(list(args), ctx.meta.get(WHATIF_SIDE) is None)
         except InputError:
             if not ctx.resilient_parsing:
                 raise
@@ -255,7 +255,7 @@ def userprio(
     names = split_names(names)
     af = autoformat_of(display["af_exprs"], display["af_opts"], opts.output)
     check_constraint(constraints, long_ or af is not None, modular or af is not None, opts.output)
-    env = load_env(opts)
+    env = load_env(opts, note_missing=True)
     if reslist_of is not None:
         _print_reslist(env, reslist_of, opts.output, long_)
         return

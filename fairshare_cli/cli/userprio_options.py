@@ -95,20 +95,26 @@ def query_of(names: tuple[str, ...], params: Mapping[str, Any]) -> UserprioQuery
 
 def _calc_time(month: int, day: int, year: int) -> float:
     """``-activefrom MONTH DAY YEAR``: local midnight of that day, as ``CalcTime`` of
-    ``user_prio.cpp`` makes it: a year below 50 is 20xx, one above 1900 is itself, any
-    other 19xx; ``mktime`` carries a month or day out of range over (month 13 is January
-    next year, day 0 the last of the month before).
-
-    Raises:
-        InputError: a date ``mktime`` cannot represent.
-    """
+    ``user_prio.cpp`` makes it from ``atoi``'s numbers (:func:`_atoi`: ``99999999999`` is
+    month 1215752191): a year below 50 is 20xx, one above 1900 is itself, any other 19xx;
+    ``mktime`` carries a month or day out of range over (month 13 is January next year, day
+    0 the last of the month before), and gives -1 for a date past its range (every record
+    is then used after it, as condor_userprio lists them)."""
+    month, day, year = _atoi(month), _atoi(day), _atoi(year)
     tm_year = year + 100 if year < 50 else year
     if tm_year > 1900:
         tm_year -= 1900
     try:
         return time.mktime((tm_year + 1900, month, day, 0, 0, 0, 0, 0, -1))
-    except (OverflowError, ValueError) as exc:  # (the date as given, not as tm_year holds it)
-        raise InputError(f"--activefrom {month} {day} {year}: not a date ({exc})") from exc
+    except (OverflowError, ValueError):  # (mktime's -1: "mktime argument out of range")
+        return -1.0
+
+
+def _atoi(value: int) -> int:
+    """``atoi``'s ``int`` of a whole number, as glibc makes it: ``strtol``'s ``long``,
+    held to 64 bits, then its low 32 bits (``99999999999`` is 1215752191)."""
+    value = max(-(2**63), min(2**63 - 1, value))
+    return (value + 2**31) % 2**32 - 2**31
 
 
 #: ``-grouprollup NAME``: 25.0 prints the rollup ad whole (names only filter the collector's

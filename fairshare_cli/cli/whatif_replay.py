@@ -35,12 +35,22 @@ _REPLAY = [(re.compile(k), section) for k, section in REPLAY_KEYS]
 
 def needs_replay(overrides: Mapping[str, Any]) -> list[str]:
     """The changed keys that revalue the recorded past."""
-    return [k for k in overrides if any(r.fullmatch(k) for r, _ in _REPLAY)]
+    return [k for k in overrides if any(r.fullmatch(_plain(k)) for r, _ in _REPLAY)]
 
 
 def replayed_sections(overrides: Mapping[str, Any]) -> frozenset[str]:
     """The models the changed keys revalue (none: every model, as ``--history`` alone)."""
-    return frozenset(s for k in overrides for r, s in _REPLAY if r.fullmatch(k))
+    return frozenset(s for k in overrides for r, s in _REPLAY if r.fullmatch(_plain(k)))
+
+
+def _plain(key: str) -> str:
+    """``key`` as :data:`REPLAY_KEYS` spell it: a knob name as its key, a part quoted only
+    when it holds a dot (``"accountant"."priority_halflife"`` and
+    ``accountant.PRIORITY_HALFLIFE`` are ``accountant.priority_halflife``: quoted, the
+    half-life revalued nothing and the comparison showed no differences)."""
+    from fairshare_cli.io.config import canonical_key, split_dotted
+
+    return ".".join(f'"{p}"' if "." in p else p for p in split_dotted(canonical_key(key)))
 
 
 @dataclass(frozen=True)

@@ -123,29 +123,42 @@ def view_usage(ctx: click.Context, command: click.Command, view: str) -> Iterato
     Raises:
         click.UsageError: the view's, pointing at whatif's help and the view's.
     """
+    from fairshare_cli.cli.context import WHATIF_SIDE
+
     said: set[str] = ctx.meta.setdefault(_SAID, set())
+    # (a view's notes wait for the after side: none is printed before its refusal)
+    held: list[str] | None = ctx.meta.setdefault(_HELD, [])
+    if ctx.meta.get(WHATIF_SIDE) != "before" or view == "simulate":
+        held = None
     try:
-        with contextlib.redirect_stderr(_SaidOnce(sys.stderr, said)):
+        with contextlib.redirect_stderr(_SaidOnce(sys.stderr, said, held)):
             yield
     except click.UsageError as exc:
         setattr(exc, "view_help", f"{ctx.find_root().command_path} {view}")  # noqa: B010
         exc.ctx = ctx
         raise
+    for line in ctx.meta.pop(_HELD, []) if held is None else ():
+        sys.stderr.write(line)
 
 
 #: ``ctx.meta`` key of the notes and warnings a comparison's sides have printed.
 _SAID = "fairshare_cli.whatif_said"
+#: ``ctx.meta`` key of the notes and warnings of the before side, printed after the after's.
+_HELD = "fairshare_cli.whatif_held"
 
 
 class _SaidOnce(io.TextIOBase):
     """Standard error that drops an ``fs: note:`` or ``fs: warning:`` line printed once
     already: the comparison runs the view twice, and what both sides say is said once
-    (an argument sshare ignores, a group the config lacks); every other write as it is."""
+    (an argument sshare ignores, a group the config lacks); with ``held``, such a line is
+    kept there instead (the before side's, until the after side has run); every other
+    write as it is."""
 
-    def __init__(self, stream: Any, said: set[str]) -> None:
+    def __init__(self, stream: Any, said: set[str], held: list[str] | None = None) -> None:
         super().__init__()
         self._stream = stream
         self._said = said
+        self._held = held
 
     @property
     def encoding(self) -> str:  # type: ignore[override]  # (the stream's, as click asks)
@@ -163,6 +176,9 @@ class _SaidOnce(io.TextIOBase):
             if text in self._said:
                 return len(text)
             self._said.add(text)
+            if self._held is not None:
+                self._held.append(text)
+                return len(text)
         return int(self._stream.write(text))
 
     def flush(self) -> None:

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from fairshare_cli.core.limits import TIME_MAX, TIME_MIN
-from fairshare_cli.core.names import c_number_text
+from fairshare_cli.core.names import c_number_text, json_shown
 from fairshare_cli.errors import InputError
 
 __all__ = ["cached_utc", "parse_time", "utc_text"]
@@ -55,7 +55,7 @@ def parse_time(value: Any, where: str) -> float:
     if not TIME_MIN <= t <= TIME_MAX:
         raise InputError(
             f"{where}: expected a time between the years 1 and 9999 "
-            f"(epoch seconds {TIME_MIN:.0f} to {TIME_MAX:.0f}), got {value!r}"
+            f"(epoch seconds {TIME_MIN:.0f} to {TIME_MAX:.0f}), got {json_shown(value)}"
             f"{_milliseconds_hint(value if type(value) in (int, float) else t, value)}"
         )
     return t
@@ -83,7 +83,9 @@ def _parse_time(value: Any, where: str) -> float:
         return float(value)
     if isinstance(value, str):
         return _parse_time_text(value, where)
-    raise InputError(f"{where}: expected epoch seconds or an ISO-8601 time, got {value!r}")
+    raise InputError(
+        f"{where}: expected epoch seconds or an ISO-8601 time, got {json_shown(value)}"
+    )
 
 
 def _parse_time_text(value: str, where: str) -> float:
@@ -100,10 +102,11 @@ def _parse_time_text(value: str, where: str) -> float:
     m = _ISO_UTC.match(text)
     if m is not None and not _real_date(int(m[1]), int(m[2]), int(m[3])):
         raise InputError(
-            f"{where}: expected a real calendar date, got {value!r} "
+            f"{where}: expected a real calendar date, got {json_shown(value)} "
             f"({m[1]}-{m[2]} has no day {int(m[3])})"
             if 1 <= int(m[2]) <= 12
-            else f"{where}: expected a real calendar date, got {value!r} (no month {m[2]})"
+            else f"{where}: expected a real calendar date,"
+            f" got {json_shown(value)} (no month {m[2]})"
         )
     if m is not None and (int(m[4]) < 24 and int(m[5]) < 60 and int(m[6]) < 61):
         days = _days_from_civil(int(m[1]), int(m[2]), int(m[3]))

@@ -23,7 +23,7 @@ from fairshare_cli.core.limits import (
     UINT32_MAX,
 )
 from fairshare_cli.core.literals import check_literals, check_object
-from fairshare_cli.core.names import check_name, name_problem
+from fairshare_cli.core.names import check_name, json_shown, name_problem
 from fairshare_cli.errors import InputError, did_you_mean
 
 JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
@@ -52,7 +52,9 @@ def _duration(value: Any, where: str) -> float:
         except TimeStringError as exc:
             raise InputError(f"{where}: {exc}{unit_hint(value, 'the number ')}") from None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-        raise InputError(f"{where}: expected a duration of 0 or more seconds, got {value!r}")
+        raise InputError(
+            f"{where}: expected a duration of 0 or more seconds, got {json_shown(value)}"
+        )
     return float(value) if value <= 1e308 else math.inf  # a longer integer: unlimited
 
 
@@ -174,16 +176,20 @@ def _checked(parse: Callable[[Any, str], Any], key: str, value: Any, label: str)
     parsed = parse(value, label)
     low = _LOWEST.get(key)
     if low is not None and parsed < low:
-        raise InputError(f"{label}: expected {low} or more, got {value!r}")
+        raise InputError(f"{label}: expected {low} or more, got {json_shown(value)}")
     if key in _SLURM_RANGE and abs(parsed) > NICE_LIMIT:
-        raise InputError(f"{label}: {_SLURM_RANGE[key]} (+/- {NICE_LIMIT}), got {value!r}")
+        raise InputError(
+            f"{label}: {_SLURM_RANGE[key]} (+/- {NICE_LIMIT}), got {json_shown(value)}"
+        )
     if key == "admin_priority" and parsed > SLURM_PRIORITY_MAX:
         raise InputError(
             f"{label}: expected 0 to {SLURM_PRIORITY_MAX} (scontrol update job priority=), "
-            f"got {value!r}"
+            f"got {json_shown(value)}"
         )
     if key == "slurm_priority" and parsed > UINT32_MAX:
-        raise InputError(f"{label}: expected 1 to {UINT32_MAX} (a uint32_t), got {value!r}")
+        raise InputError(
+            f"{label}: expected 1 to {UINT32_MAX} (a uint32_t), got {json_shown(value)}"
+        )
     return parsed
 
 
@@ -197,7 +203,7 @@ def job_field_kind(key: str) -> str:
 
 def _count(value: Any, w: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InputError(f"{w}: expected a whole number of at least 1, got {value!r}")
+        raise InputError(f"{w}: expected a whole number of at least 1, got {json_shown(value)}")
     if value > MAX_JOB_COUNT:
         raise InputError(f"{w}: expected at most {MAX_JOB_COUNT:,} jobs, got {value}")
     return value
@@ -209,31 +215,35 @@ def _whole(value: Any, w: str) -> int:
         or not isinstance(value, (int, float))
         or (isinstance(value, float) and not value.is_integer())
     ):
-        raise InputError(f"{w}: expected a whole number, got {value!r}")
+        raise InputError(f"{w}: expected a whole number, got {json_shown(value)}")
     if not INT64_MIN <= value <= INT64_MAX:
-        raise InputError(f"{w}: expected a whole number that fits in 64 bits, got {value!r}")
+        raise InputError(
+            f"{w}: expected a whole number that fits in 64 bits, got {json_shown(value)}"
+        )
     return int(value)
 
 
 def _finite(value: Any, w: str) -> float:
     """A number that need not be whole (DIRAC's UserPriority; TaskQueueDB keeps ``int()``)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputError(f"{w}: expected a number, got {value!r}")
+        raise InputError(f"{w}: expected a number, got {json_shown(value)}")
     # The range first: math.isfinite of an integer past a float's range raises.
     if not INT64_MIN <= value <= INT64_MAX or not math.isfinite(value):
-        raise InputError(f"{w}: expected a finite number that fits in 64 bits, got {value!r}")
+        raise InputError(
+            f"{w}: expected a finite number that fits in 64 bits, got {json_shown(value)}"
+        )
     return value
 
 
 def _flag(value: Any, w: str) -> bool:
     if not isinstance(value, bool):
-        raise InputError(f"{w}: expected true or false, got {value!r}")
+        raise InputError(f"{w}: expected true or false, got {json_shown(value)}")
     return value
 
 
 def _text(value: Any, w: str) -> str:
     if not isinstance(value, str):
-        raise InputError(f"{w}: expected a string, got {value!r}")
+        raise InputError(f"{w}: expected a string, got {json_shown(value)}")
     return value
 
 
@@ -271,7 +281,7 @@ def _sluid(value: Any, w: str) -> str:
     if re.match(SLUID_PATTERN, text) is None:
         raise InputError(
             f"{w}: expected a SLUID as Slurm prints it (s and 13 of 0-9 and A-Z but I, L, O "
-            f'and U, the first 0 to F, not all 0: "s805M8HP6BJP00"), got {value!r}'
+            f'and U, the first 0 to F, not all 0: "s805M8HP6BJP00"), got {json_shown(value)}'
         )
     return text
 

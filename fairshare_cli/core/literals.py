@@ -15,6 +15,7 @@ from typing import Annotated, Any
 from msgspec import Meta
 
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN
+from fairshare_cli.core.names import json_shown
 from fairshare_cli.errors import InputError
 
 _Scalar = str | bool | None | Annotated[int, Meta(ge=INT64_MIN, le=INT64_MAX)] | float
@@ -62,7 +63,7 @@ def _checked(value: Any, where: str, numbers: bool) -> dict[str, Any]:
         elif isinstance(v, (list, tuple)):
             stack.extend((f"{at}[{k}]", item) for k, item in enumerate(v))
         elif isinstance(v, str) and not _unicode(v):
-            raise InputError(f"{at}: expected Unicode text, got {v!r}")
+            raise InputError(f"{at}: expected Unicode text, got {json_shown(v)}")
         elif not numbers:
             continue
         elif isinstance(v, int) and not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:

@@ -42,6 +42,21 @@ def shown(text: str, limit: int = SHOWN_LENGTH) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def json_shown(value: Any) -> str:
+    """A value read from a JSON input as a message echoes it: text between quotes, as
+    every message quotes what was typed (``'4'``, Python's escapes); anything else in
+    JSON's spelling (``true``, ``null``, ``{"a": 1}``; a number past a float's range as
+    ``Infinity``), its unprintable characters escaped (:func:`escaped`); at most
+    :data:`SHOWN_LENGTH` characters of either."""
+    if isinstance(value, str):
+        return repr(shown(value))
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # (not JSON's, or an int of over 4,300 digits)
+        text = f"a {type(value).__name__}"
+    return escaped(shown(text))
+
+
 def first_five(names: Sequence[str]) -> str:
     """``a, b, c, d, e and 3 more``: the names a note lists, the first five of them."""
     more = f" and {len(names) - 5} more" if len(names) > 5 else ""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from fairshare_cli.core.names import shown
+from fairshare_cli.core.names import json_shown, shown
 from fairshare_cli.errors import InputError
 
 #: MB per unit of a TRES count Slurm prints in MB with a unit (``mem=8G``, ``bb/cray=1T``).
@@ -140,7 +140,9 @@ def history_tres(value: object, cpus: int | None, where: str) -> tuple[int | Non
             ``cpu`` that is not a whole number or not ``cpus``.
     """
     if not isinstance(value, str):
-        raise InputError(f'{where}: tres: expected a text such as "cpu=2,mem=8G", got {value!r}')
+        raise InputError(
+            f'{where}: tres: expected a text such as "cpu=2,mem=8G", got {json_shown(value)}'
+        )
     counts = alloc_tres_counts(value, where, "tres")
     cpu = counts.get("cpu")
     if cpu is not None and (not cpu.is_integer() or cpu >= 2**63):

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, NoReturn, Protocol
 
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.limits import INT64_MAX
-from fairshare_cli.core.names import check_name
+from fairshare_cli.core.names import check_name, json_shown
 from fairshare_cli.core.tres import history_tres
 from fairshare_cli.errors import InputError, did_you_mean
 
@@ -82,7 +82,7 @@ def _bool(value: Any, where: str) -> bool:
         return bool(value)
     if isinstance(value, str) and value in _TRUE + _FALSE:
         return value in _TRUE
-    raise InputError(f"{where}: expected true or false, got {value!r}")
+    raise InputError(f"{where}: expected true or false, got {json_shown(value)}")
 
 
 def _str(value: Any, where: str) -> str:
@@ -91,7 +91,7 @@ def _str(value: Any, where: str) -> str:
         return value
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
-    raise InputError(f"{where}: expected a string, got {value!r}")
+    raise InputError(f"{where}: expected a string, got {json_shown(value)}")
 
 
 def refuse_byte_order_mark(first: str, where: str) -> None:
@@ -224,11 +224,13 @@ def _count(value: Any, where: str) -> int:
     try:
         f = float(value)
     except (TypeError, ValueError, OverflowError):
-        raise InputError(f"{where}: expected a whole number, got {value!r}") from None
+        raise InputError(f"{where}: expected a whole number, got {json_shown(value)}") from None
     if isinstance(value, bool) or not math.isfinite(f) or f < 0 or not f.is_integer():
-        raise InputError(f"{where}: expected a whole number of 0 or more, got {value!r}")
+        raise InputError(f"{where}: expected a whole number of 0 or more, got {json_shown(value)}")
     if f > INT64_MAX:
-        raise InputError(f"{where}: expected a whole number that fits in 64 bits, got {value!r}")
+        raise InputError(
+            f"{where}: expected a whole number that fits in 64 bits, got {json_shown(value)}"
+        )
     return int(f)
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from fairshare_cli.core.limits import TIME_MAX
+from fairshare_cli.core.names import json_shown
 from fairshare_cli.core.usage import UsageRecord
 from fairshare_cli.errors import EmptyInput, InputError
 from fairshare_cli.io.importers.classad_dumps import (
@@ -110,7 +111,7 @@ def read_condor_history(
                 if v is not None and v.__class__ in _NUMBERS and not 0 <= v <= TIME_MAX:
                     raise InputError(
                         f"{name}:{line}: {key}: expected epoch seconds between 0 and "
-                        f"{TIME_MAX:.0f} (the year 9999), got {v!r}"
+                        f"{TIME_MAX:.0f} (the year 9999), got {json_shown(v)}"
                     )
             if "JobStatus" not in picked and not picked.keys() & _TIMES_SET:
                 raise InputError(  # (an ad of another kind that names an Owner)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from fairshare_cli.core.names import unicode_only
+from fairshare_cli.core.names import json_shown, unicode_only
 from fairshare_cli.core.state import (
     FORMAT_MARK,
     SCHEMA_VERSION,
@@ -160,7 +160,9 @@ def _not_text(obj: Any, where: str) -> str | None:
     """Where the first string in ``obj`` that is not Unicode text (a lone surrogate) sits
     and what was expected, as the sections word it; None if there is none."""
     if isinstance(obj, str):
-        return None if unicode_only(obj) else f"{where}: expected Unicode text, got {obj!r}"
+        return (
+            None if unicode_only(obj) else f"{where}: expected Unicode text, got {json_shown(obj)}"
+        )
     items = (
         obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else ()
     )

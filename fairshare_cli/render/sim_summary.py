@@ -112,12 +112,16 @@ def _what_ran(runs: Sequence[tuple[str, Summary]], times: Sequence[float]) -> st
     changed ``negotiator.interval``), as each run's means are over its own cycles."""
     spans = [(tag, sorted(s.times)) for tag, s in runs if s.times]
     if len({tuple(t) for _, t in spans}) < 2:
-        return (
-            f"{len(times)} cycles from {iso(times[0])} to {iso(times[-1])}; means are over "
-            "the cycles (--series prints every cycle)"
-        )
-    ran = "; ".join(f"{tag}: {len(t)} cycles from {iso(t[0])} to {iso(t[-1])}" for tag, t in spans)
+        return f"{_cycles(times)}; means are over the cycles (--series prints every cycle)"
+    ran = "; ".join(f"{tag}: {_cycles(t)}" for tag, t in spans)
     return f"{ran}; means are over each run's cycles (--series prints every cycle)"
+
+
+def _cycles(times: Sequence[float]) -> str:
+    """``3 cycles from A to B``; ``1 cycle at A`` (it was ``1 cycles from A to A``)."""
+    if len(times) == 1:
+        return f"1 cycle at {iso(times[0])}"
+    return f"{len(times)} cycles from {iso(times[0])} to {iso(times[-1])}"
 
 
 def summary_text(runs: Sequence[tuple[str, Summary]], tagged: bool = False) -> str:

@@ -9,7 +9,7 @@ attribute's expression unevaluated. Between the values a space (``t``: a tab; ``
 nothing, and a newline before each ad), after each but the last ``,`` or a newline
 (``,``/``n``); ``l`` puts ``EXPR = `` before each value. ``h`` prints the expressions
 as headings first and pads each value on the right to its column's width, which starts at
-the heading's and grows with each longer value as the ads are printed (``l`` is then
+the heading's and grows with each longer value as the ads are printed, in bytes (``l`` is then
 ignored). Job ids (``j``) are refused: accounting ads carry none.
 """
 
@@ -151,11 +151,11 @@ def render_autoformat(ads: Sequence[Mapping[str, AdValue]], af: AutoFormat) -> s
     cache: dict[Any, Compiled] = {}
     sep = af.col_suffix + af.col_prefix
     cols = af.columns
-    widths = [len(c.heading) if c.heading is not None else 0 for c in cols]
+    widths = [_width(c.heading) if c.heading is not None else 0 for c in cols]
     heads = [c.heading for c in cols if c.heading is not None]
     lines = []
     if heads:
-        cells = [h.ljust(w) for h, w in zip(heads, widths, strict=False)]
+        cells = [_padded(h, w) for h, w in zip(heads, widths, strict=False)]
         tail = af.col_suffix if len(cells) < len(cols) else ""
         lines.append(af.row_prefix + sep.join(cells) + tail + "\n")
     for ad in ads:
@@ -167,11 +167,22 @@ def render_autoformat(ads: Sequence[Mapping[str, AdValue]], af: AutoFormat) -> s
             else:
                 text = _text(evaluate_alone(expr, ad, expr, cache), col.quoted)
             if col.heading is not None:
-                widths[i] = max(widths[i], len(text))
-                text = text.ljust(widths[i])
+                widths[i] = max(widths[i], _width(text))
+                text = _padded(text, widths[i])
             cells.append((f"{expr} = " if col.label else "") + text)
         lines.append(af.row_prefix + sep.join(cells) + "\n")
     return "".join(lines)
+
+
+def _width(text: str) -> int:
+    """A cell's width as ``AttrListPrintMask`` counts it: its bytes (``strlen``) in UTF-8, so
+    a name with an ``é`` is one wider than its characters."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _padded(text: str, width: int) -> str:
+    """``text`` left-aligned in ``width`` bytes, as ``%-Ns`` pads it."""
+    return text + " " * (width - _width(text))
 
 
 def _text(value: object, quoted: bool) -> str:
@@ -182,6 +193,26 @@ def _text(value: object, quoted: bool) -> str:
         return value
     if isinstance(value, str | bool | int | float):
         return classad_value(value)
+    if isinstance(value, list):
+        return _unparsed(value)
+    raise InputError(f"-af: a {type(value).__name__} value is not modelled; print its parts")
+
+
+def _unparsed(value: object) -> str:
+    """A list, or an element of one, as ``ClassAdUnParser`` writes it: ``{ 1,"a" }`` (its
+    elements unevaluated, as the list holds them: ``{ 1 + 1,Name }``), ``{  }`` empty.
+
+    Raises:
+        InputError: an element fs cannot write (a nested ClassAd).
+    """
+    if isinstance(value, list):
+        return "{ " + ",".join(_unparsed(v) for v in value) + " }"
+    if isinstance(value, Enum):
+        return value.name.lower()
+    if isinstance(value, str | bool | int | float):
+        return classad_value(value)
+    if type(value).__name__ == "ExprTree":  # (classad2's unevaluated element: its text)
+        return str(value)
     raise InputError(f"-af: a {type(value).__name__} value is not modelled; print its parts")
 
 

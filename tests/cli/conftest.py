@@ -40,6 +40,9 @@ STATE: dict[str, Any] = {
     "schema_version": 1,
     "jobs": [{"id": "1", "owner": "alice", "account": "hep", "submit_time": 1795258800.0}],
 }
+#: A state with nothing in it: a fresh pool's, written where a view reads one (a view of a
+#: named state that is missing notes it on stderr).
+EMPTY_STATE = '{"format": "fairshare-cli state", "schema_version": 1}'
 #: Every view a state must stay readable by.
 VIEWS = (
     ["userprio"],

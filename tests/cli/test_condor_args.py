@@ -76,9 +76,11 @@ def test_translate_display_and_edit() -> None:
         "alice",
     ]
     assert translate(["-g", "-allusers"]).args == ["--grouprollup", "--allusers"]
-    t = translate(["-setf", "u@d", "2", "-all", "--now", "5", "--json", "--dry-run"])
+    t = translate(["-setf", "u@d", "2", "-all", "--now", "5", "--dry-run"])
     assert t.edit == ["setfactor", "u@d", "2"]
     assert t.args == ["--now", "5", "--dry-run"]
+    with pytest.raises(InputError, match="leave out --json/--output"):  # (the edit prints a line)
+        translate(["-setf", "u@d", "2", "--json"])
     assert translate(["-resetall"]).edit == ["resetusage", "--all"]
     both = translate(["-delete", "b", "-setprio", "a", "1"])  # (main's chain: setprio first)
     assert both.edit == ["setprio", "a", "1"] and "ignored: -delete b" in both.notes[0]

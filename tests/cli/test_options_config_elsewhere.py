@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli.conftest import EMPTY_STATE
 from tests.conftest import REPO
 
 NOW = "2026-11-21T12:00:00Z"
@@ -24,6 +25,7 @@ NOTE = (
 def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A folder of its own pool: ./fairshare.toml (a copy of the sample's config)."""
     shutil.copy(SAMPLE, tmp_path / "fairshare.toml")
+    (tmp_path / "s.json").write_text(EMPTY_STATE, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tests.cli.conftest import EMPTY_STATE
+
 REPO = Path(__file__).resolve().parents[2]
 POOL = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--now", "2026-11-21T12:00:00Z"]
 
@@ -167,6 +169,7 @@ def test_a_u_name_starting_with_a_digit_is_a_uid(tmp_path: Path, run: Callable[.
         "[partitions.batch]\ndefault = true\n\n"
         "[accounts.ops]\nusers = { root = 1, ann = 1 }\n"
     )
+    (tmp_path / "s.json").write_text(EMPTY_STATE, encoding="utf-8")
     common = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", POOL[-1]]
     result = run("sshare", "-U", "-n", "-P", "-o", "Account,User", "-u", "0", *common)
     assert (result.exit_code, result.stdout, result.stderr) == (0, "ops|root\n", "")
@@ -253,6 +256,7 @@ def test_a_cell_counts_the_bytes_of_a_utf_8_name(tmp_path: Path, run: Callable[.
         '[accounts.ops]\nusers = { "josé" = 1, "ééééééé" = 1 }\n',
         encoding="utf-8",
     )
+    (tmp_path / "s.json").write_text(EMPTY_STATE, encoding="utf-8")
     common = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", POOL[-1]]
     result = run("sshare", "-a", "-U", "-n", "-o", "User", "-u", "josé", *common)
     assert (result.exit_code, result.stderr) == (0, "")
@@ -283,6 +287,7 @@ def test_a_utf_8_name_beside_a_double_too_wide_for_its_field(
         '[accounts.ops]\nusers = { "ééé" = 1, bob = 1 }\n',
         encoding="utf-8",
     )
+    (tmp_path / "s.json").write_text(EMPTY_STATE, encoding="utf-8")
     common = ["--config", str(config), "--state", str(tmp_path / "s.json"), "--now", POOL[-1]]
     result = run("sshare", "-a", "-n", "-o", "User%-20,EffectvUsage%5", *common)
     assert (result.exit_code, result.stderr) == (0, "")

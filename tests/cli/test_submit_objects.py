@@ -124,7 +124,7 @@ def test_a_json_scalar_a_field_refuses_as_text_too_is_refused(tmp_path: Path) ->
         cli, ["submit", "--owner", "bob", "--set", "request_cpus=true", *common]
     )
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == "fs: error: --set request_cpus: expected a whole number, got True\n"
+    assert result.stderr == "fs: error: --set request_cpus: expected a whole number, got true\n"
     assert Path(common[3]).read_bytes() == before
 
 

@@ -144,12 +144,12 @@ def test_the_largest_ram_the_column_holds_is_a_queue(
         # NaN and Infinity (which Python's json reads and writes): the file's reader wrote
         # them back as null, so fs taskqueues showed a queue at the default 86400 s (or no
         # RAM); fs submit refused the same job. Now both refuse it.
-        pytest.param({"cpu_time": float("nan")}, "dirac_requirements.cpu_time: nan is not a "
+        pytest.param({"cpu_time": float("nan")}, "dirac_requirements.cpu_time: NaN is not a "
                      "whole number of seconds", id="cpu-time-nan"),
-        pytest.param({"cpu_time": float("inf")}, "dirac_requirements.cpu_time: inf is not a "
+        pytest.param({"cpu_time": float("inf")}, "dirac_requirements.cpu_time: Infinity is not a "
                      "whole number of seconds", id="cpu-time-infinity"),
         pytest.param({"min_ram": float("nan")}, "dirac_requirements.min_ram: expected a whole "
-                     "number of MB (0 or more), got nan", id="min-ram-nan"),
+                     "number of MB (0 or more), got NaN", id="min-ram-nan"),
         pytest.param({"sites": ["LCG.CERN.cern", float("-inf")]}, "dirac_requirements.sites",
                      id="site-minus-infinity"),
         # tq_TQToSites.Value is VARCHAR(64): MariaDB's strict mode refuses 65 characters

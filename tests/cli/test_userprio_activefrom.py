@@ -124,10 +124,28 @@ def test_refusals(run: Callable[..., Any], args: list[str]) -> None:
     assert bad.exit_code == 2 and bad.stderr.count("\n") == 1
 
 
-def test_a_year_beyond_mktime_is_named_as_given(run: Callable[..., Any], args: list[str]) -> None:
-    """``fs userprio -activefrom 1 1 99999999999999999999`` named the year as the code had
-    shifted it for ``mktime`` (``99999999999999998099``, 1900 off)."""
-    res = run("userprio", "-activefrom", "1", "1", "99999999999999999999", *args)
-    assert res.exit_code == 2
-    assert res.stderr.startswith("fs: error: --activefrom 1 1 99999999999999999999: not a date (")
-    assert res.stderr.count("\n") == 1
+def test_numbers_past_a_c_int_wrap_as_atoi_reads_them(
+    run: Callable[..., Any], args: list[str]
+) -> None:
+    """``atoi`` is ``(int) strtol``: ``99999999999`` is month 1215752191 (its low 32 bits),
+    which ``mktime`` carries some hundred million years on: a cutoff after every last use,
+    no row, Time Since ``<now>``. ``99999999999999999999`` is past a ``long``: ``strtol``
+    gives LONG_MAX, whose low 32 bits are -1, year 1999 (below 50: 20xx less 1900): every
+    record. fs refused both in Python's words ("signed integer is greater than maximum")."""
+    far = run("userprio", "-activefrom", "99999999999", "1", "1", *args)
+    assert far.exit_code == 0, far.stderr
+    assert _names(far.stdout) == [] and far.stderr == ""
+    assert far.stdout.splitlines()[-1].split()[-1] == "<now>"
+    res = run("userprio", "-usage", "-activefrom", "1", "1", "99999999999999999999", *args)
+    assert res.exit_code == 0, res.stderr
+    assert sorted(_names(res.stdout)) == ["alice@example.org", "bob@example.org"]
+    assert res.stdout.splitlines()[-1].endswith(" 1/01/1999 00:00")
+
+
+def test_a_date_past_mktime_lists_every_record(run: Callable[..., Any], args: list[str]) -> None:
+    """Year and month INT_MAX: past what ``mktime`` can give, so it gives -1, which
+    ``MinLastUsageTime`` holds as ``-allusers`` sets it: every record, Time Since blank."""
+    res = run("userprio", "-activefrom", "2147483647", "1", "2147483647", *args)
+    assert res.exit_code == 0, res.stderr
+    assert _names(res.stdout) == ["alice@example.org", "bob@example.org"]
+    assert res.stdout.splitlines()[-1].split()[-1] == "60.00"

@@ -38,3 +38,22 @@ def test_a_bad_expression_beside_an_unknown_name_is_the_one_line(
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == f"fs: error: {error}\n"
     assert state.read_bytes() == before
+
+
+def test_a_list_is_printed_unparsed(run: Callable[..., Any], tmp_path: Path) -> None:
+    """``-af '{1,2}'``: the list value is unparsed as ``ClassAdUnParser`` writes one
+    (``{ `` its elements, unevaluated, joined by ``,`` then `` }``), as ``%v`` prints any
+    value that is no string. fs refused it as it printed ('a list value is not modelled')."""
+    state = tmp_path / "s.json"
+    state.write_bytes((REPO / "sample_configs" / "sample-state.json").read_bytes())
+    before = state.read_bytes()
+    common = ["--config", str(REPO / "sample_configs" / "pool.toml"), "--state", str(state),
+              "--now", "2026-11-21T12:00:00Z"]  # fmt: skip
+    result = run("userprio", "-af", "{1,2}", *common)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert set(result.stdout.splitlines()) == {"{ 1,2 }"}
+    mixed = run("userprio", "-af:V", '{1+1,"a",Name,{},2.5,undefined}', "Name", *common)
+    assert (mixed.exit_code, mixed.stderr) == (0, "")
+    first = mixed.stdout.splitlines()[0]
+    assert first == '{ 1 + 1,"a",Name,{  },2.5,undefined } "group_chemistry"'
+    assert state.read_bytes() == before

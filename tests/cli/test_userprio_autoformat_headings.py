@@ -32,3 +32,29 @@ def test_later_af_heads_attributes_and_short_expressions_with_their_text(
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[0] == ("Name Priority*2 (expr) WeightedAccumulatedUsage")
     assert state.read_bytes() == before
+
+
+def test_headed_columns_pad_by_bytes(run: Callable[..., Any], tmp_path: Path) -> None:
+    """``AttrListPrintMask::display`` measures a value with ``strlen`` and pads with
+    ``width - strlen`` blanks: ``jürgen@example.org`` is 18 characters, 19 bytes, so
+    ``bob@example.org`` (15) gets 4 blanks before the separator. fs padded by characters
+    (3 blanks), one column off condor_userprio's under any non-ASCII name."""
+    (tmp_path / "pool.toml").write_text('[pool]\nuid_domain = "example.org"\n', encoding="utf-8")
+    (tmp_path / "h.jsonl").write_text(
+        '{"owner": "jürgen", "start": "2026-11-21T06:00:00Z", "end": null, "slots": 1}\n'
+        '{"owner": "bob", "start": "2026-11-21T00:00:00Z", "end": null, "slots": 2}\n',
+        encoding="utf-8",
+    )
+    args = ["--config", str(tmp_path / "pool.toml"), "--state", str(tmp_path / "s.json"),
+            "--now", "2026-11-21T12:00:00Z"]  # fmt: skip
+    assert run("import", "history", str(tmp_path / "h.jsonl"), *args).exit_code == 0
+    before = (tmp_path / "s.json").read_bytes()
+    result = run("userprio", "-af:h", "Name", "ResourcesUsed", *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "Name ResourcesUsed",
+        "jürgen@example.org 1            ",
+        "bob@example.org     2            ",
+        "<none>              3            ",
+    ]
+    assert (tmp_path / "s.json").read_bytes() == before

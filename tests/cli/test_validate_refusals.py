@@ -304,7 +304,7 @@ def test_bad_states_refused_on_load(
 TASKQUEUE_CASES = [
     ('[{"id": "9", "owner": "alice", "count": "10"}]', "count"),
     ('[{"id": "9", "owner": "alice", "dirac_group": "lhcb_user", "count": "10"}]', "count"),
-    ('[{"id": "9", "owner": "alice", "dirac_group": "lhcb_user", "user_priority": NaN}]', "nan"),
+    ('[{"id": "9", "owner": "alice", "dirac_group": "lhcb_user", "user_priority": NaN}]', "NaN"),
     ('[{"id": "9", "owner": " ", "dirac_group": "lhcb_user"}]', "owner"),
     (
         '[{"id": "9", "owner": "a", "count": 3}, {"id": "9.1", "owner": "a"}]',

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_configs"
 VIEW = ("--config", str(SAMPLE / "pool.toml"), "--now", "2026-11-21T12:00:00Z")
 
@@ -69,6 +71,16 @@ def test_a_missing_list_item_names_the_key_once(run: Callable[..., Any]) -> None
     result = run("whatif", "--set", "machines.9.cpus=4", "userprio", *VIEW)
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == "fs: error: --set machines.9.cpus: no item 9\n"
+
+
+@pytest.mark.parametrize("index", ["-1", "-2", "+1", "1_0"])
+def test_an_index_not_written_as_digits_is_no_item(run: Callable[..., Any], index: str) -> None:
+    """``machines.-1.count=1`` changed the last entry (Python's index from the end: ``-2``
+    the first of the sample's two) where ``machines[-1].count`` and ``machines.-3.count``
+    were refused; an entry is named by its index, 0 up, as the config's errors write it."""
+    result = run("whatif", "--set", f"machines.{index}.count=1", "quota", *VIEW)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: --set machines.{index}.count: no item {index}\n"
 
 
 def test_one_key_set_twice_under_its_knob_name_is_refused_naming_both(
@@ -185,3 +197,39 @@ def test_an_entry_named_as_the_errors_name_it_is_taken(run: Callable[..., Any]) 
         "fs: error: --set machines[0].count=20 and --set machines.0.count=20 both set "
         "machines[0].count: give one\n"
     )
+
+
+@pytest.mark.parametrize("key", ['accountant."priority_halflife', 'groups."group_physics".quota"'])
+def test_a_quote_left_open_is_refused(run: Callable[..., Any], key: str) -> None:
+    """``--set 'groups."group_physics".quota"=300'`` changed the quota (and
+    ``accountant."priority_halflife=3600`` the half-life): the open quote was dropped."""
+    result = run("whatif", "--set", f"{key}=300", "quota", *VIEW)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: the key {key}: a double quote is not closed; quote a whole name, as in "
+        'groups."group_physics.hep".quota\n'
+    )
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        '"accountant"."priority_halflife"',
+        'accountant."priority_halflife"',
+        "'accountant'.priority_halflife",
+        "accountant.PRIORITY_HALFLIFE",
+    ],
+)
+def test_a_quoted_key_revalues_the_past_as_the_plain_key(run: Callable[..., Any], key: str) -> None:
+    """``--set '"accountant"."priority_halflife"=3600' userprio`` replayed no history (the
+    keys that revalue the past were matched as written) and printed "no differences";
+    ``'accountant'.priority_halflife`` (TOML's literal quotes) was an unknown key. Each is
+    the half-life, and shows what the plain key shows."""
+    plain = run("whatif", "--set", "accountant.priority_halflife=3600", "userprio", *VIEW)
+    assert plain.exit_code == 0, plain.stderr
+    assert plain.stdout.splitlines()[-1] == (
+        "19 rows changed, 3 moved, 0 appeared, 0 left (41 changes)"
+    )
+    result = run("whatif", "--set", f"{key}=3600", "userprio", *VIEW)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == plain.stdout.splitlines()[1:]

@@ -121,3 +121,36 @@ def test_negotiate_explain_under_whatif_is_refused(tmp_path: Path, run: Callable
         " job's story, which it does not compare: leave --explain out (see 'cli whatif"
         " --help'; the view's options: 'cli negotiate --help')\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("line", "error"),
+    [
+        pytest.param(
+            ["--set", "a..=0b11", "userprio", "csv"],
+            "--set: unknown key 'a'; known keys: pool, accountant, negotiator, machines, "
+            "groups, priority, partitions, qos, accounts, dirac",
+            id="userprio-name-note",
+        ),
+        pytest.param(
+            ["--set", "machines.0.count=x", "sshare", "csv"],
+            '--set: machines[0].count: expected a whole number, got string "x"',
+            id="sshare-argument-note",
+        ),
+    ],
+)
+def test_the_before_sides_notes_do_not_precede_the_after_sides_refusal(
+    tmp_path: Path, run: Callable[..., Any], line: list[str], error: str
+) -> None:
+    """``fs whatif --set a..=0b11 userprio csv``: the before side's ``fs: note: no record
+    csv@example.org`` was printed, then the after side's refusal of the --set: two lines.
+    The before side's notes wait for the after side; a refusal is its one line."""
+    pool = write_pool(tmp_path)
+    before = [pool["config"].read_bytes(), pool["state"].read_bytes()]
+    result = run("whatif", *line, *common(pool))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"fs: error: {error}\n"
+    assert [pool["config"].read_bytes(), pool["state"].read_bytes()] == before
+    done = run("whatif", "--set", "machines.0.count=1", *line[2:], *common(pool))
+    assert done.exit_code == 0, done.stderr
+    assert done.stderr.startswith("fs: note: ")

@@ -73,7 +73,9 @@ def test_one_key_takes_an_instance_of_each_corrector_type(
             "'500 # half' is not an integer; DIRAC reads the default 1000",
             id="text",
         ),
-        pytest.param("true", 1000, "True is not an integer", id="bool"),
+        pytest.param("true", 1000, "true is not an integer", id="bool"),
+        pytest.param("1979-05-27", 1000, "1979-05-27 is not an integer", id="date"),
+        pytest.param("{ a = 1 }", 1000, "{a = 1} is not an integer", id="table"),
     ],
 )
 def test_job_share_as_dirac_reads_it(
@@ -109,6 +111,32 @@ def test_config_check_warns_about_each_share(
     assert "dirac.groups.a.job_share = -1\n" in result.stdout
     assert "dirac.groups.b.job_share = 1000\n" in result.stdout
     assert "notes" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        pytest.param("1979-05-27", "1979-05-27", id="date"),
+        pytest.param("07:32:00", "07:32:00", id="time"),
+        pytest.param("true", "true", id="bool"),
+        pytest.param("{ a = 1 }", "{a = 1}", id="table"),
+    ],
+)
+def test_config_check_shows_a_share_as_toml_writes_it(
+    write_config: Callable[[str], Path], run: Callable[..., Any], value: str, shown: str
+) -> None:
+    """``job_share = 1979-05-27`` was warned of as ``datetime.date(1979, 5, 27)``, ``true``
+    as ``True`` and a table as ``{'a': 1}``: Python's words for what the config wrote."""
+    path = write_config(f'[pool]\ndefaults = "legacy"\n[dirac]\nvo = "v"\n'
+                        f"[dirac.groups.g]\njob_share = {value}\n")  # fmt: skip
+    before = path.read_bytes()
+    result = run("config", "check", "--config", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == (
+        f"fs: warning: {path}: dirac.groups.g.job_share = {shown} is not an integer; DIRAC "
+        "reads the default 1000\n"
+    )
+    assert path.read_bytes() == before
 
 
 def test_documented_variants(write_config: Callable[[str], Path]) -> None:

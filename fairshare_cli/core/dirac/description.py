@@ -21,6 +21,7 @@ import msgspec
 
 from fairshare_cli.core.config import DiracJobDescription
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN
+from fairshare_cli.core.names import json_shown
 
 #: DIRAC's ``/Operations/JobDescription`` when it sets nothing.
 DEFAULT_JOB_DESCRIPTION = DiracJobDescription()
@@ -159,13 +160,13 @@ def _bounds_problem(
     low, high = bounds
     if not _whole(value):
         return (
-            f"{field}: {value!r} is not a whole number{unit}; DIRAC reads a job's {jdl} as "
-            "an integer and its JobManager refuses the job (Invalid JDL)"
+            f"{field}: {json_shown(value)} is not a whole number{unit}; DIRAC reads a job's "
+            f"{jdl} as an integer and its JobManager refuses the job (Invalid JDL)"
         )
     if not low <= value <= high:
         return (
-            f"{field}: {value!r}: DIRAC's JobManager refuses the job ({model} out of bounds "
-            f"(must be between {low} and {high}))"
+            f"{field}: {json_shown(value)}: DIRAC's JobManager refuses the job ({model} out "
+            f"of bounds (must be between {low} and {high}))"
         )
     return None
 

@@ -12,12 +12,13 @@ from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE
 from fairshare_cli.core.names import shown
 
 
-def read_job_share(value: object) -> tuple[int, str | None]:
+def read_job_share(value: object, text: str | None = None) -> tuple[int, str | None]:
     """A configured JobShare as DIRAC reads it, and a note when that is not what it says.
 
     ``value`` is what the pool config holds: an integer is DIRAC's text of that integer; a
     string is the option's text; anything else (a float, a boolean) stands for its text
-    (``250.5``, ``true``), which ``int()`` refuses.
+    (``250.5``, ``true``), which ``int()`` refuses; ``text``: how the note shows it (the
+    config's TOML: ``true``, ``1979-05-27``), else its ``repr``.
 
     Returns:
         ``(share, note)``: the note (None when the value is a positive integer) says how
@@ -37,7 +38,8 @@ def read_job_share(value: object) -> tuple[int, str | None]:
         share = None
     if share is None:
         return DEFAULT_GROUP_SHARE, (
-            f"{shown(repr(value))} is not an integer; DIRAC reads the default {DEFAULT_GROUP_SHARE}"
+            f"{shown(repr(value) if text is None else text)} is not an integer; DIRAC reads "
+            f"the default {DEFAULT_GROUP_SHARE}"
         )
     if share <= 0:
         return share, (

@@ -21,7 +21,7 @@ from fairshare_cli.core.dirac.description import (
     sites_problem,
 )
 from fairshare_cli.core.dirac.taskqueues import TaskQueueDefinition, cpu_segment
-from fairshare_cli.core.names import name_problem
+from fairshare_cli.core.names import json_shown, name_problem
 from fairshare_cli.errors import did_you_mean
 
 REQUIREMENT_KEYS = (
@@ -82,7 +82,9 @@ def definer(
         platform, platforms = req.get("platform"), req.get("platforms")
         job_type, job_types = req.get("job_type"), req.get("job_types")
         if cpu is not None and (isinstance(cpu, bool) or not isinstance(cpu, (int, float))):
-            raise ValueError(f"dirac_requirements.cpu_time: expected whole seconds, got {cpu!r}")
+            raise ValueError(
+                f"dirac_requirements.cpu_time: expected whole seconds, got {json_shown(cpu)}"
+            )
         problem = cpu_time_problem(cpu, description)
         if problem:
             raise ValueError(problem)
@@ -145,7 +147,7 @@ def _ram(min_ram: Any, max_ram: Any) -> tuple[int, int]:
         if type(value) is not int or value < 0:
             raise ValueError(
                 f"dirac_requirements.{key}: expected a whole number of MB (0 or more), "
-                f"got {value!r}"
+                f"got {json_shown(value)}"
             )
         fit_ram(key, value)
         values.append(value)
@@ -193,7 +195,7 @@ def _names(key: str, value: Any, more: tuple[str, ...] = ()) -> tuple[str, ...]:
         items = value
     else:
         raise ValueError(
-            f"dirac_requirements.{key}: expected a name or a list of names, got {value!r}"
+            f"dirac_requirements.{key}: expected a name or a list of names, got {json_shown(value)}"
         )
     if not all(isinstance(v, str) for v in items):
         raise ValueError(f"dirac_requirements.{key}: expected names (strings), got {list(items)!r}")

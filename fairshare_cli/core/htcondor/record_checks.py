@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from fairshare_cli.core.limits import INT32_MAX, TIME_MAX, TIME_MIN
+from fairshare_cli.core.names import json_shown
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.errors import did_you_mean
 
@@ -71,14 +72,14 @@ def check_record(name: str, body: Any, fields: Iterable[str]) -> None:
         if f in C_INTS and not (numeric and v == int(v) and v <= INT32_MAX):
             raise SectionError(
                 f"accountant.records.{name}.{f}: expected a whole number up to "
-                f"{INT32_MAX}, got {v!r}"
+                f"{INT32_MAX}, got {json_shown(v)}"
             )
         if f in TIMES and numeric and not TIME_MIN <= v <= TIME_MAX:
             raise SectionError(
                 f"accountant.records.{name}.{f}: expected a time between the years 1 and "
-                f"9999 (epoch seconds {TIME_MIN:.0f} to {TIME_MAX:.0f}), got {v!r}"
+                f"9999 (epoch seconds {TIME_MIN:.0f} to {TIME_MAX:.0f}), got {json_shown(v)}"
             )
         if least is not None and numeric and v < least:
             raise SectionError(
-                f"accountant.records.{name}.{f}: expected {least:g} or more, got {v!r}"
+                f"accountant.records.{name}.{f}: expected {least:g} or more, got {json_shown(v)}"
             )

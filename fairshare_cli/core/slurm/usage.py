@@ -27,6 +27,7 @@ from typing import Any
 
 import msgspec
 
+from fairshare_cli.core.names import json_shown
 from fairshare_cli.core.slurm.pass_grid import PassGrid, decay_factor, real_decay
 from fairshare_cli.core.slurm.pass_grid import (
     UsageKey as UsageKey,
@@ -102,10 +103,10 @@ def usage_from_json(raw: Any) -> SlurmUsage:
 
 def _number(value: Any, key: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise SectionError(f"slurm.{key}: expected a number, got {value!r}")
+        raise SectionError(f"slurm.{key}: expected a number, got {json_shown(value)}")
     if not -MAX_STORED <= value <= MAX_STORED:
         raise SectionError(
-            f"slurm.{key}: expected a number of at most {MAX_STORED:g}, got {value!r}"
+            f"slurm.{key}: expected a number of at most {MAX_STORED:g}, got {json_shown(value)}"
         )
     return float(value)
 
@@ -114,7 +115,7 @@ def _amount(value: Any, key: str) -> float:
     """A usage or a rate: a stored number that is never negative (Slurm's usage_raw)."""
     number = _number(value, key)
     if number < 0:
-        raise SectionError(f"slurm.{key}: expected 0 or more, got {value!r}")
+        raise SectionError(f"slurm.{key}: expected 0 or more, got {json_shown(value)}")
     return number
 
 

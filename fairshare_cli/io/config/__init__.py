@@ -212,13 +212,12 @@ def apply_overrides(
         table = ""  # (as the reader names it: machines[0], groups."group_physics.hep")
         at = where if where == "--set" else f"{where}: --set"  # (not "--set: --set")
         for i, part in enumerate(parts[:-1]):
-            if isinstance(node, list):
-                try:
-                    node = node[int(part)]
-                    table += f"[{int(part)}]"
-                    continue
-                except (ValueError, IndexError):
-                    raise ConfigError(f"{at} {dotted}: no item {part}") from None
+            if isinstance(node, list):  # (an index as written, 0 up: -1 named the last)
+                if not (part.isascii() and part.isdigit()) or int(part) >= len(node):
+                    raise ConfigError(f"{at} {dotted}: no item {part}")
+                node = node[int(part)]
+                table += f"[{int(part)}]"
+                continue
             _refuse_unquoted_name(node, parts, i, f"{at} {dotted}")
             nxt = node.setdefault(part, {})
             if not isinstance(nxt, (dict, list)):
@@ -335,28 +334,38 @@ def same_key_twice(keys: list[str]) -> tuple[int, int] | None:
 
 
 def split_dotted(key: str) -> list[str]:
-    """Split a dotted TOML key, honouring double-quoted parts; an unquoted ``[N]`` is the
-    part ``N`` (``machines[0].count``, as the config's errors name an entry of
-    ``[[machines]]``, is ``machines.0.count``)."""
+    """Split a dotted TOML key, honouring quoted parts (``"..."``, or TOML's literal
+    ``'...'``); an unquoted ``[N]`` is the part ``N`` (``machines[0].count``, as the
+    config's errors name an entry of ``[[machines]]``, is ``machines.0.count``).
+
+    Raises:
+        ConfigError: a quote left open (``groups."group_physics.quota``: it took the rest).
+    """
     parts: list[str] = []
     buf = ""
-    quoted = False
+    quote = ""  # (the quote of the part being read, if any)
     at = 0
     while at < len(key):
         ch = key[at]
-        index = None if quoted or ch != "[" else _INDEX.match(key, at)
+        index = None if quote or ch != "[" else _INDEX.match(key, at)
         if index is not None:
             parts.append(buf)
             buf, at = index.group(1), index.end()
             continue
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "." and not quoted:
+        if ch == quote or (not quote and ch in "\"'"):
+            quote = "" if quote else ch
+        elif ch == "." and not quote:
             parts.append(buf)
             buf = ""
         else:
             buf += ch
         at += 1
+    if quote:
+        kind = "double" if quote == '"' else "single"
+        raise ConfigError(
+            f"the key {key}: a {kind} quote is not closed; quote a whole name, as in "
+            'groups."group_physics.hep".quota'
+        )
     parts.append(buf)
     return [p.strip() for p in parts]
 

@@ -26,7 +26,13 @@ def _job_share(g: Reader, name: str) -> tuple[int, str | None]:
     from fairshare_cli.core.dirac.registry import read_job_share
     from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE
 
-    share, note = read_job_share(g.table.get("job_share", DEFAULT_GROUP_SHARE))
+    value = g.table.get("job_share", DEFAULT_GROUP_SHARE)
+    text = None
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        from fairshare_cli.io.toml_values import toml_text
+
+        text = toml_text(value)  # (a date, true, a table: as TOML writes it, not Python's repr)
+    share, note = read_job_share(value, text)
     if abs(share) > INT64_MAX:
         g.fail(f"dirac.groups.{name}.job_share: expected a whole number that fits in 64 bits")
     return share, note
