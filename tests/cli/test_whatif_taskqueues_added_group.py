@@ -39,8 +39,8 @@ def test_the_group_the_jobs_name_is_meant(
     result = run("whatif", "--set", f"{key}=5", "taskqueues", "--jobs-file", str(jobs),
                  *common(pool))  # fmt: skip
     assert result.exit_code == 0
-    assert result.stderr == BEFORE + (
+    assert result.stderr == (  # (the before side's warning waits for the after side)
         f"fs: warning: --set {key}: the config has no dirac.groups.{group}, so the after side"
-        f" adds it{hint}\n"
+        f" adds it{hint}\n" + BEFORE
     )
     assert pool["state"].read_bytes() == before
