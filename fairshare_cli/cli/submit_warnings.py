@@ -82,10 +82,6 @@ def _warn_misspelt_group(jobs: list[Job], config: Config) -> None:
     but close to a top-level one (``group_cmss`` for ``group_cms``): the negotiator charges
     such a job in ``<none>`` as a user of that name (``GroupEntry::GetAssignedGroup``), with
     no word, where the group was meant."""
-    import difflib
-
-    from fairshare_cli.core.htcondor.pool import submitter_of
-
     known = {name.lower() for name in config.groups}
     tops = [name for name in config.groups if "." not in name]
     found: dict[str, list[Job]] = {}
@@ -93,6 +89,12 @@ def _warn_misspelt_group(jobs: list[Job], config: Config) -> None:
         group = job.accounting_group
         if group and "." not in group and group.lower() not in known:
             found.setdefault(group, []).append(job)
+    if not found:
+        return
+    import difflib  # (only to name the group meant)
+
+    from fairshare_cli.core.htcondor.pool import submitter_of
+
     name = submitter_of(config)
     for group, each in found.items():
         close = difflib.get_close_matches(group, tops, n=1)
