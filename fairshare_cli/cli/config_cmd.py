@@ -91,6 +91,7 @@ def check(opts: GlobalOptions) -> None:
         click.echo(f"fs: warning: {note}", err=True)
     _warn_slot_weights(config)
     _warn_group_factors(config)
+    _warn_dynamic_quota_sums(config)
     _warn_no_vo(config)
     data = _keyed_as_in_the_file(_plain(config))
     fmt = opts.output
@@ -171,6 +172,36 @@ def _warn_group_factors(config: Config) -> None:
                 f"group's factor as {factor:g})"
             )
         click.echo(f'fs: warning: groups."{name}".prio_factor {factor:g} {what}', err=True)
+
+
+def _warn_dynamic_quota_sums(config: Config) -> None:
+    """One stderr line per group (``<none>`` too) whose subgroups' ``dynamic_quota`` sum
+    above 1: the negotiator scales each down by the sum, with a warning in its log
+    (``GroupEntry::hgq_assign_quotas``: "dynamic quota for group ... rescaled"); and one
+    per group that sets both quotas, of which the negotiator reads the static one
+    (``GroupEntry::hgq_construct_tree``)."""
+    children: dict[str, list[tuple[str, float]]] = {}
+    for name, spec in config.groups.items():
+        if spec.quota is not None and spec.dynamic_quota is not None:  # (GroupEntry's order)
+            click.echo(
+                f'fs: warning: groups."{name}" sets quota {spec.quota:g} and dynamic_quota'
+                f" {spec.dynamic_quota:g}: the negotiator reads GROUP_QUOTA first and never"
+                " the dynamic one; drop one of them",
+                err=True,
+            )
+        if spec.quota is None and spec.dynamic_quota is not None:
+            children.setdefault(spec.parent or "<none>", []).append((name, spec.dynamic_quota))
+    for parent, dynamic in children.items():
+        total = sum(quota for _, quota in dynamic)
+        if total - 1 <= 0.0001:  # (HTCondor's own margin)
+            continue
+        given = ", ".join(f"{name} {quota:g}" for name, quota in dynamic)
+        scaled = ", ".join(f"{name} {quota / total:.4g}" for name, quota in dynamic)
+        click.echo(
+            f"fs: warning: the dynamic_quota of {parent}'s subgroups sum to {total:g} ({given}),"
+            f" above 1: the negotiator rescales each to {scaled}",
+            err=True,
+        )
 
 
 def _warn_no_vo(config: Config) -> None:

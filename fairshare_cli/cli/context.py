@@ -95,6 +95,9 @@ WHATIF_OVERRIDES = "fairshare_cli.whatif_overrides"
 WHATIF_REDERIVE = "fairshare_cli.whatif_rederive"
 #: ``ctx.meta`` key of the list of notes ``fs whatif`` shows under its comparison.
 WHATIF_NOTES = "fairshare_cli.whatif_notes"
+#: ``ctx.meta`` key of the tables (as key parts) the data of ``fs whatif``'s before side
+#: names that its config lacks: a ``--set`` adding one is meant, not a typo to correct.
+WHATIF_NAMED = "fairshare_cli.whatif_named"
 #: The note of a ``--set`` that changes nothing: no replay, no factors derived again.
 UNCHANGED = "every --set value is the config's own: the after side is the config as it is"
 #: ``ctx.meta`` key of ``fs whatif``'s replay: ``(config, state, now, state_path) -> state``
@@ -121,6 +124,10 @@ class GlobalOptions:
         notes: ``fs whatif``'s notes, which the after side's loading adds to.
         table_rows: ``fs whatif``'s table: the rows in any format blank where the table is.
         side: the side of ``fs whatif`` the view runs for ("before", "after"; None: alone).
+        named: the tables (key parts: ``("dirac", "groups", "lhcb_nope")``) the view's data
+            names that the config lacks, shared by ``fs whatif``'s sides.
+        added_told: the tables ``overrides`` add were told of already (``fs sweep``'s spec
+            check, once for all points): loading says nothing of them.
         state_found: ``state_path`` is where fs found the state itself (a sweep's
             manifest), not a path typed: a missing folder is an empty state.
     """
@@ -136,6 +143,8 @@ class GlobalOptions:
     notes: list[str] = field(default_factory=list)
     table_rows: bool = False
     side: str | None = None
+    named: set[tuple[str, ...]] = field(default_factory=set)
+    added_told: bool = False
     state_found: bool = False
     _when: float | None = field(default=None, repr=False)
 
@@ -173,6 +182,7 @@ def global_options(ctx: click.Context) -> GlobalOptions:
             notes=ctx.meta.get(WHATIF_NOTES, []),
             table_rows=bool(ctx.meta.get(WHATIF_TABLE)),
             side=ctx.meta.get(WHATIF_SIDE),
+            named=ctx.meta.setdefault(WHATIF_NAMED, set()),
         )
         ctx.obj = found
     return found
@@ -198,7 +208,11 @@ def load_env(opts: GlobalOptions, note_missing: bool = False) -> Env:
     when = opts.when()
     cpath = resolve_config_path(opts.config_path)
     current = load_config(cpath)  # (the file checked alone first: its errors name it)
-    config = _load_overridden(cpath, overrides, current) if overrides else current
+    config = (
+        _load_overridden(cpath, overrides, current, opts.named, opts.added_told)
+        if overrides
+        else current
+    )
     named = opts.replay is not None and opts.replay.history_file is not None
     if overrides and not named and config == current:  # (a replay would differ by rounding)
         overrides, opts.replay = None, None
@@ -226,10 +240,18 @@ def load_env(opts: GlobalOptions, note_missing: bool = False) -> Env:
     return env
 
 
-def _load_overridden(path: Path, overrides: Mapping[str, Any], current: Config) -> Config:
+def _load_overridden(
+    path: Path,
+    overrides: Mapping[str, Any],
+    current: Config,
+    named: set[tuple[str, ...]],
+    told: bool,
+) -> Config:
     """The config at ``path`` with ``fs whatif``'s ``--set`` keys applied (the file
     checked on its own first, by the caller), as :func:`~fairshare_cli.io.config.
-    build_overridden` applies them; a table they add is warned of, and so is a value
+    build_overridden` applies them; a table they add is warned of (with the name it may
+    mean, unless the data ``named`` it; not at all where ``told``: a sweep's spec check
+    said so once), and so is a value
     DIRAC reads otherwise than it says (``job_share="abc"``: the default 1000), as
     ``fs config check`` warns of the file's.
 
@@ -241,8 +263,11 @@ def _load_overridden(path: Path, overrides: Mapping[str, Any], current: Config) 
 
     raw = read_toml(path)
     config = build_overridden(raw, overrides, str(path))
-    for line in added_tables(raw, overrides):
-        click.echo(f"fs: warning: {line}", err=True)
+    for key, table, hint in [] if told else added_tables(raw, overrides, named):
+        click.echo(
+            f"fs: warning: --set {key}: the config has no {table}, so the after side adds it{hint}",
+            err=True,
+        )
     prefix = f"{path}: "
     for note in config.dirac.notes:
         if note not in current.dirac.notes:

@@ -176,7 +176,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
     if nodes_note is not None:  # (sbatch's words)
         click.echo(f"fs: warning: {nodes_note}", err=True)
-    warn_queued(new, held, env.config)
+    warn_queued(new, held, env.config, env.state.section("accountant"))
 
 
 def _sbatch_counts(

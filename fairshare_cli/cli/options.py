@@ -9,7 +9,7 @@ import click
 
 from fairshare_cli.cli.context import GlobalOptions, global_options, pass_options
 from fairshare_cli.core.names import c_number_text
-from fairshare_cli.core.timestr import TimeStringError, time_str2secs
+from fairshare_cli.core.timestr import TimeStringError, time_str2secs, unit_hint
 from fairshare_cli.errors import InputError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -306,8 +306,10 @@ class CIntRange(click.IntRange):
     _number_class = staticmethod(_c_int)  # type: ignore[assignment]
 
 
-def duration(text: str, what: str) -> float:
-    """Seconds from a number or a Slurm time string (``"2-0"`` is two days).
+def duration(text: str, what: str, start: tuple[float, str, str] | None = None) -> float:
+    """Seconds from a number or a Slurm time string (``"2-0"`` is two days). ``start``:
+    the time the length runs from, its name (``--now``) and how a length is given
+    (``--until {}``), to name the length a point in time given instead would be.
 
     Raises:
         InputError: neither, or not positive.
@@ -320,16 +322,19 @@ def duration(text: str, what: str) -> float:
         try:
             secs = time_str2secs(text)
         except TimeStringError as exc:  # (Slurm's bare M is minutes; ours is seconds)
-            _refuse_a_time(text, what)
-            raise InputError(f"{what}: {exc}; here a plain number is seconds") from None
+            _refuse_a_time(text, what, start)
+            hint = unit_hint(text)
+            raise InputError(f"{what}: {exc}; here a plain number is seconds{hint}") from None
     if not secs > 0 or secs == float("inf"):  # ("INFINITE", "1e400": positive, not finite)
         raise InputError(f"{what}: expected a finite duration above 0 seconds, got '{text}'")
     return secs
 
 
-def _refuse_a_time(text: str, what: str) -> None:
+def _refuse_a_time(text: str, what: str, start: tuple[float, str, str] | None) -> None:
     """Refuse a point in time (``--until 2026-11-21T18:00:00Z``) given for a duration,
-    saying so; a text that is no time is left to the duration's own refusal.
+    saying so, and with ``start`` (the time the length runs from, its name and how a
+    length is given) the length that time is from it; a text that is no time is left to
+    the duration's own refusal.
 
     Raises:
         InputError: ``text`` reads as an ISO-8601 time.
@@ -337,10 +342,20 @@ def _refuse_a_time(text: str, what: str) -> None:
     from fairshare_cli.core.epoch import parse_time
 
     try:
-        parse_time(text, what)
+        when = parse_time(text, what)
     except InputError:
         return
+    told = f'{what}: "{text}" is a point in time, not a duration'
+    if start is not None:
+        from fairshare_cli.core.jsontext import iso
+        from fairshare_cli.core.timestr import format_slurm_time
+
+        since, name = start[0], f"{start[1]} {iso(start[0])}"
+        if when > since:
+            length = format_slurm_time(when - since)
+            give = start[2].format(length)
+            raise InputError(f"{told}; it is {length} after {name}: give {give}")
+        told += f", and not after {name}, where the run starts"
     raise InputError(
-        f'{what}: "{text}" is a point in time, not a duration; give a length of time: '
-        "seconds or a Slurm time string (6:00:00 is six hours)"
+        f"{told}; give a length of time: seconds or a Slurm time string (6:00:00 is six hours)"
     )

@@ -21,6 +21,7 @@ from fairshare_cli.cli.options import (
     output_options,
     pass_options,
 )
+from fairshare_cli.cli.resolve import now_source
 from fairshare_cli.errors import InputError
 from fairshare_cli.render.progress import simulate_bar
 
@@ -64,7 +65,8 @@ def run_window(
         if spec is None
         else (f"{spec}: " if spec else "", "until", "cycle", "now")
     )
-    span = duration(until, f"{at}{u}")
+    start = (now, n, f'{u} = "{{}}"') if spec is not None else (now, now_source(), f"{u} {{}}")
+    span = duration(until, f"{at}{u}", start)
     step = cycle if isinstance(cycle, float) else duration(cycle, f"{at}{c}")
     if span / step > 100_000:
         given = f"{c} {cycle}" if isinstance(cycle, str) else f"the pool's cycle of {cycle:g} s"
@@ -245,7 +247,7 @@ def prepared(
     from fairshare_cli.core.operations.slurm_series import slurm_series_of
 
     if cycle is None:  # the pool's, once the config is read
-        duration(until, "--until")
+        duration(until, "--until", (opts.when(), now_source(), "--until {}"))
     else:
         span, step = run_window(until, cycle, opts.when())
     if backfill and scheduler != "slurm":

@@ -1,6 +1,8 @@
 """What ``fs submit`` warns of on stderr about the jobs it queued: jobs that will pend for
 ever, Slurm jobs naming no partition where none is the default, DIRAC groups the config
-does not list, and an accounting group written with no user."""
+does not list, and an accounting group written with no user; and notes that no node was
+tested (a config with no ``[[machines]]``) and that a new submitter's user has usage in a
+group."""
 
 from __future__ import annotations
 
@@ -15,14 +17,51 @@ from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import did_you_mean
 
 
-def warn_queued(jobs: list[Job], held: Mapping[str, str], config: Config) -> None:
+def warn_queued(
+    jobs: list[Job], held: Mapping[str, str], config: Config, accountant: Any = None
+) -> None:
     """On stderr, what the scheduler makes of the jobs just queued: those that will pend
     for ever (``held``), Slurm jobs that name no partition where none is the default, and
-    DIRAC groups ``[dirac.groups]`` does not list."""
+    DIRAC groups ``[dirac.groups]`` does not list; and submitters new to the ``accountant``
+    (the state's section) whose user has a record inside a group."""
     _warn_held(held)
+    _note_no_nodes(jobs, config)
     _warn_no_partition(jobs, config)
     _warn_unlisted_groups(jobs, config.dirac.groups)
-    _warn_group_without_user(jobs, config)
+    warn_job_groups(jobs, config)
+    _note_new_submitters(jobs, config, accountant)
+
+
+def _note_new_submitters(jobs: list[Job], config: Config, accountant: Any) -> None:
+    """On stderr, the HTCondor jobs of no accounting group whose submitter (``alice@example.org``)
+    has no accountant record while the user's usage is in a group's record
+    (``group_physics.hep.alice@example.org``): condor_submit makes the new submitter in
+    silence, and the job is not charged where the user's usage is. A note, not a
+    refusal: a user may submit outside her group."""
+    from fairshare_cli.cli.names import group_records
+    from fairshare_cli.core.htcondor.pool import submitter_of
+
+    records = accountant.get("records") if isinstance(accountant, dict) else None
+    if not isinstance(records, dict) or not records:
+        return
+    name = submitter_of(config)
+    found: dict[str, list[str]] = {}
+    for job in jobs:
+        if _htcondor_only(job) and name(job) not in records:
+            found.setdefault(name(job), []).append(job.id)
+    for submitter, ids in found.items():
+        inside = group_records(submitter, records)
+        if not inside:
+            continue
+        which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
+        groups = " or ".join(record.rpartition("@")[0] for record in inside)
+        click.echo(
+            f"fs: note: {which}: submitter {submitter} has no accountant record, while"
+            f" {submitter.partition('@')[0]}'s usage is under {' or '.join(inside)}: to charge"
+            f" {'it' if len(ids) == 1 else 'them'} there, give accounting_group {groups}"
+            " (--accounting-group)",
+            err=True,
+        )
 
 
 def _warn_held(reasons: Mapping[str, str]) -> None:
@@ -36,6 +75,69 @@ def _warn_held(reasons: Mapping[str, str]) -> None:
     for reason, ids in held.items():
         which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
         click.echo(f"fs: warning: {which} will pend, never started: {reason}", err=True)
+
+
+def _warn_misspelt_group(jobs: list[Job], config: Config) -> None:
+    """On stderr, the jobs whose ``accounting_group`` has no dot and is no configured group
+    but close to a top-level one (``group_cmss`` for ``group_cms``): the negotiator charges
+    such a job in ``<none>`` as a user of that name (``GroupEntry::GetAssignedGroup``), with
+    no word, where the group was meant."""
+    known = {name.lower() for name in config.groups}
+    tops = [name for name in config.groups if "." not in name]
+    found: dict[str, list[Job]] = {}
+    for job in jobs:
+        group = job.accounting_group
+        if group and "." not in group and group.lower() not in known:
+            found.setdefault(group, []).append(job)
+    if not found:
+        return
+    import difflib  # (only to name the group meant)
+
+    from fairshare_cli.core.htcondor.pool import submitter_of
+
+    name = submitter_of(config)
+    for group, each in found.items():
+        close = difflib.get_close_matches(group, tops, n=1)
+        if not close:
+            continue
+        ids = [job.id for job in each]
+        which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
+        fix = f"{close[0]}.{each[0].owner.partition('@')[0]}"
+        click.echo(
+            f"fs: warning: {which}: accounting group {group} is no configured group (did you"
+            f" mean '{close[0]}'?), so HTCondor charges submitter {name(each[0])} in <none>,"
+            f" as a user of that name: make it {fix}",
+            err=True,
+        )
+
+
+def _htcondor_only(job: Job) -> bool:
+    """A job of no accounting group (nor nice user) that names nothing of Slurm's or
+    DIRAC's: written for HTCondor, which charges it to ``owner@uid_domain``."""
+    slurm = job.account or job.partition or job.qos
+    return not (job.accounting_group or job.nice_user or slurm or job.dirac_group)
+
+
+def _note_no_nodes(jobs: list[Job], config: Config) -> None:
+    """On stderr, the Slurm jobs queued whose nodes were not tested, the config having no
+    ``[[machines]]`` (as after ``fs import slurm-conf`` of partitions alone): sbatch refuses
+    a job no node of its partitions could ever run
+    (:meth:`~fairshare_cli.core.operations.node_fit.NodeFit.check`), which needs the nodes."""
+    from fairshare_cli.core.operations.node_fit import NodeFit
+
+    if config.machines or not config.partitions:  # (none: no partition's nodes to test)
+        return
+    fit = NodeFit(config)
+    ids = [j.id for j in jobs if fit.is_slurm_job(j) and not fit.refused_for_no_partition(j)]
+    if not ids:
+        return
+    which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
+    click.echo(
+        f"fs: note: {which}: no node was tested, as the config has no [[machines]] (sbatch"
+        " refuses a job no node of its partitions could ever run); fs import slurm-conf of"
+        " a slurm.conf with its NodeName lines brings them",
+        err=True,
+    )
 
 
 def _warn_no_partition(jobs: list[Job], config: Config) -> None:
@@ -72,6 +174,13 @@ def _warn_unlisted_groups(jobs: list[Job], groups: Mapping[str, Any]) -> None:
     for group, n in sorted(counts.items()):
         extra = did_you_mean(group, sorted(groups))
         warn_unlisted_group(group, f"{n} job{'s' * (n != 1)} submitted", extra)
+
+
+def warn_job_groups(jobs: list[Job], config: Config) -> None:
+    """On stderr, the jobs (a view's ``--jobs-file``) whose accounting group names a group
+    with no user, or misspells one, as ``fs submit`` warns of them."""
+    _warn_group_without_user(jobs, config)
+    _warn_misspelt_group(jobs, config)
 
 
 def _warn_group_without_user(jobs: list[Job], config: Config) -> None:

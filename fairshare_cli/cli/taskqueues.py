@@ -78,11 +78,9 @@ def taskqueues(
     and the chance a pilot matching every queue tries it first. With --pilot, only the queues
     that pilot matches, and the chance it takes its job from each (the matcher's matchAndGetJob).
     """
-    from fairshare_cli.core.dirac.description import waiting_description
     from fairshare_cli.core.dirac.insert_time import queues_left_as_made
-    from fairshare_cli.core.dirac.jobs import task_queues_from_objects, unlisted_groups
+    from fairshare_cli.core.dirac.jobs import unlisted_groups
     from fairshare_cli.core.dirac.priorities import task_queue_rows
-    from fairshare_cli.io.dirac_jobs import task_queues_from_file
     from fairshare_cli.io.gc_pause import gc_paused
     from fairshare_cli.render.formats import emit_rows
     from fairshare_cli.render.taskqueues import (
@@ -100,26 +98,11 @@ def taskqueues(
     corrector, unrecorded = _corrector(env)
     kept, replay_with = insert_time_replay(dirac.groups, weighting, corrector)  # type: ignore[arg-type]
     with gc_paused():
-        if jobs_file is not None:
-            queues = task_queues_from_file(
-                jobs_file, dirac.groups, dirac.cpu_segments, dirac.job_description, replay_with
-            )
-        else:
-            raw = env.state.section("jobs")
-            if raw is not None and not isinstance(raw, list):
-                raise StateError(f"state file {env.state_path}: jobs must be a list of jobs")
-            source = f"state file {env.state_path}: jobs"
-            queues = task_queues_from_objects(
-                raw or [],
-                source,
-                dirac.groups,
-                dirac.cpu_segments,
-                waiting_description(dirac.job_description),
-                replay_with,
-            )
+        queues = _task_queues(env, jobs_file, replay_with)
         unlisted = unlisted_groups(queues, dirac.groups)
         for group, jobs, extra in unlisted:
             warn_unlisted_group(group, f"{jobs} waiting job{'s' * (jobs != 1)}", extra)
+            opts.named.add(("dirac", "groups", group))  # (fs whatif --set adding it: meant)
         left = queues_left_as_made(queues, dirac.groups, corrector)
         for group, count in left.counts.items():
             warn_left_as_made(group, count, left.failed_at)
@@ -139,6 +122,53 @@ def taskqueues(
     else:
         emit_rows(taskqueue_records(rows), JSON_FIELDS, fmt)
     _pilot_notes(opts, pilot)  # (on stderr, under the rows they explain)
+
+
+def _task_queues(env: Env, jobs_file: str | None, replay_with: ReplayHook) -> list[TaskQueue]:
+    """The task queues of the waiting jobs of ``jobs_file`` (a job queued after ``--now``
+    refused), else of the state's queue.
+
+    Raises:
+        FairshareError: a malformed jobs file or state queue, or a job queued later.
+    """
+    from fairshare_cli.core.dirac.description import waiting_description
+    from fairshare_cli.core.dirac.jobs import task_queues_from_objects
+    from fairshare_cli.io.dirac_jobs import task_queues_from_file
+
+    dirac = env.config.dirac
+    if jobs_file is not None:
+        return task_queues_from_file(
+            jobs_file,
+            dirac.groups,
+            dirac.cpu_segments,
+            dirac.job_description,
+            replay_with,
+            on_latest=lambda when, job: _refuse_queued_later(jobs_file, job, when, env.now),
+        )
+    raw = env.state.section("jobs")
+    if raw is not None and not isinstance(raw, list):
+        raise StateError(f"state file {env.state_path}: jobs must be a list of jobs")
+    source = f"state file {env.state_path}: jobs"
+    return task_queues_from_objects(
+        raw or [],
+        source,
+        dirac.groups,
+        dirac.cpu_segments,
+        waiting_description(dirac.job_description),
+        replay_with,
+    )
+
+
+def _refuse_queued_later(jobs_file: str, job: str, when: float, now: float) -> None:
+    """Refuse the jobs file's latest job when queued after ``now``, as ``fs sprio``,
+    ``fs negotiate`` and ``fs quota`` do: the task queues at ``--now`` hold no such job.
+
+    Raises:
+        InputError: naming the job, its ``submit_time`` and ``--now``.
+    """
+    from fairshare_cli.cli.imports._dump_time import later_job, refuse_later_dump
+
+    refuse_later_dump(f"{jobs_file}: job {job}'s submit_time", when, now, later_job("queued"))
 
 
 def _pilot_notes(opts: GlobalOptions, pilot: Pilot | None) -> None:

@@ -44,13 +44,13 @@ _TIME_FIELDS = {"submit_time", "start_time", "eligible_time", "accrue_time"}
 
 
 def _duration(value: Any, where: str) -> float:
-    from fairshare_cli.core.timestr import TimeStringError, time_str2secs
+    from fairshare_cli.core.timestr import TimeStringError, time_str2secs, unit_hint
 
     if isinstance(value, str):
         try:
             return time_str2secs(value)
         except TimeStringError as exc:
-            raise InputError(f"{where}: {exc}") from None
+            raise InputError(f"{where}: {exc}{unit_hint(value, 'the number ')}") from None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
         raise InputError(
             f"{where}: expected a duration of 0 or more seconds, got {json_shown(value)}"

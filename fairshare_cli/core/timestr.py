@@ -141,3 +141,21 @@ def slurm_conf_minutes(text: str, knob: str) -> float:
             f'more): {minutes} minutes, refused ("Bad value" for {knob})'
         )
     return float(minutes * 60 % 2**32)
+
+
+#: Seconds in a unit a length is often written with (``6h``, ``1d``), which neither a
+#: number nor a Slurm time string spells.
+_UNITS = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def unit_hint(text: str, number: str = "") -> str:
+    """`` (for 6h give 06:00:00, or 21600)`` for a length written with a unit, else "";
+    ``number`` before the seconds (``"the number "``) where a text of digits is minutes,
+    as in a TOML or JSON file's Slurm time string."""
+    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*", text.lower())
+    if found is None or found.group(2) not in _UNITS:
+        return ""
+    secs = float(found.group(1)) * _UNITS[found.group(2)]
+    if not 0 < secs < 1e12 or not secs.is_integer():
+        return ""
+    return f" (for {text.strip()} give {format_slurm_time(secs)}, or {number}{secs:.0f})"

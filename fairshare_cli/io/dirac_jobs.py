@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 from array import array
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -36,7 +36,7 @@ from fairshare_cli.core.dirac.requirements import definer
 from fairshare_cli.core.dirac.taskqueues import TaskQueue, build_task_queues
 from fairshare_cli.core.jobs import parse_jobs
 from fairshare_cli.io.inputs import fast_loads
-from fairshare_cli.io.job_records import raw_job_record
+from fairshare_cli.io.job_records import raw_job_record, text_seconds
 from fairshare_cli.io.jobs import JOBS_TEXT, load_job_objects, read_jobs
 from fairshare_cli.io.json_keys import surely_distinct
 from fairshare_cli.io.spool import spooled
@@ -81,10 +81,12 @@ class TaskQueueKeys:
         self.index: dict[bytes, int] = {}
         self.order: array[int] | None = array("q") if ordered else None
         self._serial = itertools.count()
+        self.latest_submit: tuple[float, str] | None = None
 
     def add(self, jobs: list[Any]) -> None:
         """Count the keys of ``jobs`` (hot loop of ``benchmarks/run.py`` row ``taskqueues``:
         every per-job step is a C call over the piece)."""
+        self.latest_submit = latest_submitted(jobs, self.latest_submit)
         keys = map(_JOIN, map(_KEY, jobs))
         if self.order is not None:
             self.order.extend(map(self.index.setdefault, keys, self._serial))
@@ -155,7 +157,26 @@ class TaskQueueKeys:
         return jobs, defined
 
 
+def latest_submitted(
+    jobs: list[Any], latest: tuple[float, str] | None = None
+) -> tuple[float, str] | None:
+    """The latest ``submit_time`` of ``jobs`` (records or jobs; a time written as text read
+    by the job parser's rule) and its job's id, the first of equals, if later than
+    ``latest`` (else ``latest``): what ``fs taskqueues`` refuses when after ``--now``."""
+    times = set(map(_SUBMIT, jobs))
+    times.discard(None)
+    if not times:
+        return latest
+    seconds = {t: text_seconds("submit_time", t) if type(t) is str else t for t in times}
+    top = max(seconds.values())
+    if latest is not None and top <= latest[0]:
+        return latest
+    first = next(job for job in jobs if seconds.get(job.submit_time) == top)
+    return top, first.id
+
+
 _KEY = attrgetter(*KEY_FIELDS)
+_SUBMIT = attrgetter("submit_time")
 #: What :func:`~fairshare_cli.io.inputs.fast_loads` gives for a text it cannot read.
 _UNREAD = object()
 _JOIN = b"\x00".join
@@ -167,8 +188,11 @@ def task_queues_from_file(
     segments: Sequence[int],
     description: DiracJobDescription = DEFAULT_JOB_DESCRIPTION,
     replay_with: ReplayHook | None = None,
+    on_latest: Callable[[float, str], None] | None = None,
 ) -> list[TaskQueue]:
-    """The task queues of a jobs file (``-`` is stdin).
+    """The task queues of a jobs file (``-`` is stdin); ``on_latest`` is given the latest
+    ``submit_time`` and its job's id, once the file is read (``fs taskqueues`` refuses a
+    job queued after ``--now``) and before its queues are made.
 
     Gives exactly what :func:`~fairshare_cli.core.dirac.jobs.task_queues_from_objects` gives
     for the file's objects once every job passed the job parser, errors included. Stdin or
@@ -178,7 +202,7 @@ def task_queues_from_file(
         InputError: the file cannot be read, is not a list of valid jobs, ...
     """
     with spooled(path, JOBS_TEXT, documents=True, json=True) as readable:
-        return _from_path(readable, path, groups, segments, description, replay_with)
+        return _from_path(readable, path, groups, segments, description, replay_with, on_latest)
 
 
 def _from_path(
@@ -188,6 +212,7 @@ def _from_path(
     segments: Sequence[int],
     description: DiracJobDescription,
     replay_with: ReplayHook | None,
+    on_latest: Callable[[float, str], None] | None,
 ) -> list[TaskQueue]:
     def read(ordered: bool) -> TaskQueueKeys:
         return read_jobs(
@@ -197,6 +222,8 @@ def _from_path(
     define_key = definer(groups, segments, description)
     try:
         sink = read(False)
+        if on_latest is not None and sink.latest_submit is not None:
+            on_latest(*sink.latest_submit)
         jobs, keys = sink.queue_jobs(description)
         define = lambda number: define_key(keys[number])  # noqa: E731
         counted: list[QueueJob] = []
@@ -219,5 +246,7 @@ def _from_path(
     except (ValueError, TypeError):
         pass
     objs = load_job_objects(path, name)
-    parse_jobs(objs, name)
+    parsed = parse_jobs(objs, name)
+    if on_latest is not None and (latest := latest_submitted(parsed)) is not None:
+        on_latest(*latest)
     return task_queues_from_objects(objs, name, groups, segments, description, replay_with)

@@ -93,6 +93,7 @@ VIEW_COLUMNS = {
         "sshare", texts=tuple((name, sshare_text(field)) for name, field in SSHARE_FIELDS.items())
     ),
     "negotiate": Columns("submitter"),
+    "quota": Columns("group"),  # (not "quota", beside "eff. quota" and "config quota")
     "taskqueues": Columns(
         "TQId",
         names=(("TQId", "tq_id"), ("Owner", "owner"), ("Group", "group")),

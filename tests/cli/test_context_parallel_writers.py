@@ -54,11 +54,11 @@ def _pool(tmp_path: Path) -> list[str]:
 
 
 def test_twenty_submits_at_once_lose_no_job(tmp_path: Path) -> None:
-    """``fs submit --owner alice --id 9N.0`` twenty times at once on the sample state."""
+    """``fs submit --owner ivan --id 9N.0`` twenty times at once on the sample state."""
     common = _pool(tmp_path)
     state = tmp_path / "pool" / "sample-state.json"
     ids = [f"9{n}.0" for n in range(20)]
-    results = _together([["submit", "--owner", "alice", "--id", i, *common] for i in ids], tmp_path)
+    results = _together([["submit", "--owner", "ivan", "--id", i, *common] for i in ids], tmp_path)
     _only_waits(results, "")
     doc = json.loads(state.read_text(encoding="utf-8"))
     assert sorted(job["id"] for job in doc["jobs"]) == sorted(ids)

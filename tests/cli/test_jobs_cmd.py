@@ -81,7 +81,7 @@ def test_submit_file_refuses_the_options_it_ignores(tmp_path: Path) -> None:
     common = _sample(tmp_path)
     before = Path(common[3]).read_text()
     jobs = tmp_path / "jobs.json"
-    jobs.write_text('[{"owner": "carol"}]')
+    jobs.write_text('[{"owner": "ivan"}]')  # (ivan@example.org has a record: no note)
     runner = CliRunner()
     result = runner.invoke(cli, ["submit", "--file", str(jobs), "--owner", "bob", *common])
     assert (result.exit_code, result.stdout) == (2, "")
@@ -102,7 +102,7 @@ def test_submit_file_refuses_the_options_it_ignores(tmp_path: Path) -> None:
         "Submitted 1 job as cluster 7: 7\n",
         "",
     )
-    assert json.loads(Path(common[3]).read_text())["jobs"][0]["owner"] == "carol"
+    assert json.loads(Path(common[3]).read_text())["jobs"][0]["owner"] == "ivan"
 
 
 def test_submit_refuses_no_cpus(tmp_path: Path) -> None:

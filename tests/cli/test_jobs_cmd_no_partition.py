@@ -34,6 +34,12 @@ WARNING = (
     " set default = true on one (an HTCondor or DIRAC job may stay as it is)\n"
 )
 
+NO_NODE = (
+    "fs: note: {job}: no node was tested, as the config has no [[machines]] (sbatch refuses"
+    " a job no node of its partitions could ever run); fs import slurm-conf of a slurm.conf"
+    " with its NodeName lines brings them\n"
+)
+
 
 def _files(tmp_path: Path, pool: str = POOL) -> list[str]:
     (tmp_path / "pool.toml").write_text(pool, encoding="utf-8")
@@ -62,11 +68,12 @@ def test_submit_says_nothing_of_a_job_slurm_takes_or_that_is_not_slurm_s(
 ) -> None:
     """A job naming its partition, a job of an owner with no association (HTCondor's, to
     fs: ``fs sprio`` leaves it out with a note), and any job once a partition is the
-    default are queued without a word."""
+    default are queued without this warning (a Slurm job with the note that the pool,
+    which has no ``[[machines]]``, had no node to test)."""
     files = _files(tmp_path)
-    for owner, extra in (("alice", ["--partition", "batch"]), ("bob", [])):
+    for owner, extra, said in (("alice", ["--partition", "batch"], NO_NODE), ("bob", [], "")):
         res = run("submit", "--owner", owner, *extra, *files, "--now", NOW)
-        assert (res.exit_code, res.stderr) == (0, "")
+        assert (res.exit_code, res.stderr) == (0, said.format(job="job 1" if said else ""))
     files = _files(tmp_path, POOL.replace("priority_job_factor = 1", "default = true"))
     res = run("submit", "--owner", "alice", *files, "--now", NOW)
-    assert (res.exit_code, res.stderr) == (0, "")
+    assert (res.exit_code, res.stderr) == (0, NO_NODE.format(job="job 3"))

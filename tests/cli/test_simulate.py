@@ -479,7 +479,7 @@ def test_a_duration_with_a_unit_says_a_plain_number_is_seconds(
     assert result.stderr == (
         'fs: error: --until: "1h" has characters other than digits, "-" and ":" (a Slurm '
         "time is M, M:S, H:M:S, D-H, D-H:M or D-H:M:S, or INFINITE); here a plain number "
-        "is seconds\n"
+        "is seconds (for 1h give 01:00:00, or 3600)\n"
     )
     result = run("simulate", *args, "--until", "3600", "--cycle", "1800", "--json")
     assert result.exit_code == 0, result.stderr

@@ -87,26 +87,39 @@ def test_a_sweep_spec_until_of_infinite_is_refused_so(
     assert not out.exists()
 
 
+LENGTH = "; give a length of time: seconds or a Slurm time string (6:00:00 is six hours)"
+
+
 @pytest.mark.parametrize(
-    ("option", "value"),
+    ("option", "value", "told"),
     [
-        pytest.param("--until", "2026-11-21T18:00:00Z", id="until-iso"),
-        pytest.param("--until", "2026-11-21", id="until-date"),
-        pytest.param("--cycle", "2026-11-21T12:10:00Z", id="cycle-iso"),
+        pytest.param(
+            "--until",
+            "2026-11-21T18:00:00Z",
+            "; it is 06:00:00 after --now 2026-11-21T12:00:00Z: give --until 06:00:00",
+            id="until-iso",
+        ),
+        pytest.param(
+            "--until",
+            "2026-11-21",
+            ", and not after --now 2026-11-21T12:00:00Z, where the run starts" + LENGTH,
+            id="until-date",
+        ),
+        pytest.param("--cycle", "2026-11-21T12:10:00Z", LENGTH, id="cycle-iso"),
     ],
 )
 def test_a_point_in_time_for_a_duration_is_refused_as_a_time(
-    tmp_path: Path, run: Callable[..., Any], option: str, value: str
+    tmp_path: Path, run: Callable[..., Any], option: str, value: str, told: str
 ) -> None:
     """``fs simulate --until 2026-11-21T18:00:00Z --workload w.json ...`` said the text
     'has characters other than digits, "-" and ":"'; a new admin who gave the time to run
-    until is now told it is a time, not a duration. Exit 2; nothing changed."""
+    until is now told it is a time, not a duration, and the --until that runs until then
+    (or, for a time not after --now, that the run starts there). Exit 2; nothing changed."""
     options, files = _files(tmp_path)
     before = [f.read_bytes() for f in files]
     result = run("simulate", option, value, *options)
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
-        f'fs: error: {option}: "{value}" is a point in time, not a duration; give a length of'
-        " time: seconds or a Slurm time string (6:00:00 is six hours)\n"
+        f'fs: error: {option}: "{value}" is a point in time, not a duration{told}\n'
     )
     assert [f.read_bytes() for f in files] == before

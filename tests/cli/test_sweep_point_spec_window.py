@@ -30,6 +30,12 @@ from tests.cli.test_sweep import SPEC, spec  # noqa: F401  (the fixture)
             id="past-9999",
         ),
         pytest.param(
+            ('until = "2:00:00"', 'until = "2026-11-20T02:00:00Z"'),
+            'until: "2026-11-20T02:00:00Z" is a point in time, not a duration; it is 02:00:00'
+            ' after now 2026-11-20T00:00:00Z: give until = "02:00:00"',
+            id="until-a-time",
+        ),
+        pytest.param(
             ('cycle = "600"', 'cycle = "600"\nbackfill = true'),
             'backfill needs scheduler = "slurm"',
             id="backfill",
@@ -45,7 +51,7 @@ def test_a_spec_that_cannot_run_is_refused_before_its_folder(
 ) -> None:
     """``fs sweep run SPEC --out DIR`` with the spec's ``CHANGE``."""
     text = SPEC.replace(*change)
-    if "until" in change[1]:
+    if "until" in change[1] and "until" not in change[0]:
         text = text.replace('until = "2:00:00"\n', "")
     spec.write_text(text, encoding="utf-8")
     result = run("sweep", "run", str(spec), "--out", str(tmp_path / "runs"))

@@ -437,7 +437,8 @@ def test_quota_whatif_heads_the_effective_quota_as_fs_quota_means_it(
     run: Callable[..., Any],
 ) -> None:
     """``fs whatif --set 'groups."group_physics".quota=300' quota`` headed fs quota's
-    Effective Quota "quota", beside "config quota" (the config's): it says "eff. quota".
+    Effective Quota "quota", beside "config quota" (the config's): it says "eff. quota";
+    and the column of group names, headed "quota" too (the view's name), says "group".
     By hand, group_physics' 300 is 30 once its subgroups' dynamic 0.3 and 0.6 (90, 180)
     are taken out, as its 200 was 20 (docs/htcondor.md)."""
     result = run(*QUOTA_300, "quota", *SAMPLE, "--jobs-file", str(REPO / "sample_configs" /
@@ -445,7 +446,7 @@ def test_quota_whatif_heads_the_effective_quota_as_fs_quota_means_it(
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert [c.strip() for c in lines[1].split("┃")] == [
-        "quota", "rank", "subtree", "eff. quota", "limit", "config quota"
+        "group", "rank", "subtree", "eff. quota", "limit", "config quota"
     ]  # fmt: skip
     physics = next(x for x in lines if x.startswith("group_physics "))
     assert [c.strip() for c in physics.split("│")][2:4] == ["200 -> 300", "20 -> 30"]

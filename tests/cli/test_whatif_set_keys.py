@@ -63,7 +63,7 @@ def test_a_duration_that_is_no_slurm_time_says_a_plain_number_is_seconds(
     assert result.stderr == (
         'fs: error: --set: accountant.priority_halflife: "1h" has characters other than '
         'digits, "-" and ":" (a Slurm time is M, M:S, H:M:S, D-H, D-H:M or D-H:M:S, or '
-        "INFINITE); a plain number is seconds\n"
+        "INFINITE); a plain number is seconds (for 1h give 01:00:00, or the number 3600)\n"
     )
 
 

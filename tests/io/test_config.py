@@ -129,7 +129,9 @@ def test_durations(write_config: Callable[[str], Path]) -> None:
         pytest.param('[pool]\ndefaults = "modern"\n', '"legacy" or "current"', id="profile"),
         pytest.param('[groups."a.b"]\nquota = 1\n', 'parent group "a"', id="missing-parent"),
         pytest.param('[groups."a"]\nquota = -1\n', "at least 0", id="neg-quota"),
-        pytest.param('[groups."a"]\ndynamic_quota = 1.5\n', "at most 1", id="dyn-above-1"),
+        pytest.param(
+            '[groups."a"]\ndynamic_quota = 1.5\n', "from 0 to 1, got 1.5", id="dyn-above-1"
+        ),
         pytest.param(
             '[priority]\nfairshare = "fairtree"\n', "did you mean 'fair_tree'", id="algorithm"
         ),

@@ -145,7 +145,7 @@ def _check_names(config: Config, file: str, dumped: list[ImportedJob]) -> None:
         key = (job.partition, job.qos, job.account, job.owner)
         if key not in seen:
             seen.add(key)
-            check_slurm_names(config, job, f"{file}: job {job.id}")
+            check_slurm_names(config, job, f"{file}: job {job.id}", imported=True)
 
 
 def _wanted_site_factors(

@@ -29,7 +29,9 @@ from fairshare_cli.errors import InputError
 UNAVAILABLE = '(sbatch: "Requested node configuration is not available")'
 
 
-def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = False) -> None:
+def check_slurm_names(
+    config: Config, job: Job, where: str, *, hints: bool = False, imported: bool = False
+) -> None:
     """Refuse a job naming a partition or account the config does not define (when it
     defines any), a QOS it does not define (with no ``[qos]``: but ``normal``), or a Slurm
     job (one naming any of them) whose user has no association in its account (none named:
@@ -41,11 +43,13 @@ def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = Fal
     Args:
         where: names the job in messages (``job 7``, or a file's ``F: job 7``).
         hints: add where to fix the name (``(see [qos])``) and what sbatch prints.
+        imported: a dump's job (``fs import squeue``): an account or association the
+            config's ``[accounts]`` lacks names the import that brings them.
 
     Raises:
         InputError: naming ``where`` and the name.
     """
-    from fairshare_cli.core.slurm.factors import job_user, split_qos
+    from fairshare_cli.core.slurm.factors import split_qos
 
     for name in job.partitions:
         if config.partitions and name not in config.partitions:
@@ -61,29 +65,50 @@ def check_slurm_names(config: Config, job: Job, where: str, *, hints: bool = Fal
     account = job.account
     if account is not None and config.accounts and account not in config.accounts:
         see = _see(hints, "accounts", config.accounts)
+        see = f" ({_NO_ACCOUNT.format(account)})" if imported else see
         raise InputError(f'{where}: unknown account "{account}"{see}')
-    if (account, job.partition, job.qos) == (None, None, None):
-        return
+    if (account, job.partition, job.qos) != (None, None, None):
+        _check_association(config, job, where, hints, imported)
+
+
+def _check_association(config: Config, job: Job, where: str, hints: bool, imported: bool) -> None:
+    """Refuse a Slurm job whose user has no association in its account (none named: in
+    any), as :func:`check_slurm_names` words it.
+
+    Raises:
+        InputError: naming ``where``, the user and the account.
+    """
+    from fairshare_cli.core.slurm.factors import job_user
+
+    account = job.account
     user = job_user(job.owner)
     named = config.accounts.get(account) if account else None
     specs = [named] if named else [] if account else config.accounts.values()
-    if not any(user in spec.users for spec in specs):
-        message = f'{where}: user "{user}" has no association'
-        message += f' in account "{account}"' if account else ""
-        if hints:
-            message += (
-                ' (sbatch: "Invalid account or account/partition combination specified"); '
-                "add it to [accounts]"
-            )
-        elif not config.accounts:
-            message += f" ({_NO_ACCOUNTS})"
-        raise InputError(message)
+    if any(user in spec.users for spec in specs):
+        return
+    message = f'{where}: user "{user}" has no association'
+    message += f' in account "{account}"' if account else ""
+    if hints:
+        message += (
+            ' (sbatch: "Invalid account or account/partition combination specified"); '
+            "add it to [accounts]"
+        )
+    elif not config.accounts:
+        message += f" ({_NO_ACCOUNTS})"
+    elif imported:
+        table = f"[accounts.{account}] lists no" if account else "no account in [accounts] lists"
+        message += f" ({_NO_USER.format(table, user)})"
+    raise InputError(message)
 
 
 #: Why a Slurm job's QOS (other than ``normal``) or association is unknown to a
 #: config without those tables, and what brings them.
 _NO_QOS = "the config has no [qos]: fs import sacctmgr of sacctmgr show qos brings them"
 _NO_ACCOUNTS = "the config has no [accounts]: fs import sacctmgr of sacctmgr show assoc brings them"
+#: Why a dump's job's account (or its user's association in one) is unknown to a config
+#: with other accounts, and what brings it.
+_NO_ACCOUNT = "the config has no [accounts.{}]: fs import sacctmgr of sacctmgr show assoc brings it"
+_NO_USER = "{} user {}: fs import sacctmgr of sacctmgr show assoc brings the associations"
 
 
 def _see(hints: bool, table: str, names: Iterable[str]) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -254,13 +254,18 @@ def _refuse_unquoted_name(node: dict[str, Any], parts: list[str], i: int, label:
             )
 
 
-def added_tables(raw: Mapping[str, Any], overrides: Mapping[str, Any]) -> list[str]:
+def added_tables(
+    raw: Mapping[str, Any], overrides: Mapping[str, Any], named: Collection[tuple[str, ...]] = ()
+) -> list[tuple[str, str, str]]:
     """For each ``--set`` key that adds a named table (a group, account, partition, QOS)
-    the config does not have, a line saying so, with the closest name it has: a typo
-    (``group_physics.hepp``) would otherwise change nothing but a new, empty entry."""
+    the config does not have: the key, the table (``groups."group_physics.hepp"``) and the
+    closest name the config has, as a did-you-mean text (or ""), for a line saying so: a
+    typo would otherwise change nothing but a new, empty entry. A table the view's data
+    ``named`` (its key parts: jobs in a DIRAC group the config does not list) is meant: no
+    closest name."""
     from fairshare_cli.errors import did_you_mean
 
-    lines = []
+    found = []
     for dotted in overrides:
         parts = split_dotted(dotted)
         node: Any = raw
@@ -270,13 +275,11 @@ def added_tables(raw: Mapping[str, Any], overrides: Mapping[str, Any]) -> list[s
             if part not in node:
                 if i > 0 and node and all(isinstance(v, Mapping) for v in node.values()):
                     table = ".".join(f'"{p}"' if "." in p else p for p in parts[: i + 1])
-                    lines.append(
-                        f"--set {dotted}: the config has no {table}, so the after side adds "
-                        f"it{did_you_mean(part, list(node))}"
-                    )
+                    meant = tuple(parts[: i + 1]) in named
+                    found.append((dotted, table, "" if meant else did_you_mean(part, list(node))))
                 break
             node = node[part]
-    return lines
+    return found
 
 
 def _set_key(node: dict[str, Any], table: str, key: str, value: Any) -> None:

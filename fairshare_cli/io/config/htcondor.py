@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -410,7 +411,7 @@ def read_groups(top: Reader, file: str) -> dict[str, GroupSpec]:
             ("quota", "dynamic_quota", "accept_surplus", "autoregroup", "prio_factor"),
         )
         quota = r.num("quota", None, lo=0.0, hi=float(INT32_MAX))
-        dyn = r.num("dynamic_quota", None, lo=0.0, hi=1.0)
+        dyn = _dynamic_quota(r)
         out[name] = GroupSpec(
             name=name,
             quota=quota,
@@ -427,3 +428,32 @@ def read_groups(top: Reader, file: str) -> dict[str, GroupSpec]:
                 f'add [groups."{parent}"]'
             )
     return out
+
+
+def _dynamic_quota(r: Reader) -> float | None:
+    """A group's ``dynamic_quota``: a fraction of its parent's quota, from 0 to 1, as the
+    negotiator reads ``GROUP_QUOTA_DYNAMIC_<name>`` (``param_double(..., 0.0, 1.0)``); a
+    number above 1 is refused as a fraction, and a percentage (``60``, ``"60%"``) naming
+    the fraction it means.
+
+    Raises:
+        ConfigError: not a number from 0 to 1.
+    """
+    raw: Any = r.table.get("dynamic_quota")
+    above = isinstance(raw, (int, float)) and not isinstance(raw, bool) and 1 < raw <= 100
+    percent: float | None = None
+    if isinstance(raw, str) and raw.strip().endswith("%"):
+        with contextlib.suppress(ValueError):
+            percent = float(raw.strip()[:-1])
+        above = percent is not None and 0 <= percent <= 100
+    elif above and float(raw).is_integer():
+        percent = float(raw)
+    if above:
+        hint = "" if percent is None else f"; for {percent:g}% give {percent / 100:g}"
+        shown = f'"{raw}"' if isinstance(raw, str) else raw
+        r.fail(
+            f"{r.key('dynamic_quota')}: a fraction of the parent's quota, from 0 to 1, got"
+            f" {shown}{hint}"
+        )
+    dyn: float | None = r.num("dynamic_quota", None, lo=0.0, hi=1.0)
+    return dyn

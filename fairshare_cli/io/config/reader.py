@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from fairshare_cli.core.limits import UINT32_MAX
 from fairshare_cli.core.names import MAX_NAME_LENGTH, name_problem, shown
-from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs
+from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs, unit_hint
 from fairshare_cli.errors import ConfigError, did_you_mean, same_but_case
 from fairshare_cli.io.knob_aliases import apply_aliases, is_knob, knob_hint, knob_table
 
@@ -176,7 +176,9 @@ class Reader:
             try:
                 secs = time_str2mins(value) * 60 if minutes else time_str2secs(value)
             except TimeStringError as exc:  # (the one form not named in the message)
-                self.fail(f"{key}: {exc}; a plain number is seconds")
+                self.fail(
+                    f"{key}: {exc}; a plain number is seconds{unit_hint(value, 'the number ')}"
+                )
             return secs
         v = self.number(value, key)
         if v < 0:

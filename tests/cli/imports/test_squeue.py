@@ -281,5 +281,8 @@ def test_a_dump_of_accounts_the_config_lacks_is_refused_naming_the_dump(
         result = run("import", "squeue", str(dump), "--config", str(config), "--state",
                      str(state), "--now", "2026-11-22T12:00:00Z", *dry)  # fmt: skip
         assert result.exit_code == 2
-        assert result.stderr == f'fs: error: {dump}: job 5: unknown account "b"\n'
+        assert result.stderr == (
+            f'fs: error: {dump}: job 5: unknown account "b" (the config has no [accounts.b]:'
+            " fs import sacctmgr of sacctmgr show assoc brings it)\n"
+        )
         assert state.read_bytes() == before
