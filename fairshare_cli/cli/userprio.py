@@ -18,6 +18,7 @@ from fairshare_cli.cli.options import (
     output_options,
     pass_options,
 )
+from fairshare_cli.cli.resolve import note_when_done
 from fairshare_cli.cli.userprio_inputs import (
     UserprioInputs,
     as_dumped,
@@ -29,7 +30,6 @@ from fairshare_cli.cli.userprio_inputs import (
 )
 from fairshare_cli.cli.userprio_options import (
     NAMES_IGNORED,
-    NOTES,
     autoformat_of,
     check_constraint,
     check_group_ids,
@@ -39,7 +39,6 @@ from fairshare_cli.cli.userprio_options import (
     dumped_quotas_line,
     name_notes,
     names_inside_groups,
-    note_later,
     query_of,
     refuse_whatif_edit,
     reslist_name,
@@ -86,7 +85,8 @@ class UserprioCommand(click.Command):
             ctx.meta[EDITING] = bool(edits)
             return super().parse_args(ctx, [a for a in args if not _single_dash(a)])
         # (printed once the command has run: a refusal is its one error line alone)
-        ctx.meta[NOTES] = list(translated.notes)
+        for note in translated.notes:
+            note_when_done(note)
         ctx.meta["fs.userprio.af"] = translated.af_letters
         if translated.edit and ctx.meta.get(WHATIF_SIDE) is not None:  # (it would write)
             refuse_whatif_edit(translated.edit[0])
@@ -95,12 +95,6 @@ class UserprioCommand(click.Command):
         return super().parse_args(ctx, translated.args)
 
     def invoke(self, ctx: click.Context) -> Any:
-        result = self._run(ctx)
-        for note in ctx.meta.pop(NOTES, ()):  # (meta is shared: whatif runs it twice)
-            click.echo(f"fs: note: {note}", err=True)
-        return result
-
-    def _run(self, ctx: click.Context) -> Any:
         edit = ctx.meta.get("fs.userprio.edit")
         if not edit:
             return super().invoke(ctx)
@@ -265,7 +259,7 @@ def userprio(
     group_info.update(dumped)
     params = click.get_current_context().params
     if names and (params["allusers"] or params["from_negotiator"]) and not params["group_rollup"]:
-        note_later(NAMES_IGNORED)
+        note_when_done(NAMES_IGNORED)
         names = ()
     names, inside = names_inside_groups(names, records)
     query = query_of(names, params)
@@ -277,9 +271,9 @@ def userprio(
     view = userprio_view(records, env.config, shown_at, query, queue=queue, group_info=group_info,
                          activity_now=env.now, table_entries=entries)  # fmt: skip
     for line in unmatched_names(names, records, env.config.pool.uid_domain) if names else ():
-        note_later(line)
+        note_when_done(line)
     if dumped and all_cols:  # (stdout stays condor_userprio's, line for line)
-        note_later(dumped_quotas_line(shown_at))
+        note_when_done(dumped_quotas_line(shown_at))
     fmt = opts.output
     if fmt != "table":  # (the names' notes too: a named record left out gave a bare [])
         return _emit(view, fmt, name_notes(view, records, query, inside))
@@ -293,7 +287,7 @@ def userprio(
         click.echo(render_userprio(view, cols, shown_at), nl=False)
     # (on stderr, right under the table: stdout stays condor_userprio's, line for line)
     for line in _footer(view, records, jobs, env, query, inside, _groups_only(cols)):
-        note_later(line)
+        note_when_done(line)
 
 
 def _long(
@@ -349,7 +343,7 @@ def _long(
         with_ad = {r.name for r in rows}
         left = sorted(n for n in records if query.wanted(n) and n not in with_ad)
         if left:
-            note_later(f"not listed: {first_five(left)}: no Accounting ad in the collector "
+            note_when_done(f"not listed: {first_five(left)}: no Accounting ad in the collector "
                        "(no job in the queue); --allusers lists every record")  # fmt: skip
     ads = collector_ads_of(rows, records, config, shown_at)
     if af is not None:
@@ -477,7 +471,7 @@ def _emit(view: UserprioView, fmt: str, notes: Sequence[str] = ()) -> None:
     times = ("begin_usage_time", "last_usage_time")
     emit_columns({k: columns[k] for k in JSON_FIELDS}, len(rows), fmt, times)
     for line in notes:
-        note_later(line)
+        note_when_done(line)
 
 
 #: The ``--format json/ndjson/csv`` keys, in order (docs/json.md ``userprio``).

@@ -231,22 +231,12 @@ def check_constraint(constraints: tuple[str, ...], long_: bool, modular: bool, f
             "condor_userprio 25.0 applies it; "
             + (whatif_rows("-constraint") or "leave out --json, or name the submitters")
         )
-    note_later(
+    from fairshare_cli.cli.resolve import note_when_done
+
+    note_when_done(
         "-constraint is ignored here, as condor_userprio 25.0 ignores it: it "
         "filters only -long -modular and -af output; name the submitters to narrow the table"
     )
-
-
-#: ``ctx.meta``'s key of the notes ``fs userprio`` prints once it has run.
-NOTES = "fs.userprio.notes"
-
-
-def note_later(text: str) -> None:
-    """Print ``fs: note: text`` on stderr once the command has run (``UserprioCommand``):
-    a refused line prints its one error line alone."""
-    import click
-
-    click.get_current_context().meta.setdefault(NOTES, []).append(text)
 
 
 def constrained(ads: list[dict[str, Any]]) -> list[dict[str, Any]]:
