@@ -128,6 +128,7 @@ def _from_store(
     sections: frozenset[str],
     notes: list[str],
 ) -> State:
+    from fairshare_cli.core.operations.import_usage import HISTORY_SINKS
     from fairshare_cli.io.hot_journal import roll_back
     from fairshare_cli.io.sqlite_errors import refuse_folders
     from fairshare_cli.io.usage_marks import SECTION, marks_of
@@ -139,6 +140,8 @@ def _from_store(
     roll_back(state_path, path)  # (a write a process left unfinished: SQLite's next opener's)
     with open_store(path, readonly=True) as store:
         if store is None or marks.records == 0:
+            if not any(state.section(name) for name in sections or HISTORY_SINKS):
+                return state  # (nothing recorded to revalue: a new pool, a missing state)
             _note(
                 notes,
                 f"no usage history is kept beside {state_path}, so the after side "
