@@ -189,12 +189,11 @@ def _warn_unlisted_groups(jobs: list[JobBatch], groups: Mapping[str, Any]) -> No
         warn_unlisted_group(group, f"{n} job{'s' * (n != 1)} submitted", extra)
 
 
-def warn_job_groups(jobs: list[Job], config: Config) -> None:
-    """On stderr, the jobs (a view's ``--jobs-file``) whose accounting group names a group
-    with no user, or misspells one, as ``fs submit`` warns of them."""
-    batches = [JobBatch(job) for job in jobs]
-    _warn_group_without_user(batches, config)
-    _warn_misspelt_group(batches, config)
+def warn_job_groups(jobs: list[JobBatch], config: Config) -> None:
+    """On stderr, the jobs (a view's ``--jobs-file``, in batches) whose accounting group
+    names a group with no user, or misspells one, as ``fs submit`` warns of them."""
+    _warn_group_without_user(jobs, config)
+    _warn_misspelt_group(jobs, config)
 
 
 def _warn_group_without_user(jobs: list[JobBatch], config: Config) -> None:
