@@ -265,8 +265,10 @@ def add_jobs(
         state = store_queue(state, [*queue, *new])
     else:  # (each batch's JSON made once, not once a job)
         stored = [job_to_json(j) for j in queue]
+        at = 0
         for batch in batches:
-            stored += batch_json(batch)
+            stored += batch_json(batch, [job.id for job in new[at : at + batch.count]])
+            at += batch.count
         state = state.with_section("jobs", stored)
     return slurm_charges(config, state, new, now, stop=False, queue=queue)
 

@@ -15,16 +15,17 @@ from fairshare_cli.core.jobs import Job, job_to_json, parse_stanza
 from fairshare_cli.errors import InputError
 
 
-def batch_json(batch: JobBatch) -> list[dict[str, Any]]:
+def batch_json(batch: JobBatch, ids: Sequence[str]) -> list[dict[str, Any]]:
     """The JSON form of each job of ``batch``, as
     :func:`~fairshare_cli.core.jobs.job_to_json` makes each (its values copied where they
-    are no plain values; else one form, its id changed)."""
+    are no plain values; else one form, its id changed); ``ids``: its jobs' ids (the
+    strings the jobs hold, shared)."""
     obj = job_to_json(batch.job)
     if batch.count == 1:
         return [obj]
     if not all(type(v) in (str, int, float, bool, type(None)) for v in obj.values()):
-        return [job_to_json(replace(batch.job, id=i)) for i in batch_ids(batch)]
-    return [{**obj, "id": i} for i in batch_ids(batch)]
+        return [job_to_json(replace(batch.job, id=i)) for i in ids]
+    return [{**obj, "id": i} for i in ids]
 
 
 def batch_ids(batch: JobBatch) -> list[str]:
