@@ -30,7 +30,7 @@ def load_inputs(env: Env, jobs_file: str | None) -> CycleInputs:
         if env.config.groups:  # (as fs submit warns: a group with no user, or misspelt)
             from fairshare_cli.cli.submit_warnings import warn_job_groups
 
-            warn_job_groups([batch.job for batch in batches], env.config)
+            warn_job_groups(batches, env.config)
         with env.section_errors():
             return read_inputs(env.config, env.state, env.now, f"jobs file {jobs_file}", batches)
     with env.section_errors():

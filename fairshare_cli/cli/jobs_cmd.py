@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from fairshare_cli.cli.complete import job_ids
-from fairshare_cli.cli.context import Env, mutate_state, refuse_going_back
+from fairshare_cli.cli.context import Env, mutate_state
 from fairshare_cli.cli.options import (
     CInt,
     CIntRange,
@@ -18,8 +18,8 @@ from fairshare_cli.cli.options import (
     no_empty_path,
     pass_options,
 )
+from fairshare_cli.cli.submit_checks import checked_new
 from fairshare_cli.cli.submit_objects import (
-    each_job,
     file_objects,
     job_object,
     refuse_options_beside_file,
@@ -30,7 +30,6 @@ from fairshare_cli.cli.submit_warnings import warn_queued
 from fairshare_cli.core.job_fields import check_job_option
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, SLURM_PRIORITY_MAX
-from fairshare_cli.core.operations.validate import check_jobs_against_config
 from fairshare_cli.errors import InputError
 
 
@@ -129,7 +128,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
 
     The submit time is --now unless given with --set submit_time=...
     """
-    from fairshare_cli.core.operations.queue import add_jobs, new_jobs, numbered, read_queue
+    from fairshare_cli.core.operations.queue import add_jobs, numbered, read_queue
     from fairshare_cli.io.importers.sniff import jobs_file_refusals
 
     if jobs_file is not None:
@@ -163,11 +162,8 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
         # the objects as queued (ids given), which the DIRAC check reads too
         objs = numbered(queue, objs, env.now, job_id)
         source = jobs_file or "fs submit"
-        new, held = new_jobs(env.config, queue, objs, env.now, source=source, where=str(path))
-        check_jobs_against_config(zip(each_job(objs), new, strict=True), env.config, source)
-        _refuse_later_starts(env, new, source)
-        _refuse_taken_slots(env, new, queue, source)
-        env.state = add_jobs(env.config, env.state, queue, new, env.now)
+        new, batches, held = checked_new(env, queue, objs, source)
+        env.state = add_jobs(env.config, env.state, queue, new, env.now, batches)
         # checked from these, not parsed again; the new ones against the config just above
         queued = [*queue, *new]
         env.written_jobs = (env.state.section("jobs"), queued, {job.id for job in new})
@@ -176,7 +172,7 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
     click.echo(_prefix(dry_run) + submit_summary([j.id for j in new], verbose))
     if nodes_note is not None:  # (sbatch's words)
         click.echo(f"fs: warning: {nodes_note}", err=True)
-    warn_queued(new, held, env.config, env.state.section("accountant"))
+    warn_queued(batches, held, env.config, env.state.section("accountant"))
 
 
 def _sbatch_counts(
@@ -249,64 +245,6 @@ def _option_object(
     if isinstance(given, str | int) and not isinstance(given, bool):
         check_new_id(str(given), count)
     return obj
-
-
-def _refuse_later_starts(env: Env, jobs: list[Job], source: str) -> None:
-    """Refuse jobs queued after ``--now`` and running jobs started after it (the latest
-    named), as the HTCondor dump imports refuse a QDate, a claim or a job started after it
-    and ``fs import history`` work that starts after it: the state would hold a wait or a
-    use of less than nothing until then; and running jobs (charged from ``--now``) at a
-    time before the state's last update.
-
-    Raises:
-        InputError: naming the job, its ``submit_time`` or ``start_time`` and ``--now``;
-            or the state.
-    """
-    from fairshare_cli.cli.imports._dump_time import latest, refuse_later_dump
-
-    queued = latest(
-        [(job.submit_time, f"{source}: job {job.id}'s submit_time") for job in jobs
-         if job.submit_time is not None]
-    )  # fmt: skip
-    if queued is not None:  # (as fs import condor-q refuses a QDate after it)
-        refuse_later_dump(queued[1], queued[0], env.now, "the job was queued at a later time")
-    if not any(job.status == "running" for job in jobs):
-        return
-
-    found = latest(
-        [
-            (job.start_time, f"{source}: job {job.id}'s start_time")
-            for job in jobs
-            if job.status == "running" and job.start_time is not None
-        ]
-    )
-    if found is not None:
-        refuse_later_dump(found[1], found[0], env.now, "the job started at a later time")
-    refuse_going_back(env.state, env.now, env.state_path)
-
-
-def _refuse_taken_slots(env: Env, jobs: list[Job], queue: list[Job], source: str) -> None:
-    """Refuse a running job that names a slot a running job of the queue holds: the new
-    claim took the slot over, and the queued job, still running, held none (its submitter
-    used a slot less), as condor_q never shows.
-
-    Raises:
-        InputError: naming the job, the slot and the job that holds it.
-    """
-    named = [job for job in jobs if job.status == "running" and job.slot is not None]
-    if not named or not env.config.machines:
-        return
-    from fairshare_cli.core.htcondor.claims import negotiator_from_json
-
-    claims = env.decode("negotiator", negotiator_from_json).claims
-    running = {job.id for job in queue if job.status == "running"}
-    for job in named:
-        claim = claims.get(job.slot or "")
-        if claim is not None and claim.job_id in running:
-            raise InputError(
-                f"{source}: job {job.id}: slot '{job.slot}' already runs job {claim.job_id}"
-                f" of the queue; name another slot, or fs rm {claim.job_id} first"
-            )
 
 
 def submit_summary(ids: list[str], verbose: bool) -> str:

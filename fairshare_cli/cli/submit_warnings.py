@@ -12,27 +12,37 @@ from typing import Any
 
 import click
 
+from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.jobs import Job
 from fairshare_cli.errors import did_you_mean
 
 
 def warn_queued(
-    jobs: list[Job], held: Mapping[str, str], config: Config, accountant: Any = None
+    jobs: list[JobBatch], held: Mapping[str, str], config: Config, accountant: Any = None
 ) -> None:
-    """On stderr, what the scheduler makes of the jobs just queued: those that will pend
-    for ever (``held``), Slurm jobs that name no partition where none is the default, and
+    """On stderr, what the scheduler makes of the jobs just queued (in batches of jobs alike
+    but for their ids, each judged once): those that will pend for ever (``held``, by the
+    first id of a batch), Slurm jobs that name no partition where none is the default, and
     DIRAC groups ``[dirac.groups]`` does not list; and submitters new to the ``accountant``
     (the state's section) whose user has a record inside a group."""
-    _warn_held(held)
+    _warn_held(jobs, held)
     _note_no_nodes(jobs, config)
     _warn_no_partition(jobs, config)
     _warn_unlisted_groups(jobs, config.dirac.groups)
-    warn_job_groups(jobs, config)
+    _warn_group_without_user(jobs, config)
+    _warn_misspelt_group(jobs, config)
     _note_new_submitters(jobs, config, accountant)
 
 
-def _note_new_submitters(jobs: list[Job], config: Config, accountant: Any) -> None:
+def _which(batches: list[JobBatch]) -> str:
+    """``job 7.0``, or ``1000 jobs (7.0 ...)``: the jobs of ``batches``, by the first."""
+    count = sum(batch.count for batch in batches)
+    first = batches[0].job.id
+    return f"job {first}" if count == 1 else f"{count} jobs ({first} ...)"
+
+
+def _note_new_submitters(jobs: list[JobBatch], config: Config, accountant: Any) -> None:
     """On stderr, the HTCondor jobs of no accounting group whose submitter (``alice@example.org``)
     has no accountant record while the user's usage is in a group's record
     (``group_physics.hep.alice@example.org``): condor_submit makes the new submitter in
@@ -45,50 +55,52 @@ def _note_new_submitters(jobs: list[Job], config: Config, accountant: Any) -> No
     if not isinstance(records, dict) or not records:
         return
     name = submitter_of(config)
-    found: dict[str, list[str]] = {}
-    for job in jobs:
-        if _htcondor_only(job) and name(job) not in records:
-            found.setdefault(name(job), []).append(job.id)
-    for submitter, ids in found.items():
+    found: dict[str, list[JobBatch]] = {}
+    for batch in jobs:
+        if _htcondor_only(batch.job) and name(batch.job) not in records:
+            found.setdefault(name(batch.job), []).append(batch)
+    for submitter, each in found.items():
         inside = group_records(submitter, records)
         if not inside:
             continue
-        which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
+        which = _which(each)
         groups = " or ".join(record.rpartition("@")[0] for record in inside)
         click.echo(
             f"fs: note: {which}: submitter {submitter} has no accountant record, while"
             f" {submitter.partition('@')[0]}'s usage is under {' or '.join(inside)}: to charge"
-            f" {'it' if len(ids) == 1 else 'them'} there, give accounting_group {groups}"
+            f" {'it' if which.startswith('job ') else 'them'} there, give accounting_group"
+            f" {groups}"
             " (--accounting-group)",
             err=True,
         )
 
 
-def _warn_held(reasons: Mapping[str, str]) -> None:
+def _warn_held(jobs: list[JobBatch], reasons: Mapping[str, str]) -> None:
     """On stderr, the jobs queued that their partitions' limits hold back (as sbatch queues
     them, with ``EnforcePartLimits=NO``) and the reason squeue gives, one line a reason
     (``reasons``: by job id, as :func:`~fairshare_cli.core.operations.queue.new_jobs` found
     them)."""
-    held: dict[str, list[str]] = {}
-    for job_id, reason in reasons.items():
-        held.setdefault(reason, []).append(job_id)
-    for reason, ids in held.items():
-        which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
+    held: dict[str, list[JobBatch]] = {}
+    for batch in jobs:
+        if (reason := reasons.get(batch.job.id)) is not None:
+            held.setdefault(reason, []).append(batch)
+    for reason, each in held.items():
+        which = _which(each)
         click.echo(f"fs: warning: {which} will pend, never started: {reason}", err=True)
 
 
-def _warn_misspelt_group(jobs: list[Job], config: Config) -> None:
+def _warn_misspelt_group(jobs: list[JobBatch], config: Config) -> None:
     """On stderr, the jobs whose ``accounting_group`` has no dot and is no configured group
     but close to a top-level one (``group_cmss`` for ``group_cms``): the negotiator charges
     such a job in ``<none>`` as a user of that name (``GroupEntry::GetAssignedGroup``), with
     no word, where the group was meant."""
     known = {name.lower() for name in config.groups}
     tops = [name for name in config.groups if "." not in name]
-    found: dict[str, list[Job]] = {}
-    for job in jobs:
-        group = job.accounting_group
+    found: dict[str, list[JobBatch]] = {}
+    for batch in jobs:
+        group = batch.job.accounting_group
         if group and "." not in group and group.lower() not in known:
-            found.setdefault(group, []).append(job)
+            found.setdefault(group, []).append(batch)
     if not found:
         return
     import difflib  # (only to name the group meant)
@@ -100,12 +112,11 @@ def _warn_misspelt_group(jobs: list[Job], config: Config) -> None:
         close = difflib.get_close_matches(group, tops, n=1)
         if not close:
             continue
-        ids = [job.id for job in each]
-        which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
-        fix = f"{close[0]}.{each[0].owner.partition('@')[0]}"
+        which, job = _which(each), each[0].job
+        fix = f"{close[0]}.{job.owner.partition('@')[0]}"
         click.echo(
             f"fs: warning: {which}: accounting group {group} is no configured group (did you"
-            f" mean '{close[0]}'?), so HTCondor charges submitter {name(each[0])} in <none>,"
+            f" mean '{close[0]}'?), so HTCondor charges submitter {name(job)} in <none>,"
             f" as a user of that name: make it {fix}",
             err=True,
         )
@@ -118,7 +129,7 @@ def _htcondor_only(job: Job) -> bool:
     return not (job.accounting_group or job.nice_user or slurm or job.dirac_group)
 
 
-def _note_no_nodes(jobs: list[Job], config: Config) -> None:
+def _note_no_nodes(jobs: list[JobBatch], config: Config) -> None:
     """On stderr, the Slurm jobs queued whose nodes were not tested, the config having no
     ``[[machines]]`` (as after ``fs import slurm-conf`` of partitions alone): sbatch refuses
     a job no node of its partitions could ever run
@@ -128,10 +139,10 @@ def _note_no_nodes(jobs: list[Job], config: Config) -> None:
     if config.machines or not config.partitions:  # (none: no partition's nodes to test)
         return
     fit = NodeFit(config)
-    ids = [j.id for j in jobs if fit.is_slurm_job(j) and not fit.refused_for_no_partition(j)]
-    if not ids:
+    each = [b for b in jobs if fit.is_slurm_job(b.job) and not fit.refused_for_no_partition(b.job)]
+    if not each:
         return
-    which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
+    which = _which(each)
     click.echo(
         f"fs: note: {which}: no node was tested, as the config has no [[machines]] (sbatch"
         " refuses a job no node of its partitions could ever run); fs import slurm-conf of"
@@ -140,7 +151,7 @@ def _note_no_nodes(jobs: list[Job], config: Config) -> None:
     )
 
 
-def _warn_no_partition(jobs: list[Job], config: Config) -> None:
+def _warn_no_partition(jobs: list[JobBatch], config: Config) -> None:
     """On stderr, the Slurm jobs queued that name no partition where none is the default
     (:meth:`~fairshare_cli.core.operations.node_fit.NodeFit.refused_for_no_partition`):
     sbatch would have refused them, and ``fs sprio`` refuses the queue while it holds
@@ -148,11 +159,11 @@ def _warn_no_partition(jobs: list[Job], config: Config) -> None:
     from fairshare_cli.core.operations.node_fit import NodeFit
 
     fit = NodeFit(config)
-    ids = [job.id for job in jobs if fit.refused_for_no_partition(job)]
-    if not ids:
+    each = [batch for batch in jobs if fit.refused_for_no_partition(batch.job)]
+    if not each:
         return
-    one = len(ids) == 1
-    which = f"job {ids[0]} names" if one else f"{len(ids)} jobs ({ids[0]} ...) name"
+    one = sum(batch.count for batch in each) == 1
+    which = f"{_which(each)} {'names' if one else 'name'}"
     names = ", ".join(config.partitions)
     click.echo(
         f"fs: warning: {which} no partition, and no partition ({names}) is the default:"
@@ -163,27 +174,29 @@ def _warn_no_partition(jobs: list[Job], config: Config) -> None:
     )
 
 
-def _warn_unlisted_groups(jobs: list[Job], groups: Mapping[str, Any]) -> None:
+def _warn_unlisted_groups(jobs: list[JobBatch], groups: Mapping[str, Any]) -> None:
     """The DIRAC groups of ``jobs`` that ``[dirac.groups]`` does not list, warned of as
     ``fs taskqueues`` warns (a misspelt group gets the default share, not an error)."""
     from fairshare_cli.cli.taskqueues import warn_unlisted_group
 
-    counts = Counter(
-        j.dirac_group for j in jobs if j.dirac_group is not None and j.dirac_group not in groups
-    )
+    counts: Counter[str] = Counter()
+    for batch in jobs:
+        group = batch.job.dirac_group
+        if group is not None and group not in groups:
+            counts[group] += batch.count
     for group, n in sorted(counts.items()):
         extra = did_you_mean(group, sorted(groups))
         warn_unlisted_group(group, f"{n} job{'s' * (n != 1)} submitted", extra)
 
 
-def warn_job_groups(jobs: list[Job], config: Config) -> None:
-    """On stderr, the jobs (a view's ``--jobs-file``) whose accounting group names a group
-    with no user, or misspells one, as ``fs submit`` warns of them."""
+def warn_job_groups(jobs: list[JobBatch], config: Config) -> None:
+    """On stderr, the jobs (a view's ``--jobs-file``, in batches) whose accounting group
+    names a group with no user, or misspells one, as ``fs submit`` warns of them."""
     _warn_group_without_user(jobs, config)
     _warn_misspelt_group(jobs, config)
 
 
-def _warn_group_without_user(jobs: list[Job], config: Config) -> None:
+def _warn_group_without_user(jobs: list[JobBatch], config: Config) -> None:
     """On stderr, the jobs whose ``accounting_group`` is a configured group with no user
     after it (``--accounting-group group_chemistry``, as a submit file's ``accounting_group``
     is written): the job's ``AccountingGroup`` is ``GROUP.USER``, and the negotiator
@@ -195,15 +208,15 @@ def _warn_group_without_user(jobs: list[Job], config: Config) -> None:
 
     known = {name.lower() for name in config.groups}
     tree, name = GroupTree(config.groups), submitter_of(config)
-    found: dict[str, list[Job]] = {}
-    for job in jobs:
-        if job.accounting_group and job.accounting_group.lower() in known:
-            found.setdefault(job.accounting_group, []).append(job)
+    found: dict[str, list[JobBatch]] = {}
+    for batch in jobs:
+        group = batch.job.accounting_group
+        if group and group.lower() in known:
+            found.setdefault(group, []).append(batch)
     for group, each in found.items():
-        ids = [job.id for job in each]
-        which = f"job {ids[0]}" if len(ids) == 1 else f"{len(ids)} jobs ({ids[0]} ...)"
-        submitter = name(each[0])
-        fix = f"{group}.{each[0].owner.partition('@')[0]}"
+        which, job = _which(each), each[0].job
+        submitter = name(job)
+        fix = f"{group}.{job.owner.partition('@')[0]}"
         click.echo(
             f"fs: warning: {which}: accounting group {group} is a group with no user, so"
             f" HTCondor charges submitter {submitter} in {tree.group_of(submitter)}; an"

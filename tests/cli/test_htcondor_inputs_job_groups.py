@@ -52,3 +52,27 @@ def test_a_group_with_no_user_is_warned_of(
     assert result.exit_code == 0
     assert result.stderr == WARNING
     assert pool["state"].read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "view",
+    [
+        pytest.param(["negotiate", "--dry-run"], id="negotiate"),
+        pytest.param(["quota"], id="quota"),
+    ],
+)
+def test_a_count_object_is_warned_of_as_its_jobs(
+    tmp_path: Path, run: Callable[..., Any], view: list[str]
+) -> None:
+    """``fs negotiate --dry-run --jobs-file J`` of one object of ``"count": 4``: the warning
+    named ``job 1.0`` (the batch's first job, as if alone), where ``fs submit --count 4``
+    of the same job says ``4 jobs (1.0 ...)``; now the view counts its four jobs too."""
+    pool = write_pool(tmp_path, CONFIG)
+    jobs = tmp_path / "jobs.json"
+    job = {"id": "1.0", "owner": "ann", "accounting_group": "group_cms", "count": 4}
+    jobs.write_text(json.dumps([job]))
+    before = pool["state"].read_bytes()
+    result = run(*view, "--jobs-file", str(jobs), *common(pool))
+    assert result.exit_code == 0
+    assert result.stderr == WARNING.replace("job 1.0:", "4 jobs (1.0 ...):")
+    assert pool["state"].read_bytes() == before

@@ -16,6 +16,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
 from fairshare_cli.core.htcondor import accountant as acct
 from fairshare_cli.core.htcondor.claims import (
@@ -26,10 +27,17 @@ from fairshare_cli.core.htcondor.claims import (
     slot_weigher,
 )
 from fairshare_cli.core.htcondor.pool import submitter_of
-from fairshare_cli.core.jobs import Job, alike_but_id, job_to_json, jobs_from_objects, parse_jobs
+from fairshare_cli.core.jobs import (
+    Job,
+    alike_but_id,
+    job_to_json,
+    jobs_from_objects,
+    parse_jobs,
+)
 from fairshare_cli.core.limits import SLURM_PRIORITY_MAX
 from fairshare_cli.core.names import shown
 from fairshare_cli.core.operations.node_fit import NodeFit, check_slurm_names
+from fairshare_cli.core.operations.submit_batch import batch_json
 from fairshare_cli.core.state import State
 from fairshare_cli.errors import InputError, RuntimeFailure
 
@@ -199,6 +207,18 @@ def new_jobs(
         InputError: a malformed job, an id already queued, or an unknown Slurm field.
     """
     new = parse_jobs(numbered(queue, objects, now, job_id), source)
+    return checked_jobs(config, queue, new, source=source, where=where)
+
+
+def checked_jobs(
+    config: Config, queue: Sequence[Job], new: Sequence[Job], *, source: str, where: str
+) -> tuple[list[Job], dict[str, str]]:
+    """The parsed jobs ``new`` checked against ``queue`` and the config, as
+    :func:`new_jobs` returns them.
+
+    Raises:
+        InputError: an id already queued, or an unknown Slurm field.
+    """
     queued = {j.id for j in queue}
     clusters: dict[str, str] = {}
     for queued_job in queue:
@@ -228,14 +248,28 @@ def new_jobs(
 
 
 def add_jobs(
-    config: Config, state: State, queue: Sequence[Job], new: Sequence[Job], now: float
+    config: Config,
+    state: State,
+    queue: Sequence[Job],
+    new: Sequence[Job],
+    now: float,
+    batches: Sequence[JobBatch] | None = None,
 ) -> State:
-    """The state with ``new`` queued after ``queue``; running Slurm jobs start accruing.
+    """The state with ``new`` queued after ``queue`` (``batches``: the same jobs, a batch
+    of jobs alike but for their ids each); running Slurm jobs start accruing.
 
     Raises:
         SectionError: a malformed ``slurm`` section.
     """
-    state = store_queue(state, [*queue, *new])
+    if batches is None:
+        state = store_queue(state, [*queue, *new])
+    else:  # (each batch's JSON made once, not once a job)
+        stored = [job_to_json(j) for j in queue]
+        at = 0
+        for batch in batches:
+            stored += batch_json(batch, [job.id for job in new[at : at + batch.count]])
+            at += batch.count
+        state = state.with_section("jobs", stored)
     return slurm_charges(config, state, new, now, stop=False, queue=queue)
 
 
