@@ -287,8 +287,8 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     from fairshare_cli.cli.sprio_lists import job_keys
 
     # -M names fs's one cluster (sprio then reports it alone: no --sibling column)
-    local = cluster_asked(opts.clusters, env.config.pool.name, opts.clusters_given)
     compat = env.config.priority.output_compat
+    local = cluster_asked(opts.clusters, env.config.pool.name, opts.clusters_given, compat)
     keys = None
     for text in opts.job_lists:  # (read first, each in turn: _build_job_list ends at a bad id)
         keys = job_keys(text, compat)
