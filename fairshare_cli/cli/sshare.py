@@ -100,7 +100,8 @@ def user_list_names(text: str) -> list[str]:
 def uid_user_name(name: str, compat: str) -> str:
     """``name`` as sshare's ``-u`` keeps it: one starting with an ASCII digit is a uid
     (``strtoul``'s leading digits, held in 32 bits) and stands for its passwd name; from
-    Slurm 23.11 on uid 0 is ``root`` whatever the passwd file says.
+    Slurm 23.11 on uid 0 is ``root`` whatever the passwd file says, and from 25.11 on uid
+    99 (``SLURM_AUTH_NOBODY``) is ``nobody`` (``uid_to_string_or_null``).
 
     Raises:
         InputError: the uid has no passwd entry (sshare: ``Invalid user id: N``).
@@ -109,8 +110,8 @@ def uid_user_name(name: str, compat: str) -> str:
         return name
     digits = name[: len(name) - len(name.lstrip("0123456789"))]
     uid = min(int(digits), 2**64 - 1) & 0xFFFFFFFF  # (strtoul, then a uint32_t)
-    if uid == 0 and compat != "22.05":
-        return "root"
+    if uid in _FIXED_NAMES and compat != "22.05":
+        return _FIXED_NAMES[uid]
     found = passwd_name(uid)
     if found is None:
         from fairshare_cli.errors import InputError
@@ -126,12 +127,18 @@ def invoking_user(compat: str) -> str | None:
 
     sshare asks ``uid_to_string_or_null(getuid())`` (Slurm 22.05: ``getpwuid(getuid())``):
     ``$USER``, ``$LOGNAME`` and the like play no part. From Slurm 23.11 on uid 0 is
-    ``root`` whatever the passwd file says (``src/common/uid.c``); with no passwd entry it
-    names no user and shows them all (None here).
+    ``root`` whatever the passwd file says (``src/common/uid.c``), and from 25.11 on uid 99
+    ``nobody``; with no passwd entry it names no user and shows them all (None here).
     """
-    if compat != "22.05" and getattr(os, "getuid", lambda: None)() == 0:
-        return "root"
+    uid = getattr(os, "getuid", lambda: None)()
+    if compat != "22.05" and uid in _FIXED_NAMES:
+        return _FIXED_NAMES[uid]
     return passwd_name()
+
+
+#: The uids ``uid_to_string_or_null`` names whatever the passwd file says (today's Slurm):
+#: 0 (23.11 on) and ``SLURM_AUTH_NOBODY`` (25.11 on).
+_FIXED_NAMES = {0: "root", 99: "nobody"}
 
 
 def passwd_name(uid: int | None = None) -> str | None:
