@@ -48,6 +48,7 @@ users = { carol = 1 }
 shares = 1
 users = { dave = 1 }
 """
+OLD = '[priority]\noutput_compat = "22.05"\n'
 HEADER = "Account|User|RawShares|NormShares|RawUsage|EffectvUsage|FairShare\n"
 ROWS = {
     name: f"{name}||1|0.250000|0|0.000000|0.625000\n {name}|{user}|1|0.250000|0|0.000000|0.625000\n"
@@ -138,3 +139,32 @@ def test_sshare_M_expands_a_bracketed_cluster(tmp_path: Path, run: Callable[...,
     result = run("sshare", "-M", "POOL[1]", "-a", "-P", "-A", "hep1", *_pool(tmp_path))
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == "CLUSTER: pool1\n" + HEADER + ROWS["hep1"]
+
+
+@pytest.mark.parametrize(
+    ("cluster", "compat", "code"),
+    [
+        pytest.param(" pool[1]", "", 0, id="today-bracket"),
+        pytest.param(" pool[1]", OLD, 0, id="22.05-bracket"),  # (a blank cuts a hostlist)
+        pytest.param(" pool1", "", 0, id="today-trimmed"),
+        pytest.param(" pool1", OLD, 2, id="22.05-untrimmed"),
+    ],
+)
+def test_sprio_M_reads_the_list_as_sshare_does(
+    cluster: str, compat: str, code: int, tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """sprio's ``-M`` goes through slurm_get_cluster_info too: `` pool[1]`` is pool1 (the
+    hostlist parser skips the blank), and `` pool1`` is pool1 from Slurm 25.05 on (names
+    trimmed), where 22.05 asks for the cluster `` pool1``, which fs's one is not."""
+    options = _pool(tmp_path, compat)
+    before = (tmp_path / "state.json").read_bytes()
+    result = run("sprio", "-M", cluster, *options)
+    assert result.exit_code == code
+    if code:
+        assert result.stderr == (
+            f"fs: error: -M {cluster!r}: fs models one cluster, 'pool1' (the pool config's "
+            "[pool] name); give that name or 'all', or leave -M out\n"
+        )
+    else:
+        assert result.stderr == ""
+    assert (tmp_path / "state.json").read_bytes() == before
