@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
+from fairshare_cli.core.slurm.char_list import char_list
 from fairshare_cli.errors import InputError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -131,18 +132,22 @@ def refused_option(*decls: str, reason: str, takes_value: bool = False) -> Calla
 VERSION_REASON = "fs is not Slurm and has no Slurm version; 'fs --version' prints fs's own"
 
 
-def cluster_asked(names: str | None, cluster: str, given: str = "-M") -> bool:
+def cluster_asked(
+    names: str | None, cluster: str, given: str = "-M", compat: str = "current"
+) -> bool:
     """Whether ``-M names`` was given (``given``: where the names came from, for the
     error); it may name fs's one cluster only, ``cluster`` (the pool config's name; any
-    letter case, as the database matches names), or ``all``.
+    letter case, as the database matches names), or ``all``. The names are read as
+    ``slurm_get_cluster_info`` reads them: ``all`` (any case) alone, else a list made by
+    ``slurm_addto_char_list`` (trimmed from Slurm 25.05 on, ``pool[1-2]`` expanded).
 
     Raises:
         InputError: ``names`` names no cluster or another one.
     """
     if names is None:
         return False
-    asked = [name.strip() for name in names.split(",") if name.strip()]
-    if asked and all(name.lower() in ("all", cluster.lower()) for name in asked):
+    asked = char_list([names], compat, [])
+    if names.lower() == "all" or all(name in ("all", cluster.lower()) for name in asked):
         return True
     raise InputError(
         f"{given} {names!r}: fs models one cluster, {cluster!r} (the pool config's [pool] "

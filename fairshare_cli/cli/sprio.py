@@ -287,8 +287,8 @@ def _sprio(opts: SprioOptions, env: Env) -> None:
     from fairshare_cli.cli.sprio_lists import job_keys
 
     # -M names fs's one cluster (sprio then reports it alone: no --sibling column)
-    local = cluster_asked(opts.clusters, env.config.pool.name, opts.clusters_given)
     compat = env.config.priority.output_compat
+    local = cluster_asked(opts.clusters, env.config.pool.name, opts.clusters_given, compat)
     keys = None
     for text in opts.job_lists:  # (read first, each in turn: _build_job_list ends at a bad id)
         keys = job_keys(text, compat)
@@ -446,8 +446,12 @@ def _listed(
     if by_id and keys is None and opts.users is None and opts.partitions is None:
         return ctx, table, builder.not_slurm, len(table)
     for text in opts.user_lists:  # (sprio names the unknown users of each -u in turn)
-        _users_asked(text, ctx, table)
-    users = None if opts.users is None else _users_asked(opts.users, ctx, table)
+        _users_asked(text, ctx, table, env.config.priority.output_compat)
+    users = (
+        None
+        if opts.users is None
+        else _users_asked(opts.users, ctx, table, env.config.priority.output_compat)
+    )
     parts = None if opts.partitions is None else items(opts.partitions)
     rows = selected_rows(table, keys, users, parts)
     if not by_id and opts.sort is not None and sort:
@@ -455,7 +459,7 @@ def _listed(
     return ctx, table.taken(rows), builder.not_slurm, len(table)
 
 
-def _users_asked(text: str, ctx: PriorityContext, table: PriorityTable) -> list[str]:
+def _users_asked(text: str, ctx: PriorityContext, table: PriorityTable, compat: str) -> list[str]:
     """The users ``-u text`` names whom fs knows (an association, or a pending job), each
     other one named on stderr in sprio's words (which leaves out a name the system does not
     know, ``Invalid user: x``, and lists the others); once a command, though ``fs whatif``
@@ -464,7 +468,7 @@ def _users_asked(text: str, ctx: PriorityContext, table: PriorityTable) -> list[
 
     known = {a.user for a in ctx.tree.users if a.user is not None}
     known.update(share.user for share in table.assocs)
-    users, unknown = user_names(text, known)
+    users, unknown = user_names(text, known, compat)
     click_ctx = click.get_current_context(silent=True)
     said: set[str] = set() if click_ctx is None else click_ctx.meta.setdefault(_SAID, set())
     for message in unknown:

@@ -203,15 +203,40 @@ def _sluid(token: str) -> int:
     return value % 2**64
 
 
-def user_names(text: str, known: set[str]) -> tuple[list[str], list[str]]:
+def user_names(text: str, known: set[str], compat: str) -> tuple[list[str], list[str]]:
     """The users ``-u text`` names that fs knows (an association or a job of theirs) and
-    sprio's words for each other one, as ``_build_user_list`` leaves out a name the system
-    does not know (``Invalid user: x``)."""
+    sprio's words for each other one, as ``_build_user_list`` leaves out a name
+    ``uid_from_string`` refuses (``Invalid user: x``): a name it knows, else a uid
+    (:func:`uid_name`) the host's passwd file names, the user of that name; from Slurm
+    25.11 on ``nobody`` is refused (``SLURM_AUTH_NOBODY``), whoever it is."""
     users: list[str] = []
     unknown: list[str] = []
     for name in items(text):
-        if name in known:
-            users.append(name)
-        else:
+        owner = uid_name(name, compat)
+        if compat != "22.05" and name == "nobody":
+            owner = None
+        elif name in known:
+            owner = name
+        if owner is None or (owner == name and name not in known):
             unknown.append(f"Invalid user: {escaped(shown(name))}")
+        else:
+            users.append(owner)
     return users, unknown
+
+
+def uid_name(name: str, compat: str) -> str | None:
+    """Where ``name`` is a uid as ``uid_from_string`` reads one (``strtol`` of it all,
+    0 to ``UINT32_MAX``; 22.05: ``INT_MAX``), the host's passwd name of that uid (None
+    without one); else ``name`` itself."""
+    read = _strtol(name)
+    if read is None or read[1] != "":
+        return name
+    uid = read[0]
+    if not 0 <= uid <= (2**31 - 1 if compat == "22.05" else 2**32 - 1):
+        return name
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (KeyError, ImportError, OverflowError):  # no entry; not POSIX
+        return None

@@ -100,7 +100,8 @@ def user_list_names(text: str) -> list[str]:
 def uid_user_name(name: str, compat: str) -> str:
     """``name`` as sshare's ``-u`` keeps it: one starting with an ASCII digit is a uid
     (``strtoul``'s leading digits, held in 32 bits) and stands for its passwd name; from
-    Slurm 23.11 on uid 0 is ``root`` whatever the passwd file says.
+    Slurm 23.11 on uid 0 is ``root`` whatever the passwd file says, and from 25.11 on uid
+    99 (``SLURM_AUTH_NOBODY``) is ``nobody`` (``uid_to_string_or_null``).
 
     Raises:
         InputError: the uid has no passwd entry (sshare: ``Invalid user id: N``).
@@ -109,8 +110,8 @@ def uid_user_name(name: str, compat: str) -> str:
         return name
     digits = name[: len(name) - len(name.lstrip("0123456789"))]
     uid = min(int(digits), 2**64 - 1) & 0xFFFFFFFF  # (strtoul, then a uint32_t)
-    if uid == 0 and compat != "22.05":
-        return "root"
+    if uid in _FIXED_NAMES and compat != "22.05":
+        return _FIXED_NAMES[uid]
     found = passwd_name(uid)
     if found is None:
         from fairshare_cli.errors import InputError
@@ -126,12 +127,18 @@ def invoking_user(compat: str) -> str | None:
 
     sshare asks ``uid_to_string_or_null(getuid())`` (Slurm 22.05: ``getpwuid(getuid())``):
     ``$USER``, ``$LOGNAME`` and the like play no part. From Slurm 23.11 on uid 0 is
-    ``root`` whatever the passwd file says (``src/common/uid.c``); with no passwd entry it
-    names no user and shows them all (None here).
+    ``root`` whatever the passwd file says (``src/common/uid.c``), and from 25.11 on uid 99
+    ``nobody``; with no passwd entry it names no user and shows them all (None here).
     """
-    if compat != "22.05" and getattr(os, "getuid", lambda: None)() == 0:
-        return "root"
+    uid = getattr(os, "getuid", lambda: None)()
+    if compat != "22.05" and uid in _FIXED_NAMES:
+        return _FIXED_NAMES[uid]
     return passwd_name()
+
+
+#: The uids ``uid_to_string_or_null`` names whatever the passwd file says (today's Slurm):
+#: 0 (23.11 on) and ``SLURM_AUTH_NOBODY`` (25.11 on).
+_FIXED_NAMES = {0: "root", 99: "nobody"}
 
 
 def passwd_name(uid: int | None = None) -> str | None:
@@ -225,7 +232,7 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
         algo, columns, cluster, compat = _share_columns(
             opts, every, accounts, names, users_only, verbose=verbose > 0, clusters=clusters
         )
-        if cluster_asked(clusters, cluster) and opts.output == "table":
+        if cluster_asked(clusters, cluster, compat=compat) and opts.output == "table":
             click.echo(f"CLUSTER: {cluster}")  # (sshare.c's _multi_cluster, before the rows)
         # (sshare appends each -o and a comma: xstrfmtcat(opt_field_list, "%s,", optarg))
         spec = "".join(f"{item}," for item in formats) if formats else None
@@ -234,8 +241,7 @@ def sshare(  # noqa: PLR0913  Click passes each option as one keyword argument
 
             spec = default_format(long_, algo == "fair_tree", partitions=partitions)
         mode = "parsable2" if parsable2 else "parsable" if parsable else "table"
-        # (slurm_addto_char_list trims the names from Slurm 25.05 on, not in 22.05)
-        _print(opts.output, columns, spec, mode, noheader, trim=compat != "22.05")
+        _print(opts.output, columns, spec, mode, noheader, compat)
     if ignored:  # (on stderr, once printed: stdout is sshare's, which says nothing of them;
         # a refused line prints its one error line alone)
         words = " ".join(repr(arg) for arg in ignored)
@@ -250,7 +256,7 @@ def _print(
     spec: str,
     mode: str,
     noheader: bool,
-    trim: bool,
+    compat: str,
 ) -> None:
     """Write the rows in ``columns`` as ``--output`` asks (the table: as sshare prints it)."""
     from fairshare_cli.render.sshare import render_columns
@@ -266,10 +272,21 @@ def _print(
         ]
         emit_rows(rows, JSON_FIELDS, fmt)
         return
-    fields = parse_format(spec, trim=trim)
+    errors: list[str] = []
+    try:  # (the hostlist parser speaks as it reads, before a field is refused)
+        fields = parse_format(spec, compat, errors)
+    finally:
+        say_list_errors(errors)
     count = len(columns["account"])
     table = render_columns(fields, columns, count, mode=mode, header=not noheader)
     click.echo(table, nl=False)
+
+
+def say_list_errors(errors: list[str]) -> None:
+    """What Slurm's hostlist parser says of a bracket it refuses (``Invalid range: `x'``),
+    on stderr as warnings, each time it says it: the command goes on, the text unexpanded."""
+    for message in errors:
+        click.echo(f"fs: warning: {message}", err=True)
 
 
 def _caseless(name: str) -> str:
@@ -292,12 +309,9 @@ def _share_columns(
     from fairshare_cli.cli.slurm_usage import view_usage
     from fairshare_cli.cli.sprio import load_jobs
     from fairshare_cli.core.slurm import tree_usage as slurm
+    from fairshare_cli.core.slurm.char_list import char_list
     from fairshare_cli.core.slurm.fairshare import basic_columns, share_columns
-    from fairshare_cli.render.sshare_fields import (
-        account_fairshare_printed,
-        format_names,
-        tree_names,
-    )
+    from fairshare_cli.render.sshare_fields import account_fairshare_printed, tree_names
 
     env = load_env(opts, note_missing=True)
     algo, compat = slurm.algorithm(env.config), env.config.priority.output_compat
@@ -332,14 +346,17 @@ def _share_columns(
     me = invoking_user(compat) if not all_users and not wanted_users else None
     if me is not None:
         wanted_users = {_caseless(me)}
+    # each -A is added by slurm_addto_char_list to one list, as -o is read: -A "" names
+    # the account "", which no association is in (the header alone); -A 'hep[1-2]' is
+    # hep1 and hep2 (its hostlist parser's errors said first, as sshare's option loop
+    # says them)
+    errors: list[str] = []
+    account_names = char_list(accounts, compat, errors)
+    say_list_errors(errors)
     if verbose:
-        _say_requested(all_users, users, me, accounts, compat, clusters, env.config.pool.name)
+        _say_requested(all_users, users, me, account_names, compat, clusters, env.config.pool.name)
     show_all = all_users or not wanted_users
-    # each -A is read by slurm_addto_char_list, as -o is: -A "" names the account "",
-    # which no association is in (the header alone)
-    wanted_accounts = {
-        _caseless(account) for item in accounts for account in format_names(item, compat != "22.05")
-    }
+    wanted_accounts = {_caseless(account) for account in account_names}
     if not show_all or users_only or wanted_accounts:
         picked = [
             i
@@ -360,30 +377,25 @@ def _say_requested(
     all_users: bool,
     users: list[str],
     me: str | None,
-    accounts: tuple[str, ...],
+    accounts: list[str],
     compat: str,
     clusters: str | None,
     cluster: str,
 ) -> None:
     """``-v``'s lines on stderr (:func:`requested_lines`), once ``-M`` is checked: sshare
     reads ``-M`` in its option loop (``fatal`` on a cluster it cannot find), before them."""
-    cluster_asked(clusters, cluster)
+    cluster_asked(clusters, cluster, compat=compat)
     named: list[str | None] = [uid_user_name(user, compat) for user in users]
-    click.echo(requested_lines(all_users, named or [me], accounts, compat), err=True, nl=False)
+    click.echo(requested_lines(all_users, named or [me], accounts), err=True, nl=False)
 
 
-def requested_lines(
-    all_users: bool, users: list[str | None], accounts: tuple[str, ...], compat: str
-) -> str:
+def requested_lines(all_users: bool, users: list[str | None], accounts: list[str]) -> str:
     """What ``sshare -v`` writes on stderr before it asks slurmctld (sshare.c's ``main``,
     22.05 and today alike): the users asked for (``all`` for ``-a``; else ``users``, each
     name once, the first of those equal in any case kept, as ``_addto_name_char_list``
     keeps them; else the calling user, no line with none), then the accounts of ``-A``
-    as ``slurm_addto_char_list`` keeps them (in lower case; of equal ones the last), or
-    ``all``. The log lines each ``-v`` adds come from the host's Slurm library: not
-    written."""
-    from fairshare_cli.render.sshare_fields import format_names
-
+    as ``slurm_addto_char_list`` kept them (``accounts``), or ``all``. The log lines each
+    ``-v`` adds come from the host's Slurm library: not written."""
     lines: list[str] = []
     kept: list[str] = []
     for user in users:
@@ -393,13 +405,7 @@ def requested_lines(
         lines += ["Users requested:", "\t: all"]
     elif kept:
         lines += ["Users requested:", *(f"\t: {name}" for name in kept)]
-    named: list[str] = []
-    for item in accounts:
-        for name in format_names(item, compat != "22.05"):
-            if name in named:
-                named.remove(name)
-            named.append(name)
-    lines += ["Accounts requested:", *(f"\t: {name}" for name in named or ["all"])]
+    lines += ["Accounts requested:", *(f"\t: {name}" for name in accounts or ["all"])]
     return "".join(f"{line}\n" for line in lines)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairshare_cli.core.names import ascii_digits
+from fairshare_cli.core.slurm.char_list import char_list
 from fairshare_cli.errors import InputError
 
 FIELDS: tuple[tuple[str, int, str], ...] = (
@@ -99,9 +100,11 @@ def default_format(long: bool, fair_tree: bool, partitions: bool = False) -> str
 MAX_FIELD_WIDTH = 100_000
 
 
-def parse_format(spec: str, trim: bool = True) -> list[Field]:
-    """Fields from a comma list (:func:`format_names`, ``trim`` as there); each name
-    matches the first field it prefixes (any case).
+def parse_format(
+    spec: str, compat: str = "current", errors: list[str] | None = None
+) -> list[Field]:
+    """Fields from a comma list (:func:`format_names`, ``compat`` and ``errors`` as
+    there); each name matches the first field it prefixes (any case).
 
     ``Name%N`` sets the width to N (``atoi``: a negative N left-justifies). As process.c
     sets it on the one record of the field, every mention of a field prints the last
@@ -112,7 +115,7 @@ def parse_format(spec: str, trim: bool = True) -> list[Field]:
     """
     chosen: list[tuple[str, int, str]] = []
     widths: dict[str, int] = {}
-    for item in format_names(spec, trim):
+    for item in format_names(spec, compat, errors):
         name, pct, width_text = item.partition("%")
         width = _atoi(width_text) if pct else 0
         if abs(width) > MAX_FIELD_WIDTH:
@@ -130,42 +133,12 @@ def parse_format(spec: str, trim: bool = True) -> list[Field]:
     return [Field(fname, widths.get(fname, fwidth), kind) for fname, fwidth, kind in chosen]
 
 
-def format_names(spec: str, trim: bool = True) -> list[str]:
-    """The names of a comma list as ``slurm_addto_char_list`` keeps them: each trimmed of
-    white space (from Slurm 25.05 on; 22.05 trims nothing: ``trim`` false) and in lower
-    case; of equal ones, the last; empty ones skipped, but for a
-    last one when no name came before it (sshare's ``-o ""`` asks for the first field); a
-    comma at the end ignored. A list that opens with a quote (``"`` or ``'``) ends at the
-    next one (what follows it is dropped), and any other quote becomes a backquote.
-    (A ``[`` keeps commas from cutting up to the next ``]``, whose hostlist is expanded:
-    not modelled; no field's name holds one, so either way the name is refused.)"""
-    chars = list(spec)
-    quote = chars[0] if chars and chars[0] in "\"'" else None
-    i = start = 1 if quote else 0
-    names: list[str] = []
-
-    def add(name: str) -> None:
-        name = (name.strip(" \t\n\v\f\r") if trim else name).lower()
-        if name in names:
-            names.remove(name)
-        names.append(name)
-
-    while i < len(chars):
-        char = chars[i]
-        if char == quote:
-            break
-        if char in "\"'":
-            chars[i] = "`"
-        elif char == ",":
-            if i + 1 == len(chars):
-                break
-            if i != start:
-                add("".join(chars[start:i]))
-            start = i + 1
-        i += 1
-    if not names or i > start:
-        add("".join(chars[start:i]))
-    return names
+def format_names(spec: str, compat: str = "current", errors: list[str] | None = None) -> list[str]:
+    """The names of a comma list as ``slurm_addto_char_list`` keeps them
+    (:func:`~fairshare_cli.core.slurm.char_list.addto_char_list`: trimmed from Slurm 25.05
+    on, in lower case, of equal ones the last, quotes, ``name[1-3]`` expanded);
+    ``errors``: what its hostlist parser says of a bracket it refuses."""
+    return char_list([spec], compat, [] if errors is None else errors)
 
 
 def _atoi(text: str) -> int:

@@ -134,6 +134,30 @@ def _parse_all(out: JobDump, label: str) -> None:
         raise
     for item, job in zip(out.jobs, jobs, strict=True):
         item.job = job
+    _refuse_shared_sluids(out)
+
+
+def _refuse_shared_sluids(out: JobDump) -> None:
+    """Refuse two jobs of one dump with one SLUID: slurmctld gives each job record its own
+    (``job_record_set_sluid`` with a new job id, ``generate_sluid``'s milliseconds and
+    sequence), and finds a job by it (``find_job_by_sluid``). A job listed twice (a
+    federation's sibling keeps its origin's id and SLUID) is one job.
+
+    Raises:
+        InputError: naming the second record and both job ids.
+    """
+    first: dict[str, str] = {}
+    for item in out.jobs:
+        sluid = item.obj.get("sluid")
+        if sluid is None:
+            continue
+        job_id = item.obj["id"]
+        other = first.setdefault(sluid, job_id)
+        if other != job_id:
+            raise InputError(
+                f"{item.where}: job {shown(job_id)} has the SLUID {sluid} of job "
+                f"{shown(other)}; slurmctld gives every job its own (an edited dump?)"
+            )
 
 
 # squeue --json -----------------------------------------------------------------------
