@@ -251,7 +251,7 @@ def _range_list(text: str, errors: list[str]) -> list[tuple[int, int, int]] | No
     """``_parse_range_list``: the comma list inside a bracket, or None."""
     pieces = text.split(",")
     if len(pieces) > MAX_RANGES:
-        raise InputError("Too many ranges, can't process entire list (sshare's fatal error)")
+        raise InputError("Too many ranges, can't process entire list (a fatal error in Slurm)")
     ranges = []
     for piece in pieces:
         one = _single_range(piece, errors)

@@ -6,72 +6,35 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-#: More hosts than this in one list is a typo (``n[1-100000000]``), not a cluster.
-MAX_HOSTS = 1_000_000
+from fairshare_cli.core.slurm.char_list import MAX_PREFIX_CNT, hostlist_names
+from fairshare_cli.errors import InputError
 
 
 class HostlistError(ValueError):
     """A host list Slurm would not read."""
 
 
-def _split_top(text: str) -> list[str]:
-    """Split at commas outside brackets."""
-    parts: list[str] = []
-    depth = 0
-    current = ""
-    for ch in text:
-        if ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-            if depth < 0:
-                raise HostlistError(f'unbalanced "]" in "{text}"')
-        if ch == "," and depth == 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += ch
-    if depth:
-        raise HostlistError(f'unbalanced "[" in "{text}"')
-    parts.append(current)
-    return [p.strip() for p in parts if p.strip()]
-
-
-def _ranges(body: str, text: str) -> list[str]:
-    out: list[str] = []
-    for item in body.split(","):
-        m = re.fullmatch(r"(\d+)(?:-(\d+))?", item.strip())
-        if m is None:
-            raise HostlistError(f'expected numbers or ranges like 001-100 in "{text}"')
-        lo, hi = m.group(1), m.group(2) or m.group(1)
-        if int(hi) < int(lo):
-            raise HostlistError(f'range {item} goes down in "{text}"')
-        if int(hi) - int(lo) > MAX_HOSTS:
-            raise HostlistError(f'range {item} has more than {MAX_HOSTS:,} hosts in "{text}"')
-        width = len(lo)
-        out.extend(f"{n:0{width}d}" for n in range(int(lo), int(hi) + 1))
-    return out
-
-
 def expand_hostlist(text: str) -> list[str]:
-    """Every host name of a Slurm host list, in order.
+    """Every host name of a Slurm host list, in order, as ``hostlist_create`` and
+    ``hostlist_shift`` give them (:func:`~fairshare_cli.core.slurm.char_list.hostlist_names`,
+    the one reader of the bracket syntax): ``n[001-003]``, ``a[1-2,5],b7``, ``r[1-2]n[1-2]``,
+    ``n[1-2]x`` (a suffix), at most 65,536 hosts per range (``MAX_RANGE``).
 
     Raises:
-        HostlistError: unbalanced brackets or a bad range.
+        HostlistError: a ``[`` with no ``]``, or a range Slurm refuses (its message).
     """
-    hosts: list[str] = []
-    for part in _split_top(text):
-        m = re.match(r"([^\[]*)\[([^\]]*)\](.*)\Z", part)
-        if m is None:
-            hosts.append(part)
-            continue
-        prefix, body, rest = m.groups()
-        tails = expand_hostlist(rest) if "[" in rest else [rest]
-        for number in _ranges(body, part):
-            hosts.extend(prefix + number + tail for tail in tails)
-        if len(hosts) > MAX_HOSTS:
-            raise HostlistError(f'more than {MAX_HOSTS:,} hosts in "{text}"')
-    return hosts
+    errors: list[str] = []
+    try:
+        hosts = hostlist_names(text, "26.05", errors)
+    except InputError as exc:
+        raise HostlistError(f'{exc} in "{text}"') from None
+    if hosts is not None:
+        return hosts
+    if errors:
+        raise HostlistError(f'{errors[0]} in "{text}"')
+    if re.search(r"\[[^\]]*\Z", text):
+        raise HostlistError(f'unbalanced "[" in "{text}"')
+    raise HostlistError(f'more than {MAX_PREFIX_CNT:,} prefixes in "{text}"')
 
 
 def compress_machines(
