@@ -210,7 +210,7 @@ def run_point_cmd(folder: str, index: int) -> None:
     Does nothing when the point's result is already there. A point that fails says so
     as the local engine does (point N: ...), and leaves why for fs sweep collect.
     """
-    from fairshare_cli.cli.sweep_point import point_failed, run_point
+    from fairshare_cli.cli.sweep_point import SAID, point_failed, run_point
     from fairshare_cli.io.sweep_dir import SweepDir
 
     where = SweepDir(folder)
@@ -224,6 +224,8 @@ def run_point_cmd(folder: str, index: int) -> None:
         result = run_point(manifest, index)
     except FairshareError as exc:
         raise point_failed(where, manifest, index, str(exc), exc.exit_code) from None
+    for line in result.pop(SAID):  # (one point a process: said as it is)
+        click.echo(line, err=True)
     where.write_point(index, result)
 
 

@@ -152,6 +152,11 @@ def _check_state(spec: dict[str, Any], label: str) -> Path:
     return env.state_path
 
 
+#: The key of a result that holds what its point says on stderr (not written): its notes,
+#: for the sweep to say once for all points (:func:`~fairshare_cli.cli.sweep_engines.say_once`).
+SAID = "fs.said"
+
+
 def run_point(manifest: dict[str, Any], index: int) -> dict[str, Any]:
     """Point ``index`` run and measured: its result object (docs/sweep.md).
 
@@ -187,13 +192,14 @@ def run_point(manifest: dict[str, Any], index: int) -> dict[str, Any]:
         bool(spec["backfill"]),
         progress=False,
     )
+    said = []
     for text in notes:  # (a spec names its history file by its key, not by an option)
         for option, key in _SPEC_HISTORY:
             text = text.replace(option, key)
-        click.echo(f"fs: note: point {index}: {text}", err=True)
+        said.append(f"fs: note: point {index}: {text}")
     from fairshare_cli.cli.sweep_result import point_result
 
-    return point_result(env, result, spec["scheduler"], index, overrides)
+    return {**point_result(env, result, spec["scheduler"], index, overrides), SAID: said}
 
 
 #: What a replay's note tells ``fs whatif`` to pass, and what a sweep's spec names instead.
@@ -207,9 +213,8 @@ _SPEC_HISTORY = (
 def run_point_safely(manifest: dict[str, Any], index: int, capture: bool = False) -> dict[str, Any]:
     """:func:`run_point` for a process pool or a dask worker: an expected failure comes
     back as ``{"index", "error"}`` (its one line), not as a pickled exception. With
-    ``capture`` (a process that runs one point at a time), what the point says on stderr
-    comes back too, as the lines of :data:`SAID`, for the sweep to say once for all points
-    (:func:`~fairshare_cli.cli.sweep_engines.say_once`)."""
+    ``capture`` (a process that runs one point at a time: not a dask worker's threads),
+    all the point says on stderr comes back too, before its notes, in :data:`SAID`."""
     import contextlib
     import io
 
@@ -222,12 +227,8 @@ def run_point_safely(manifest: dict[str, Any], index: int, capture: bool = False
         except FairshareError as exc:
             result = {"index": index, "error": str(exc), "exit_code": exc.exit_code}
     if capture:
-        result[SAID] = said.getvalue().splitlines()
+        result[SAID] = [*said.getvalue().splitlines(), *result.get(SAID, ())]
     return result
-
-
-#: The key of a result that holds what its point said on stderr (not written).
-SAID = "fs.said"
 
 
 def point_failed(

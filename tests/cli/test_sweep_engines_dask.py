@@ -73,12 +73,15 @@ def test_worker_processes_of_another_environment_give_the_local_run(
     worker processes have another user state than the client's (a worker started by
     another user, or dask-jobqueue's on a node), ran every point from the workers' state.
     Each point now starts from the state the sweep found: the output and the point files
-    are the local run's, byte for byte."""
+    are the local run's, byte for byte, and so are the notes, said once."""
     node = tmp_path / "node-home"
     made = run("setfactor", "alice@example.org", "2", "--create", "--config",
                str(tmp_path / "pool.toml"), "--now", "2026-12-01T00:00:00Z",
                env={"XDG_STATE_HOME": str(node)})  # fmt: skip
     assert made.exit_code == 0, made.stderr
+    mine = run("setfactor", "alice@example.org", "3", "--create", "--config",
+               str(tmp_path / "pool.toml"), "--now", "2026-11-19T00:00:00Z")  # fmt: skip
+    assert mine.exit_code == 0, mine.stderr
     local = run("sweep", str(spec), "--out", str(tmp_path / "a"), "--jobs", "1", "--json")
     assert local.exit_code == 0, local.stderr
     with distributed.LocalCluster(
@@ -91,6 +94,9 @@ def test_worker_processes_of_another_environment_give_the_local_run(
         )  # fmt: skip
     assert found.exit_code == 0, found.stderr
     assert found.stdout == local.stdout
+    # The points' note, said by the workers (in their logs, before), comes back: once.
+    assert found.stderr == local.stderr
+    assert found.stderr.startswith("fs: note: points 0, 1, 2, 3: no usage history is kept")
     for name in sorted(p.name for p in (tmp_path / "a" / "points").iterdir()):
         assert (tmp_path / "b" / "points" / name).read_bytes() == (
             tmp_path / "a" / "points" / name
