@@ -251,9 +251,8 @@ def _load_overridden(
     checked on its own first, by the caller), as :func:`~fairshare_cli.io.config.
     build_overridden` applies them; a table they add is warned of (with the name it may
     mean, unless the data ``named`` it; not at all where ``told``: a sweep's spec check
-    said so once), and so is a value
-    DIRAC reads otherwise than it says (``job_share="abc"``: the default 1000), as
-    ``fs config check`` warns of the file's.
+    said so once), and so is a value DIRAC reads otherwise than it says
+    (``job_share="abc"``: the default 1000), as ``fs config check`` warns of the file's.
 
     Raises:
         ConfigError: the file is invalid (naming it), or a ``--set`` key or value is

@@ -108,8 +108,6 @@ def existing_folder(path: Path) -> Path:
     Raises:
         InputError: the folder is missing and ``--create-dirs`` was not given.
     """
-    import click
-
     ctx = click.get_current_context(silent=True)
     if path.parent.exists() or (ctx is not None and ctx.meta.get("fs.create_dirs")):
         return path
