@@ -162,6 +162,11 @@ def test_submit_names_the_set_a_value_came_from(tmp_path: Path, value: str, said
         (["--time-limit", "forever"], '--time-limit: "forever" has characters other than '
          'digits, "-" and ":" (a Slurm time is M, M:S, H:M:S, D-H, D-H:M or D-H:M:S, or '
          "INFINITE)"),
+        # (sbatch --time=" 5" is refused: _is_valid_timespec in parse_time.c takes digits,
+        # '-' and ':' alone; fs had read it as 5 minutes)
+        (["--time-limit", " 5"], '--time-limit: " 5" has characters other than '
+         'digits, "-" and ":" (a Slurm time is M, M:S, H:M:S, D-H, D-H:M or D-H:M:S, or '
+         "INFINITE)"),
         (["--account", ""], "--account: expected a name, got an empty one"),
         (["--partition", "batch,,express"], "--partition: expected a name, got an empty one"),
         (["--accounting-group", "group physics"], "--accounting-group: expected a name "

@@ -40,7 +40,7 @@ def test_infinite(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "1:2:3:4", "-5", "1-2-3", "5:", "1:2-3", "abc", "1.5", "1-", "::", "-"],
+    ["", "1:2:3:4", "-5", "1-2-3", "5:", "1:2-3", "abc", "1.5", "1-", "::", "-", " 5", "5 ", " "],
 )
 def test_rejected(text: str) -> None:
     if text == "1-":
