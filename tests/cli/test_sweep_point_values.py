@@ -25,6 +25,11 @@ from tests.cli.conftest import NOW, write_pool
             id="string",
         ),
         pytest.param("[{a = 1}]", "{a = 1}", "expected a number, got a table", id="table"),
+        # (a TOML date was said in Python's word, 'got date')
+        pytest.param(
+            "[1979-05-27]", "1979-05-27", "expected a number, got a date 1979-05-27", id="date"
+        ),
+        pytest.param("[07:32:00]", "07:32:00", "expected a number, got a time 07:32:00", id="time"),
     ],
 )
 def test_a_refused_point_shows_its_value_as_toml(

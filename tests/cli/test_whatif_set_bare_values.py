@@ -81,3 +81,13 @@ def test_a_bare_value_on_a_number_key_stays_a_value(run: Callable[..., Any]) -> 
     assert result.stderr == (
         "fs: error: --set: accountant.priority_halflife: expected a number, got boolean true\n"
     )
+
+
+def test_a_bare_date_on_a_number_key_is_named_as_toml_names_it(run: Callable[..., Any]) -> None:
+    """``--set accountant.priority_halflife=1979-05-27`` was refused as 'got date', Python's
+    word for the type; TOML calls it a date."""
+    result = run("whatif", "--set", "accountant.priority_halflife=1979-05-27", "userprio", *VIEW)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: --set: accountant.priority_halflife: expected a number, got a date 1979-05-27\n"
+    )

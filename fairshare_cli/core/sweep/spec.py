@@ -10,6 +10,7 @@ command resolves them against the spec's folder.
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -188,7 +189,9 @@ def _axis(raw: Any, k: int, label: str) -> Axis:
 
 
 def _type_name(value: Any) -> str:
-    return {bool: "a boolean", str: "a string", list: "a list", dict: "a table"}.get(
+    names = {bool: "a boolean", str: "a string", list: "a list", dict: "a table"}
+    names.update({dt.datetime: "a date-time", dt.date: "a date", dt.time: "a time"})
+    return names.get(
         type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -227,6 +228,11 @@ def kind(value: Any) -> str:
         return "a list"
     if isinstance(value, Mapping):
         return "a table"
+    if isinstance(value, (dt.date, dt.time)):  # (TOML's dates and times, as TOML writes them)
+        from fairshare_cli.io.toml_values import toml_text
+
+        what = {dt.datetime: "a date-time", dt.date: "a date"}.get(type(value), "a time")
+        return f"{what} {toml_text(value)}"
     return type(value).__name__
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
@@ -49,6 +50,11 @@ def test_zip_puts_the_values_side_by_side() -> None:
         pytest.param({"workload": "w", "axis": [HALF]}, "'config' is missing", id="missing"),
         pytest.param(
             {**BASE, "until": True, "axis": [HALF]}, "'until' has the wrong type", id="type"
+        ),
+        pytest.param(
+            {**BASE, "until": dt.date(1979, 5, 27), "axis": [HALF]},
+            "'until' has the wrong type (a date)",
+            id="date",
         ),
         pytest.param({**BASE, "axis": []}, "no [[axis]]", id="no axis"),
         pytest.param(
