@@ -231,7 +231,8 @@ def kind(value: Any) -> str:
     if isinstance(value, (dt.date, dt.time)):  # (TOML's dates and times, as TOML writes them)
         from fairshare_cli.io.toml_values import toml_text
 
-        what = {dt.datetime: "a date-time", dt.date: "a date"}.get(type(value), "a time")
+        names: dict[type, str] = {dt.datetime: "a date-time", dt.date: "a date"}
+        what = names.get(type(value), "a time")
         return f"{what} {toml_text(value)}"
     return type(value).__name__
 
