@@ -77,7 +77,7 @@ def test_sacct_listing_of_the_22_05_captures_places_every_running_job(
     )
     body = _state(state)
     assert [(slot, c["submitter"]) for slot, c in body["negotiator"]["claims"].items()] == [
-        ("slot1@localhost001", "u1@localdomain")
+        ("slot1@localhost", "u1@localdomain")  # (slurm.conf's node: it was localhost001)
     ]
     records = body["accountant"]["records"]
     in_use = {n: records[f"{n}@localdomain"]["weighted_resources_used"] for n in ("u1", "u2", "u4")}

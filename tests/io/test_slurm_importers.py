@@ -31,16 +31,44 @@ def test_hostlist(text: str, hosts: list[str]) -> None:
 
 
 def test_nodes_named_like_machines_become_one_entry() -> None:
-    """[[machines]] name "n" count 3 is n001..n003: the same names slurm.conf gave."""
+    """[[machines]] name "n" count 3 is n001..n003: the same names slurm.conf gave. Other
+    nodes keep their names in ``hosts`` (``name = "gpu1"`` alone names gpu1001), identical
+    neighbours in one entry."""
     nodes = [(f"n{i:03d}", 8, 100, ("batch",)) for i in range(1, 4)]
-    assert compress_machines([*nodes, ("gpu1", 4, 50, ())]) == [
+    gpus = [("gpu1", 4, 50, ()), ("gpu2", 4, 50, ()), ("gpu3", 8, 50, ())]
+    assert compress_machines([*nodes, *gpus]) == [
         {
             "name": "n",
             "count": 3,
             "attributes": {"Cpus": 8, "Memory": 100},
             "partitions": ["batch"],
         },
-        {"name": "gpu1", "attributes": {"Cpus": 4, "Memory": 50}, "partitions": []},
+        {
+            "name": "gpu1",
+            "hosts": ["gpu1", "gpu2"],
+            "attributes": {"Cpus": 4, "Memory": 50},
+            "partitions": [],
+        },
+        {
+            "name": "gpu3",
+            "hosts": ["gpu3"],
+            "attributes": {"Cpus": 8, "Memory": 50},
+            "partitions": [],
+        },
+    ]
+
+
+def test_nodes_numbered_otherwise_keep_their_names() -> None:
+    """``cn[0001-0500]`` (four digits for 500 nodes: not ``[[machines]]``' numbering) was 500
+    entries, each naming its machine ``cn0001001``; one entry with ``hosts`` now."""
+    nodes = [(f"cn{i:04d}", 8, 100, ("batch",)) for i in range(1, 501)]
+    assert compress_machines(nodes) == [
+        {
+            "name": "cn0001",
+            "hosts": [f"cn{i:04d}" for i in range(1, 501)],
+            "attributes": {"Cpus": 8, "Memory": 100},
+            "partitions": ["batch"],
+        }
     ]
 
 
@@ -86,8 +114,12 @@ def test_slurm_conf_reads_as_slurm_does(tmp_path: Path) -> None:
             "attributes": {"Cpus": 16, "Memory": 64000},
             "partitions": ["batch", "all"],
         },
-        {"name": "n003", "attributes": {"Cpus": 16, "Memory": 64000}, "partitions": ["all"]},
-        {"name": "n004", "attributes": {"Cpus": 16, "Memory": 64000}, "partitions": ["all"]},
+        {
+            "name": "n003",
+            "hosts": ["n003", "n004"],  # (not named n003001 and n004001)
+            "attributes": {"Cpus": 16, "Memory": 64000},
+            "partitions": ["all"],
+        },
     ]
     assert frag["partitions"] == {
         "batch": {"priority_job_factor": 2, "default": True, "max_time": "1-0"},

@@ -10,6 +10,7 @@ POOL = """[pool]
 name = "oracle"
 [[machines]]
 name = "localhost"
+hosts = ["localhost"]
 attributes = { Cpus = 16, Memory = 1000 }
 """
 

@@ -41,12 +41,13 @@ def compress_machines(
     nodes: Sequence[tuple[Any, ...]],
 ) -> list[dict[str, Any]]:
     """``[[machines]]`` entries for nodes ``(name, cpus, memory, partitions[, gres])``
-    (``gres``: ``(("gres/gpu:a100", 2), ...)``, added to the attributes).
+    (``gres``: ``(("gres/gpu:a100", 2), ...)``, added to the attributes), in their order.
 
     A run ``p001 … pNNN`` of identical nodes (the names ``[[machines]]`` gives ``count``
     machines named ``p``) becomes one entry with ``count``, unless a node is named ``p``
-    (or ``p`` is empty: ``001``), which would name two entries alike; any other node is an
-    entry of its own (one slot with all its CPUs).
+    (or ``p`` is empty: ``001``), which would name two entries alike. Other nodes keep
+    their names in ``hosts`` (an entry without it would name its machine ``cn0001001``),
+    the identical ones next to each other in one entry, named after its first node.
     """
     out: list[dict[str, Any]] = []
     names = {node[0] for node in nodes}
@@ -55,15 +56,19 @@ def compress_machines(
         name, cpus, memory, parts, *more = nodes[i]
         run = _numbered_run(nodes, i)
         prefix = re.sub(r"\d+\Z", "", name)
-        if not prefix or prefix in names:  # (a node of that name: each its own entry)
-            run = 0
-        entry: dict[str, Any] = {"name": name}
-        if run > 1:
-            entry = {"name": prefix, "count": run}
+        if run > 1 and prefix and prefix not in names:
+            entry: dict[str, Any] = {"name": prefix, "count": run}
+        else:
+            run = 1
+            while i + run < len(nodes) and _numbered_run(nodes, i + run) <= 1:
+                if tuple(nodes[i + run][1:]) != tuple(nodes[i][1:]):
+                    break
+                run += 1
+            entry = {"name": name, "hosts": [node[0] for node in nodes[i : i + run]]}
         entry["attributes"] = {"Cpus": cpus, "Memory": memory, **dict(more[0] if more else ())}
         entry["partitions"] = list(parts)
         out.append(entry)
-        i += max(run, 1)
+        i += run
     return out
 
 

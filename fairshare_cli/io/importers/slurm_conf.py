@@ -442,7 +442,7 @@ def _machine_origins(out: SlurmConf, nodes: list[_Node]) -> None:
         out.origins.add(("machines", k), f"{node.line}: NodeName")
         out.origins.add(("machines", k, "attributes", "Cpus"), node.cpus_where)
         out.origins.add(("machines", k, "attributes", "Memory"), node.memory_where)
-        first += entry.get("count", 1)
+        first += entry.get("count", len(entry.get("hosts", ())))
 
 
 def _cpus(attrs: Mapping[str, str], where: str) -> int:

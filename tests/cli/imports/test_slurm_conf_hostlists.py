@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tomli
 
 from tests.cli.imports.conftest import Refuse
 
@@ -81,5 +82,6 @@ def test_host_lists_read_as_slurm_reads_them(
     conf.write_text(f"NodeName={names} CPUs=2\n", encoding="utf-8")
     result = run("import", "slurm-conf", str(conf))
     assert result.exit_code == 0, result.stderr
-    got = [line for line in result.stdout.splitlines() if line.startswith("name = ")]
-    assert got == [f'name = "{host}"' for host in hosts]
+    assert tomli.loads(result.stdout)["machines"] == [
+        {"name": hosts[0], "hosts": hosts, "attributes": {"Cpus": 2, "Memory": 1}, "partitions": []}
+    ]
