@@ -206,22 +206,35 @@ def _sluid(token: str) -> int:
 def user_names(text: str, known: set[str], compat: str) -> tuple[list[str], list[str]]:
     """The users ``-u text`` names that fs knows (an association or a job of theirs) and
     sprio's words for each other one, as ``_build_user_list`` leaves out a name
-    ``uid_from_string`` refuses (``Invalid user: x``): a name it knows, else a uid
+    ``uid_from_string`` refuses (``Invalid user: x``): a name it or the host's passwd
+    file knows, else a uid
     (:func:`uid_name`) the host's passwd file names, the user of that name; from Slurm
     25.11 on ``nobody`` is refused (``SLURM_AUTH_NOBODY``), whoever it is."""
     users: list[str] = []
     unknown: list[str] = []
     for name in items(text):
         owner = uid_name(name, compat)
+        named = name in known or _host_user(name)  # (root: no jobs here, and no warning)
         if compat != "22.05" and name == "nobody":
             owner = None
-        elif name in known:
+        elif named:
             owner = name
-        if owner is None or (owner == name and name not in known):
+        if owner is None or (owner == name and not named):
             unknown.append(f"Invalid user: {escaped(shown(name))}")
         else:
             users.append(owner)
     return users, unknown
+
+
+def _host_user(name: str) -> bool:
+    """Whether the host's passwd file has ``name`` (``uid_from_string``'s first try)."""
+    try:
+        import pwd
+
+        pwd.getpwnam(name)
+    except (KeyError, ImportError, ValueError):  # no entry; not POSIX; a NUL in the name
+        return False
+    return True
 
 
 def uid_name(name: str, compat: str) -> str | None:

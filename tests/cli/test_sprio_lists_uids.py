@@ -73,3 +73,17 @@ def test_sprio_u_nobody_in_2205(tmp_path: Path, run: Callable[..., Any]) -> None
     result = run("sprio", *FORMAT, "-u", "nobody,bob", *options)
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == _rows((3, "bob"), (5, "nobody"))
+
+
+def test_sprio_u_a_name_the_host_knows_is_no_invalid_user(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``fs sprio -u daemon,bob``: ``uid_from_string`` finds daemon in the host's passwd
+    file, so sprio lists its jobs (none) and says nothing; fs said ``Invalid user:
+    daemon``, as it knew only the pool's users."""
+    if "daemon" not in {entry.pw_name for entry in pwd.getpwall()}:
+        pytest.skip("no user daemon on this host")
+    options = sprio_files(tmp_path, JOBS, SPRIO_POOL + ACCOUNTS)
+    result = run("sprio", *FORMAT, "-u", "daemon,bob", *options)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == _rows((3, "bob"))
