@@ -307,7 +307,7 @@ def merge_into_file(
             document, new_config(fragment) if fresh else fragment, replace, where
         )
         merged = tomlkit.dumps(document)
-        validate(tomlkit.parse(merged).unwrap(), where)
+        validate(loads_file(merged, "config file", path), where)  # (tomli: in C)
         if before is not None and b"\r\n" in before:  # (a file of CRLF lines keeps them)
             merged = merged.replace("\n", "\r\n")
         merged = "\ufeff" * (before or b"").startswith(b"\xef\xbb\xbf") + merged  # (its BOM)

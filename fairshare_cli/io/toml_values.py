@@ -71,20 +71,34 @@ LONG_ARRAY = 64
 
 def leaf(value: Any) -> Any:
     """``value`` as an import's leaf for tomlkit: plain; a long array of values (no tables,
-    no arrays) made by parsing its text, as tomlkit would write it. (tomlkit 0.15's
-    ``item(list)`` appends value by value, re-indexing the array each time: 8,000 CPU
-    segments merged in 12 s; parsed, in 0.5 s.)"""
+    no arrays) made at once, as tomlkit would write it. (tomlkit 0.15's ``item(list)``
+    appends value by value, re-indexing the array each time: 8,000 CPU segments merged in
+    12 s. Its items are made here: plain text as it is, between quotes, the rest by
+    ``item``, each a few times faster than its parser reads them: 65,536 host names in 1 s,
+    where parsed they took 7 s.)"""
     value = plain(value)
     if not isinstance(value, list) or len(value) <= LONG_ARRAY:
         return value
     if any(isinstance(v, (list, dict)) for v in value):
         return value
     import tomlkit
+    from tomlkit.items import Array, String, StringType, Trivia, Whitespace
 
-    text = ", ".join(tomlkit.item(v).as_string() for v in value)
-    array = tomlkit.parse(f"v = [{text}]")["v"]
+    items: list[Any] = []
+    for k, v in enumerate(value):
+        if k:
+            items += (Whitespace(","), Whitespace(" "))
+        plain_text = type(v) is str and v.isascii() and v.isprintable() and _unquoted(v)
+        items.append(String(StringType.SLB, v, v, Trivia()) if plain_text else tomlkit.item(v))
+    array = Array(items, Trivia())
     array.trivia.trail = "\n"  # (as item() ends a value: its line, then the next)
     return array
+
+
+def _unquoted(text: str) -> bool:
+    """Whether ``text`` holds no character a TOML basic string escapes (a quote, a
+    backslash; printable ASCII has no other)."""
+    return '"' not in text and "\\" not in text
 
 
 def toml_text(value: Any) -> str:

@@ -168,7 +168,7 @@ def test_a_bad_config_to_merge_into_is_refused_as_config_refuses_it(
     )
 )
 def test_a_long_array_is_written_as_tomlkit_writes_it(values: list[Any]) -> None:
-    """A long array of values (``toml_values.leaf``, parsed from its text: tomlkit's own
+    """A long array of values (``toml_values.leaf``, its items made at once: tomlkit's own
     ``item(list)`` takes time quadratic in its length) is the array ``item`` makes, byte
     for byte, in a document too."""
     import tomlkit
