@@ -50,7 +50,8 @@ def quota(
     env = load_env(opts)
     inputs = load_inputs(env, jobs_file)
     accountant = checked_accountant(env.config, inputs, env.now)  # as the cycle sees it
-    rows = quota_view(env.config, inputs.batches, accountant, inputs.claims, env.now)
+    rr_times = inputs.negotiator.rr_times  # (the remainders' round robin, as the cycle's)
+    rows = quota_view(env.config, inputs.batches, accountant, inputs.claims, env.now, rr_times)
     fmt = opts.output
     if fmt != "table":
         emit_rows(quota_json_rows(rows), QUOTA_FIELDS, fmt)

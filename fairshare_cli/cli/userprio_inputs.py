@@ -42,13 +42,19 @@ def read_inputs(env: Env) -> UserprioInputs:
         return UserprioInputs(records, jobs, {}, {})
     # Groups: the quota computation reads queue, accountant and claims once for all.
     from fairshare_cli.cli.htcondor_inputs import load_inputs
-    from fairshare_cli.core.htcondor.pool import quota_view, submitter_demand
+    from fairshare_cli.core.htcondor.pool import QuotaKnown, quota_view, submitter_demand
 
     inputs = load_inputs(env, None)
     weighted = env.config.negotiator.use_weighted_demand
     demand = submitter_demand(inputs.batches, inputs.claims, env.config, weighted, env.now)
     quota_rows = quota_view(
-        env.config, inputs.batches, inputs.accountant, inputs.claims, env.now, demand
+        env.config,
+        inputs.batches,
+        inputs.accountant,
+        inputs.claims,
+        env.now,
+        inputs.negotiator.rr_times,
+        QuotaKnown(demand=demand),
     )
     group_info = {
         r.group: GroupQuotaInfo(

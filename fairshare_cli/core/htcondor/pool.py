@@ -9,6 +9,7 @@ committing a cycle is :mod:`fairshare_cli.core.operations.negotiate`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.config import Config
@@ -227,36 +228,52 @@ def group_demand(
     return demand, members
 
 
+@dataclass(frozen=True)
+class QuotaKnown:
+    """What a caller of :func:`quota_view` has already worked out (None: worked out there).
+
+    Attributes:
+        demand: each submitter's demand over the batches and claims (``fs simulate`` hands
+            over its cycle's ``CycleResult.demand``).
+        tree: the config's group tree to reuse (it is reset there).
+        size: the pool size of the claims (``fs simulate``'s frozen pool).
+    """
+
+    demand: Mapping[str, float] | None = None
+    tree: GroupTree | None = None
+    size: float | None = None
+
+
 def quota_view(
     config: Config,
     batches: Sequence[JobBatch],
     accountant: acct.AccountantState,
     claims: Iterable[Claim],
     now: float,
-    demand: Mapping[str, float] | None = None,
-    tree: GroupTree | None = None,
-    size: float | None = None,
+    rr_times: Mapping[str, float] | None = None,
+    known: QuotaKnown | None = None,
 ) -> list[QuotaRow]:
     """The rows of ``fs quota``: every group's quotas, limit, use and demand at ``now``.
 
-    ``demand``: each submitter's demand over these ``batches`` and ``claims`` when already
-    counted (``fs simulate`` hands over its cycle's ``CycleResult.demand``); None counts it
-    here (:func:`submitter_demand`). ``tree``: the config's group tree to reuse (it is
-    reset here), else one is built. ``size``: the pool size of ``claims`` when already
-    known (``fs simulate``'s frozen pool), else :func:`pool_size` finds it.
+    ``rr_times``: when each group was last served by the remainders' round robin (the
+    ``negotiator`` section's, as the last committed cycle left them), which decides who
+    gets a whole slot of the fractions (``ord_by_rr_time``); None: never. ``known``: what
+    the caller has already counted (:class:`QuotaKnown`).
 
     Raises:
         ConfigError: bad groups or expressions in the config.
     """
-    if tree is None:
-        tree = group_tree(config) or build_group_tree([])
+    known = known or QuotaKnown()
+    tree = known.tree or group_tree(config) or build_group_tree([])
     knobs = negotiator_knobs(config)
     claims = list(claims)
+    size = known.size
     if size is None:  # (a running job's request is what its dynamic slot holds)
         running = {
             b.job_id(i): b.job for b in batches if b.job.status == "running" for i in range(b.count)
         }
         size = pool_size(config.machines, claims, knobs, now, running)
+    demand = known.demand
     if demand is None:
         demand = submitter_demand(batches, claims, config, knobs.use_weighted_demand, now)
     demand_of, members = group_demand(demand, tree)
@@ -265,13 +282,7 @@ def quota_view(
         g.name: records[g.name].weighted_resources_used for g in tree.groups if g.name in records
     }
     rows = quota_rows(
-        tree,
-        size,
-        demand_of,
-        members,
-        usage,
-        knobs.quotas,
-        group_sort_value,
+        tree, size, demand_of, members, usage, knobs.quotas, group_sort_value, rr_times
     )
     # the root first, then depth-first (each group followed by its subgroups)
     return sorted(rows, key=lambda r: (r.parent is not None, r.group.lower()))

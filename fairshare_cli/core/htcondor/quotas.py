@@ -341,6 +341,7 @@ def quota_rows(
     usage: Mapping[str, float],
     knobs: QuotaKnobs,
     evaluate: SortEvaluator,
+    rr_times: Mapping[str, float] | None = None,
 ) -> list[QuotaRow]:
     """The quota view: each group's configured and assigned quota and its negotiation limit.
 
@@ -348,13 +349,15 @@ def quota_rows(
     (whole slots), given the demand and the usage now, before any match is made: with a
     ``group_quota_round_robin_rate`` below the largest delta the round negotiates in
     several passes of growing limits (``hgq_negotiate_with_all_groups``), and the limit is
-    the last pass's, what the group negotiates for by the round's end.
+    the last pass's, what the group negotiates for by the round's end. ``rr_times``: when
+    each group was last served by round robin (persisted by the cycles), which orders the
+    remainders' round robin (slot weights off), as in the cycle.
     """
 
     def use(name: str) -> float:
         return float(usage.get(name, 0.0))
 
-    prepare_groups(tree, pool_size, demand, submitters, use, knobs)
+    prepare_groups(tree, pool_size, demand, submitters, use, knobs, rr_times)
     one_round = QuotaKnobs(**{**knobs.__dict__, "group_quota_max_allocation_rounds": 1})
     (first,) = negotiate_groups(tree, pool_size, one_round, use, lambda g, n: None, evaluate)
     rows = []

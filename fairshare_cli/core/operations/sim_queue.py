@@ -29,7 +29,7 @@ from fairshare_cli.core.htcondor.customer_record import as_stored
 from fairshare_cli.core.htcondor.negotiator import Claim, CycleResult, negotiate_cycle
 from fairshare_cli.core.htcondor.negotiator.results import JoblessMatch
 from fairshare_cli.core.htcondor.placement import fill_leftovers
-from fairshare_cli.core.htcondor.pool import quota_view
+from fairshare_cli.core.htcondor.pool import QuotaKnown, quota_view
 from fairshare_cli.core.operations import slurm_beside as beside
 from fairshare_cli.core.operations.sim_book import SimBook
 from fairshare_cli.core.operations.sim_row import NEVER_QUEUED, JobStart, SimRow
@@ -304,7 +304,8 @@ class SimQueue(SimBook):
         out = []
         claims = list(self.claims.values())
         size = self.frozen.pool_size(claims, self.knobs, t)
-        for r in quota_view(config, live, accountant, claims, t, demand, self.tree, size):
+        known = QuotaKnown(demand, self.tree, size)
+        for r in quota_view(config, live, accountant, claims, t, self.rr_times, known):
             rec = records.get(r.group)
             eup = None
             if rec is not None:

@@ -49,6 +49,27 @@ def test_unused_slice_is_repartitioned_by_the_inverse_ratio() -> None:
     assert result.spins == 2
 
 
+def test_a_later_spin_whose_slices_are_all_below_one_slot_leaves_slots_idle() -> None:
+    """EUP 1, 2, 3 on 10 slots, each with plenty of jobs (``negotiateWithGroup``): max 3,
+    normalFactor 3/1 + 3/2 + 3/3 = 5.5, shares 6/11, 3/11, 2/11, limits 5.45, 2.73, 1.82.
+    Spin 1 matches 5, 2, 1 (a next match would pass each limit). Spin 2: limits 0.45,
+    0.73, 0.82, all below minSlotWeight 1, so each turn is skipped (MM_RESUME); pieLeft
+    stays 2.0 and nobody left, so the spins end with 2 of the 10 slots unmatched."""
+    prios = {"a@example.org": 1.0, "b@example.org": 2.0, "c@example.org": 3.0}
+    queue = jobs("a", 10, 1) + jobs("b", 10, 2) + jobs("c", 10, 3)
+    result = run(pool(10), queue, prios=prios)
+    assert matched_per_submitter(result) == {
+        "a@example.org": 5,
+        "b@example.org": 2,
+        "c@example.org": 1,
+    }
+    assert result.spins == 2
+    limits = {s.name: s.limit for s in result.submitters}
+    assert limits == pytest.approx(
+        {"a@example.org": 60 / 11, "b@example.org": 30 / 11, "c@example.org": 20 / 11}
+    )
+
+
 def test_usage_counts_against_the_slice() -> None:
     # equal EUPs, 10 slots; a already holds 4 of a pool of 10 (+4 claimed) → limit 7 − 4 = 3
     claims = [Claim(f"slot1@exec{i:03d}", "a@example.org", f"9.{i}", NOW - 60) for i in (1, 2)]

@@ -18,6 +18,7 @@ from fairshare_cli.core.batches import JobBatch
 from fairshare_cli.core.htcondor.accountant import EMPTY
 from fairshare_cli.core.htcondor.negotiator import Claim, SubmitterPrio, negotiate_cycle
 from fairshare_cli.core.htcondor.pool import (
+    QuotaKnown,
     group_demand,
     group_tree,
     negotiator_knobs,
@@ -99,7 +100,7 @@ def test_quota_view_with_a_counted_demand_equals_its_own_count() -> None:
     batches, claims = _queue()
     counted = submitter_demand(batches, claims, config, weighted=True, now=NOW)
     own = quota_view(config, batches, EMPTY, claims, NOW)
-    assert quota_view(config, [], EMPTY, claims, NOW, counted) == own
+    assert quota_view(config, [], EMPTY, claims, NOW, known=QuotaKnown(demand=counted)) == own
     assert {r.group: r.demand for r in own} == {"<none>": 2.5, "group_a": 10.0}
 
 
@@ -110,10 +111,10 @@ def test_quota_view_on_a_reused_tree_equals_one_on_a_fresh_tree() -> None:
     batches, claims = _queue()
     tree = group_tree(config)
     assert tree is not None
-    quota_view(config, [], EMPTY, [], NOW, {}, tree)
-    assert quota_view(config, batches, EMPTY, claims, NOW, tree=tree) == quota_view(
-        config, batches, EMPTY, claims, NOW
-    )
+    quota_view(config, [], EMPTY, [], NOW, known=QuotaKnown(demand={}, tree=tree))
+    assert quota_view(
+        config, batches, EMPTY, claims, NOW, known=QuotaKnown(tree=tree)
+    ) == quota_view(config, batches, EMPTY, claims, NOW)
 
 
 job = st.fixed_dictionaries(

@@ -384,3 +384,33 @@ def test_the_limit_under_a_round_robin_rate_is_the_first_rounds_last_pass() -> N
     one = QuotaKnobs(**{**knobs.__dict__, "group_quota_max_allocation_rounds": 1})
     (log,) = negotiate_groups(tree, 10, one, lambda g: 0.0, lambda g, n: None, _sort)
     assert log.limits == {"group_a": [2, 4, 5], "group_b": [2, 4, 5]}
+
+
+@pytest.mark.parametrize(
+    ("rr_times", "limits"),
+    [
+        pytest.param(None, {"<none>": 0, "group_g1": 2, "group_g2": 1}, id="never-served"),
+        pytest.param(
+            {"<none>": 100.0, "group_g1": 100.0, "group_g2": 0.0},
+            {"<none>": 0, "group_g1": 1, "group_g2": 2},
+            id="g1-served-last-cycle",
+        ),
+    ],
+)
+def test_the_remainder_goes_to_the_group_the_round_robin_served_least_recently(
+    rr_times: dict[str, float] | None, limits: dict[str, int]
+) -> None:
+    """Hand-derived from ``GroupEntry.cpp``. 3 slots, weights off (legacy); g1 and g2
+    static 1, surplus accepted; ``<none>`` 3 − 2 = 1. Demand 5 each: ``hgq_fairshare`` 1
+    each, ``<none>``'s spare 1 split by quota 0.5 / 0.5; ``hgq_recover_remainders`` floors
+    both to 1 and round-robins the 1 slot at the root in ``ord_by_rr_time`` order: rr time
+    first (a subtree wanting more takes its own ``rr_time``), then quota (1 each), then
+    demand. Never served (all 0): g1 and g2 tie, the first (g1) gets it. After a cycle in
+    which g1 was served (its ``rr_time`` and the root's set to that cycle, g2's left at 0,
+    ``hgq_negotiate_with_all_groups``' last loop), g2 comes first and gets it."""
+    groups = [G(g, quota=1, accept_surplus=True) for g in ("group_g1", "group_g2")]
+    tree = build_group_tree(groups)
+    demand = {"group_g1": 5.0, "group_g2": 5.0}
+    submitters = {g: [f"{g}.u@d"] for g in demand}
+    rows = quota_rows(tree, 3, demand, submitters, {}, LEGACY, _sort, rr_times)
+    assert {r.group: r.limit for r in rows} == limits
