@@ -91,6 +91,9 @@ class PriorityContext(msgspec.Struct, frozen=True):
     assoc_factors: Mapping[tuple[str, str], float] = msgspec.field(default_factory=dict)
     #: Whether a job may name several QOS (Slurm 24.11 on; not 22.05).
     multi_qos: bool = True
+    #: Whether sprio lists a job of several partitions whose priority an admin set by its
+    #: zeroed factors (Slurm 22.05: :meth:`~.priority_table.TableBuilder.add_admin_rows`).
+    admin_parts_zeroed: bool = False
     #: ``GresTypes`` (None: unset): the GRES a job may ask (core/slurm/gres_types.py).
     gres_types: tuple[str, ...] | None = None
 
