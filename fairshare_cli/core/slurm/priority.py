@@ -194,6 +194,7 @@ class FactorMaker:
         )
         self.weights = (w.age, w.assoc, w.fairshare, w.jobsize, w.partition, w.qos)
         self.max_age = INFINITE_MAX_AGE if math.isinf(ctx.max_age) else ctx.max_age
+        self.kept_tres = True  # sprio's rows (:meth:`_kept_tres`), not the controller's
         self.fs_cache: dict[int, float] = {}
         self.part_cache: dict[str | None, list[tuple[PartitionInfo, float]]] = {}
         self.qos_cache: dict[str | None, tuple[tuple[str, float, float], ...]] = {}
@@ -386,16 +387,34 @@ class FactorMaker:
         its weighted value, and per partition its name, partition factor and weighted
         value, TRES factors, weighted TRES factors and the non-zero weighted TRES terms."""
         ordered = tier_order(pinfos)
+        sizer = sizing_partition(job, pinfos, ordered, self.now)
         limit = submitted_time_limit(job, pinfos[0][0])
-        if limit is None:
-            limit = sizing_partition(job, pinfos, ordered, self.now).max_time
-        f_js = self.jobsize(job, limit)
+        f_js = self.jobsize(job, sizer.max_time if limit is None else limit)
+        own = None  # (the job's weighted TRES factors in its own partition)
+        if self.kept_tres and len(pinfos) > 1 and self.tres_weights and not self.no_norm_tres:
+            own = self.tres(job, sizer, pinfos[0][0])[1]
         parts = []
         for info, f_part in ordered:
             tres_f, tres_w = self.tres(job, info, pinfos[0][0])
+            if own is not None and info is not sizer:
+                tres_f, tres_w = self._kept_tres(info, tres_f, tres_w, own)
             terms = tuple(filter(None, tres_w.values()))
             parts.append((info.name, f_part, f_part * self.weights[4], tres_f, tres_w, terms))
         return f_js, f_js * self.weights[3], parts
+
+    def _kept_tres(self, info: PartitionInfo, tres_f: Any, tres_w: Any, own: Any) -> Any:
+        """A row's TRES factors where its partition counts none of a TRES the job asks and
+        its own (``own``: the weighted factors there) counts some: the row keeps the job's
+        weighted factor and weighs it again (``_create_prio_list_qos``, 22.05's
+        ``_filter_job``: ``_get_tres_factors`` leaves the entry, ``_get_tres_prio_weighted``)."""
+        kept = [(t, w) for t, w in self.tres_weights if own.get(t) and not info.tres.get(t)]
+        if not kept:
+            return tres_f, tres_w
+        tres_f, tres_w = dict(tres_f), dict(tres_w)
+        for tname, weight in kept:
+            tres_f[tname] = own[tname]
+            tres_w[tname] = own[tname] * weight
+        return tres_f, tres_w
 
 
 #: Why a config of no ``[partitions]`` knows no partition, and what brings them.
@@ -445,8 +464,8 @@ def sizing_partition(
     ordered: list[tuple[PartitionInfo, float]],
     last_pass: float,
 ) -> PartitionInfo:
-    """The partition whose ``MaxTime`` sizes a job that has no time limit (``SMALL_RELATIVE_
-    TO_TIME``: ``set_priority_factors`` reads ``job_ptr->part_ptr->max_time``): its first
+    """The partition whose ``MaxTime`` sizes a job that has no time limit and whose TRES its
+    own factors count (``set_priority_factors``: ``job_ptr->part_ptr``): its first
     named (``pinfos``), slurmctld's primary partition at submission (22.05 and 26.05 alike),
     until the first decay pass after it came (``last_pass``); from then the last of its
     partitions in tier order (``ordered``), where slurmctld left it: ``_select_nodes_parts``

@@ -212,19 +212,18 @@ def _table(columns: list[list[Any]], admin: dict[int, int], sluids: Any) -> Prio
 def compute_rows(
     jobs: Iterable[Any], ctx: PriorityContext, now: float, listed_at: float | None = None
 ) -> list[PriorityRow]:
-    """sprio rows in the jobs' order: the factors as of ``now`` (the decay pass time).
-
-    Pending jobs are listed (running ones too with ``CALCULATE_RUNNING``); held (an admin
-    priority of 0 holds a job) and finished jobs are not, nor jobs submitted after
-    ``listed_at`` (the moment sprio asks; default ``now``); a job with no Slurm association
-    and no account is not a Slurm job and is skipped. Multi-partition jobs give one row per
-    partition (partition and TRES factors per partition, the rest shared), and jobs of
-    several QOS one per QOS in each.
+    """The rows slurmctld orders jobs by (sprio's but what sprio alone shows: see
+    :meth:`TableBuilder.add_admin_rows`, ``FactorMaker._kept_tres``) in the jobs' order, as
+    of ``now`` (the decay pass). Pending jobs are listed (running ones too with
+    ``CALCULATE_RUNNING``); held (an admin priority of 0 holds a job) and finished jobs are
+    not, nor jobs submitted after ``listed_at`` (the moment sprio asks; default ``now``); a
+    job with no Slurm association and no account is not a Slurm job and is skipped. A job
+    gets a row per partition and QOS (partition, TRES and QOS factors per row).
 
     Raises:
         InputError: a job names an unknown partition, QOS, account or association.
     """
-    return compute_table(jobs, ctx, now, listed_at, in_id_order=False).rows()
+    return compute_table(jobs, ctx, now, listed_at, in_id_order=False, listing=False).rows()
 
 
 def compute_table(
@@ -233,16 +232,16 @@ def compute_table(
     now: float,
     listed_at: float | None = None,
     in_id_order: bool = True,
+    listing: bool = True,
 ) -> PriorityTable:
-    """The rows :func:`compute_rows` gives as columns, sorted by job id (``-S i``) unless
-    not ``in_id_order``.
+    """sprio's rows as columns (``listing``; else the controller's, as :func:`compute_rows`
+    gives them), sorted by job id (``-S i``) unless not ``in_id_order``.
 
     Raises:
         InputError: a job names an unknown partition, QOS, account or association.
     """
     jobs = list(jobs)
-    builder = TableBuilder(ctx, now, listed_at, queue_size=len(jobs))
-    builder.admin_parts_zeroed = False  # (the controller orders such a job by its priority)
+    builder = TableBuilder(ctx, now, listed_at, queue_size=len(jobs), listing=listing)
     builder.add(jobs)
     return builder.table(in_id_order)
 
@@ -253,7 +252,8 @@ class TableBuilder:
     :class:`AssocShare`) and of one partition list, QOS and size (its :class:`PartShare`
     s) share made once each; :meth:`table` gives them as :func:`compute_table` does.
     ``now`` and ``listed_at`` as :func:`compute_rows` takes them; ``queue_size``: the jobs
-    to come (about), when known (see :meth:`_make_every_share`)."""
+    to come (about), when known (see :meth:`_make_every_share`); ``listing``: sprio's rows
+    (else the controller's: :func:`compute_rows`)."""
 
     def __init__(
         self,
@@ -261,8 +261,10 @@ class TableBuilder:
         now: float,
         listed_at: float | None = None,
         queue_size: int = 0,
+        listing: bool = True,
     ) -> None:
         self.maker = FactorMaker(ctx, now)
+        self.maker.kept_tres = listing
         self.horizon = now if listed_at is None else listed_at
         flags = ctx.flags
         self.allowed = {"idle", "running"} if "CALCULATE_RUNNING" in flags else {"idle"}
@@ -283,7 +285,7 @@ class TableBuilder:
         #: of the rows that have one.
         self.columns: list[list[Any]] = [[] for _ in range(8)]
         self.admins: dict[int, int] = {}
-        self.admin_parts_zeroed = ctx.admin_parts_zeroed
+        self.admin_parts_zeroed = ctx.admin_parts_zeroed and listing
         self.sluids: dict[str, str] = {}  # (the listed jobs' that have one, by id)
         #: Whether the ids were in order so far (plain numbers, each after the one before),
         #: and the last one and its length.

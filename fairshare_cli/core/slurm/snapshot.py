@@ -236,7 +236,7 @@ def _first_rows(
     known = {p for p in set(pairs) if tree.user_assoc(job_user(p[0]), p[1]) is not None}
     placed = [*compress(listed, map(known.__contains__, pairs))]
     # One table for every job (a job's rows do not depend on the others'), read by column.
-    table = compute_table(placed, ctx, t, listed_at=now, in_id_order=False)
+    table = compute_table(placed, ctx, t, listed_at=now, in_id_order=False, listing=False)
     columns = (table.job_ids, table.parts, table.priority_ints())
     if len(set(table.job_ids)) == len(table.job_ids):  # a row a job at most: its own
         rows = zip(map(_PARTITION, table.parts), columns[2], strict=True)
