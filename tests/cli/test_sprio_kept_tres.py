@@ -6,13 +6,14 @@ pass computed in the job's own partition (``job_ptr->part_ptr``: its first named
 first pass after it came, then the last in tier order) and weighted in place; per row
 ``_get_tres_factors`` overwrites an entry only where the row's partition counts the TRES,
 and ``_get_tres_prio_weighted`` then weighs every entry again. Here gpu counts 4 GPUs, cpu
-none, ``GRES/gpu=1000``, no other weight. Job 1 (``cpu,gpu``, before the 12:00 pass): its
-own partition gpu, 1/4 * 1000 = 250; its cpu row keeps 250 and weighs it again: 250000
-(``-n``: 250000 / 1000 = 250.00). Job 2 (``gpu,cpu``): its own partition cpu, whose entry
-is 0: its cpu row 0, PRIORITY 1. Job 3 (``cpu,gpu``, after the pass): its own partition
-is its first named, cpu: 0 and 1 again. The gpu rows are 250. fs printed 0 (PRIORITY 1)
-in every cpu row. slurmctld's own order (``_priority_each_partition``, fresh factors)
-weighs nothing twice.
+none, ``GRES/gpu=1000``, PriorityWeightPartition 1000, PriorityJobFactor 1 in gpu and 4 in
+cpu, no other weight: the gpu row is 250 + 1/4 * 1000 = 500, below cpu's 1000, so the
+schedulers pop the gpu record last and leave the job there (``sizing_partition``). Jobs 1
+(``cpu,gpu``) and 2 (``gpu,cpu``), before the 12:00 pass: own partition gpu, 250; the cpu
+row keeps 250 and weighs it again: 250000, PRIORITY 251000 (``-n``: 250000 / 1000 =
+250.00). Job 3 (``cpu,gpu``, after the pass): its own partition is its first named, cpu,
+whose entry is 0: the cpu row 1000. fs printed 0 in every cpu row (PRIORITY 1000).
+slurmctld's own order (``_priority_each_partition``, fresh factors) weighs nothing twice.
 """
 
 from __future__ import annotations
@@ -47,11 +48,12 @@ output_compat = "%s"
 age = 0
 fairshare = 0
 jobsize = 0
-partition = 0
+partition = 1000
 qos = 0
 tres = { "gres/gpu" = 1000 }
 [partitions.cpu]
 default = true
+priority_job_factor = 4
 [partitions.gpu]
 [qos.normal]
 priority = 0
@@ -84,12 +86,12 @@ def test_a_partition_of_no_gpu_weighs_the_jobs_factor_again(tmp_path: Path, run:
         assert (res.exit_code, res.stderr) == (0, ""), compat
         assert res.stdout.splitlines() == [
             "JOBI PARTITION   PRIORITY                 TRES",
-            "   1 cpu           250000      gres/gpu=250000",
-            "   1 gpu              250         gres/gpu=250",
-            "   2 gpu              250         gres/gpu=250",
-            "   2 cpu                1                     ",
-            "   3 cpu                1                     ",
-            "   3 gpu              250         gres/gpu=250",
+            "   1 cpu           251000      gres/gpu=250000",
+            "   1 gpu              500         gres/gpu=250",
+            "   2 gpu              500         gres/gpu=250",
+            "   2 cpu           251000      gres/gpu=250000",
+            "   3 cpu             1000                     ",
+            "   3 gpu              500         gres/gpu=250",
         ], compat
 
 

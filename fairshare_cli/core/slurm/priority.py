@@ -24,7 +24,12 @@ from fairshare_cli.core.slurm.factors import (
     split_qos,
 )
 from fairshare_cli.core.slurm.fairshare import job_fairshare_factor
-from fairshare_cli.core.slurm.partition import partitions_of, submitted_time_limit
+from fairshare_cli.core.slurm.partition import (
+    partitions_of,
+    sizing_partition,
+    submitted_since,
+    submitted_time_limit,
+)
 from fairshare_cli.errors import InputError
 
 FACTOR_KEYS = ("age", "assoc", "fairshare", "jobsize", "partition", "qos")
@@ -387,15 +392,17 @@ class FactorMaker:
         its weighted value, and per partition its name, partition factor and weighted
         value, TRES factors, weighted TRES factors and the non-zero weighted TRES terms."""
         ordered = tier_order(pinfos)
-        sizer = sizing_partition(job, pinfos, ordered, self.now)
+        fresh = {info.name: self.tres(job, info, pinfos[0][0]) for info, _ in ordered}
+        keys = {i.name: f * self.weights[4] + sum(fresh[i.name][1].values()) for i, f in ordered}
+        sizer = sizing_partition(job, pinfos, ordered, self.now, keys)
         limit = submitted_time_limit(job, pinfos[0][0])
         f_js = self.jobsize(job, sizer.max_time if limit is None else limit)
         own = None  # (the job's weighted TRES factors in its own partition)
         if self.kept_tres and len(pinfos) > 1 and self.tres_weights and not self.no_norm_tres:
-            own = self.tres(job, sizer, pinfos[0][0])[1]
+            own = fresh[sizer.name][1]
         parts = []
         for info, f_part in ordered:
-            tres_f, tres_w = self.tres(job, info, pinfos[0][0])
+            tres_f, tres_w = fresh[info.name]
             if own is not None and info is not sizer:
                 tres_f, tres_w = self._kept_tres(info, tres_f, tres_w, own)
             terms = tuple(filter(None, tres_w.values()))
@@ -456,30 +463,6 @@ def tier_order(pinfos: list[tuple[PartitionInfo, float]]) -> list[tuple[Partitio
     if len(pinfos) < 2 or len({info.priority_tier for info, _ in pinfos}) < 2:
         return pinfos
     return sorted(pinfos, key=lambda pf: -pf[0].priority_tier)
-
-
-def sizing_partition(
-    job: Any,
-    pinfos: list[tuple[PartitionInfo, float]],
-    ordered: list[tuple[PartitionInfo, float]],
-    last_pass: float,
-) -> PartitionInfo:
-    """The partition whose ``MaxTime`` sizes a job that has no time limit and whose TRES its
-    own factors count (``set_priority_factors``: ``job_ptr->part_ptr``): its first
-    named (``pinfos``), slurmctld's primary partition at submission (22.05 and 26.05 alike),
-    until the first decay pass after it came (``last_pass``); from then the last of its
-    partitions in tier order (``ordered``), where slurmctld left it: ``_select_nodes_parts``
-    tries the job in each, highest tier first, and ``build_job_queue`` points the job at
-    each as it queues its records."""
-    if len(pinfos) < 2 or submitted_since(job.submit_time, last_pass):
-        return pinfos[0][0]
-    return ordered[-1][0]
-
-
-def submitted_since(submitted: float | None, when: float) -> bool:
-    """Whether a job submitted at ``submitted`` came after the decay pass at ``when``, which
-    then has not computed its factors (one with no submit time did not)."""
-    return submitted is not None and submitted >= when
 
 
 def controller_priority(row: PriorityRow, multi_partition: bool = False) -> int:

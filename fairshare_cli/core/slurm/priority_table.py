@@ -26,13 +26,8 @@ import msgspec
 from fairshare_cli.core.job_ids import canonical_numbers
 from fairshare_cli.core.names import job_sort_key
 from fairshare_cli.core.slurm.factors import job_user
-from fairshare_cli.core.slurm.partition import NoDefaultPartition
-from fairshare_cli.core.slurm.priority import (
-    FactorMaker,
-    PriorityContext,
-    PriorityRow,
-    submitted_since,
-)
+from fairshare_cli.core.slurm.partition import NoDefaultPartition, submitted_since
+from fairshare_cli.core.slurm.priority import FactorMaker, PriorityContext, PriorityRow
 
 #: The job fields :func:`compute_table` reads, in the order jobs files usually write them:
 #: ``io/jobs.py``'s ``load_jobs`` may hand it records of only these, for a file with no
