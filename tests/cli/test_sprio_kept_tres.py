@@ -102,3 +102,34 @@ def test_normalised_it_is_the_jobs_weighted_factor(tmp_path: Path, run: Run) -> 
         "   1 cpu       gres/gpu=250.00     |",
         "   1 gpu       gres/gpu=0.25       |",
     ]
+
+
+def test_a_partition_whose_max_time_holds_the_job_back_is_not_its_own(
+    tmp_path: Path, run: Run
+) -> None:
+    """With PriorityJobFactor 1 in cpu and 4 in gpu, cpu's row is the lower (250 against
+    1000 + 250): job 1 (``cpu,gpu``, no time limit) is left in cpu, whose GPU entry is 0,
+    and its cpu row is 250. Job 2 asks 4 hours, above cpu's ``MaxTime`` of 2: slurmctld
+    queues it no cpu record (``job_limits_check``: ``PartitionTimeLimit``), so it is left
+    in gpu, and its cpu row keeps gpu's 250, weighed again: 250 + 250000."""
+    config = (
+        (CONFIG % "current")
+        .replace("priority_job_factor = 4\n", 'priority_job_factor = 1\nmax_time = "2:00:00"\n')
+        .replace("[partitions.gpu]\n", "[partitions.gpu]\npriority_job_factor = 4\n")
+    )
+    env = write_pool(tmp_path, config)
+    jobs = tmp_path / "jobs.json"
+    base = {"owner": "u1", "account": "a", "attributes": {"gres/gpu": 1},
+            "partition": "cpu,gpu", "submit_time": "2026-11-21T10:00:00Z"}  # fmt: skip
+    objs = [{"id": "1", **base}, {"id": "2", "time_limit": "4:00:00", **base}]
+    jobs.write_text(json.dumps(objs), "utf-8")
+    when = ["--config", str(env["config"]), "--state", str(env["state"])]
+    res = run("sprio", "-o", "%.4i %9r %.10Y %.20T", "--jobs-file", str(jobs), *when,
+              "--now", "2026-11-21T12:02:00Z")  # fmt: skip
+    assert (res.exit_code, res.stderr) == (0, "")
+    assert res.stdout.splitlines()[1:] == [
+        "   1 cpu              250                     ",
+        "   1 gpu             1250         gres/gpu=250",
+        "   2 cpu           250250      gres/gpu=250000",
+        "   2 gpu             1250         gres/gpu=250",
+    ]

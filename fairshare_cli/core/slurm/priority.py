@@ -394,8 +394,8 @@ class FactorMaker:
         ordered = tier_order(pinfos)
         fresh = {info.name: self.tres(job, info, pinfos[0][0]) for info, _ in ordered}
         keys = {i.name: f * self.weights[4] + sum(fresh[i.name][1].values()) for i, f in ordered}
-        sizer = sizing_partition(job, pinfos, ordered, self.now, keys)
         limit = submitted_time_limit(job, pinfos[0][0])
+        sizer = sizing_partition(job, pinfos, ordered, self.now, keys, limit)
         f_js = self.jobsize(job, sizer.max_time if limit is None else limit)
         own = None  # (the job's weighted TRES factors in its own partition)
         if self.kept_tres and len(pinfos) > 1 and self.tres_weights and not self.no_norm_tres:
