@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from itertools import compress
 from operator import attrgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from msgspec.structs import replace as replace_job
 
@@ -31,6 +31,11 @@ from fairshare_cli.core.slurm.limit_ends import (
     stored_charges_kept,
 )
 from fairshare_cli.core.slurm.model import priority_context
+from fairshare_cli.core.slurm.partition import (
+    sizing_partition,
+    submitted_since,
+    submitted_time_limit,
+)
 from fairshare_cli.core.slurm.passes import charged
 from fairshare_cli.core.slurm.priority_table import compute_table
 from fairshare_cli.core.slurm.tree_usage import decay_params, evaluate
@@ -220,11 +225,11 @@ def stop_charges(
     return replace(state, running=tuple(running))
 
 
-def _first_rows(
+def _own_rows(
     config: Config, state: su.SlurmUsage, jobs: Iterable[Job], now: float
 ) -> dict[str, tuple[str | None, int]]:
-    """Each pending job's partition and sprio PRIORITY in its first partition (else its
-    first row), at the last pass before ``now`` (jobs whose association is missing are
+    """Each pending job's partition and PRIORITY in its own partition (:func:`_own_row`),
+    at the last pass before ``now`` (jobs whose association is missing are
     left out)."""
     listed = [job for job in jobs if job.status == "idle"]
     if not listed or not config.accounts:
@@ -245,13 +250,31 @@ def _first_rows(
     first = dict(
         zip(map(_ID, placed), map(heads.__getitem__, map(_PARTITION, placed)), strict=True)
     )
-    out: dict[str, tuple[str | None, int]] = {}
+    out: dict[str, dict[str, int]] = {}  # each job's first row in each partition
     for job_id, part, priority in zip(*columns, strict=True):
-        seen = out.get(job_id)
-        wanted = first[job_id]
-        if seen is None or (seen[0] != wanted and part.partition == wanted):
-            out[job_id] = (part.partition, priority)
-    return out
+        out.setdefault(job_id, {}).setdefault(part.partition, priority)
+    by_id = {job.id: job for job in placed}
+    return {
+        job_id: _own_row(by_id[job_id], rows, ctx.partitions, t, first[job_id])
+        for job_id, rows in out.items()
+    }
+
+
+def _own_row(
+    job: Job, rows: dict[str, int], parts: Mapping[str, Any], t: float, first: str | None
+) -> tuple[str | None, int]:
+    """The row of the partition whose priority slurmctld stores for the job (``rows``: its
+    first row in each partition, in sprio's order): its first named until the pass at
+    ``t`` has computed it, then the one :func:`~.partition.sizing_partition` names, as
+    ``_get_priority_internal`` sums in ``job_ptr->part_ptr`` (the schedulers, which set
+    the job's priority to each record's, pop that record last)."""
+    if len(rows) == 1 or submitted_since(job.submit_time, t):
+        name = first if first in rows else next(iter(rows))
+        return name, rows[name]
+    ordered = [(parts[name], float(priority)) for name, priority in rows.items()]
+    limit = submitted_time_limit(job, parts.get(first) if first is not None else None)
+    own = sizing_partition(job, ordered, ordered, t, {i.name: p for i, p in ordered}, limit)
+    return own.name, rows[own.name]
 
 
 _OWNER, _ACCOUNT, _ID = attrgetter("owner"), attrgetter("account"), attrgetter("id")
@@ -273,7 +296,7 @@ def site_factors(
     listed = [(job, printed) for job, printed in jobs if job.status == "idle"]
     # the priority without the site factor (nor an admin's priority)
     views = [replace_job(job, site_factor=0, admin_priority=None) for job, _ in listed]
-    rows = _first_rows(config, state, views, now)
+    rows = _own_rows(config, state, views, now)
     out: dict[str, int] = {}
     for job, printed in listed:
         row = rows.get(job.id)
@@ -302,14 +325,14 @@ def priority_mismatches(
 
     ``_get_priority_internal`` (``priority_multifactor.c``) adds the job's site factor
     (``SiteFactor``: taken from the dump, 0 when it has none) and its weighted factors and
-    truncates; a job whose printed ``Priority`` differs from that sum (its first
-    partition's, as ``scontrol show jobs`` prints it) holds something the dumps do not
-    (a site factor plugin, usage or a pass between the dumps): it is reported, in job
+    truncates; a job whose printed ``Priority`` differs from that sum (its own
+    partition's, as ``scontrol show jobs`` prints it: :func:`_own_row`) holds something
+    the dumps do not (a site factor plugin, usage or a pass between the dumps): reported, in job
     order, and nothing is absorbed into the site factor. Jobs whose association is
     missing are left out; an admin-set priority is compared as it stands.
     """
     listed = [(job, printed) for job, printed in jobs if job.status == "idle"]
-    rows = _first_rows(config, state, (job for job, _ in listed), now)
+    rows = _own_rows(config, state, (job for job, _ in listed), now)
     out: list[PriorityMismatch] = []
     for job, printed in listed:
         row = rows.get(job.id)
