@@ -250,9 +250,9 @@ def _own_rows(
     first = dict(
         zip(map(_ID, placed), map(heads.__getitem__, map(_PARTITION, placed)), strict=True)
     )
-    out: dict[str, dict[str, int]] = {}  # each job's first row in each partition
+    out: dict[str, dict[str, list[int]]] = {}  # each job's first and last row a partition
     for job_id, part, priority in zip(*columns, strict=True):
-        out.setdefault(job_id, {}).setdefault(part.partition, priority)
+        out.setdefault(job_id, {}).setdefault(part.partition, [priority, priority])[1] = priority
     by_id = {job.id: job for job in placed}
     return {
         job_id: _own_row(by_id[job_id], rows, ctx.partitions, t, first[job_id])
@@ -261,20 +261,24 @@ def _own_rows(
 
 
 def _own_row(
-    job: Job, rows: dict[str, int], parts: Mapping[str, Any], t: float, first: str | None
+    job: Job, rows: dict[str, list[int]], parts: Mapping[str, Any], t: float, first: str | None
 ) -> tuple[str | None, int]:
-    """The row of the partition whose priority slurmctld stores for the job (``rows``: its
-    first row in each partition, in sprio's order): its first named until the pass at
-    ``t`` has computed it, then the one :func:`~.partition.sizing_partition` names, as
-    ``_get_priority_internal`` sums in ``job_ptr->part_ptr`` (the schedulers, which set
-    the job's priority to each record's, pop that record last)."""
-    if len(rows) == 1 or submitted_since(job.submit_time, t):
+    """The row whose priority slurmctld stores for the job (``rows``: its first and last
+    row in each partition, in sprio's order, a row a QOS): its first named partition and
+    highest QOS until the pass at ``t`` has computed it (``job_allocate``,
+    ``_get_qos_info``), then its lowest QOS in the partition
+    :func:`~.partition.sizing_partition` names, as ``_get_priority_internal`` sums in
+    ``job_ptr->part_ptr`` and ``qos_ptr``: the schedulers, which set both and the job's
+    priority to each record's, pop that record last."""
+    if submitted_since(job.submit_time, t):
         name = first if first in rows else next(iter(rows))
-        return name, rows[name]
-    ordered = [(parts[name], float(priority)) for name, priority in rows.items()]
+        return name, rows[name][0]
+    ordered = [(parts[name], float(pair[1])) for name, pair in rows.items()]
+    if len(ordered) == 1:
+        return ordered[0][0].name, rows[ordered[0][0].name][1]
     limit = submitted_time_limit(job, parts.get(first) if first is not None else None)
     own = sizing_partition(job, ordered, ordered, t, {i.name: p for i, p in ordered}, limit)
-    return own.name, rows[own.name]
+    return own.name, rows[own.name][1]
 
 
 _OWNER, _ACCOUNT, _ID = attrgetter("owner"), attrgetter("account"), attrgetter("id")

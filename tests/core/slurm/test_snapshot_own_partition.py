@@ -10,17 +10,25 @@ tier the higher priority first) and set: 3968.50 + 250, 4218. One queued after t
 still has the priority ``job_allocate`` gave it in its first named, express: 4968. fs
 compared both with express's 4968 and took the first's printed 4218 for a site factor of
 -750 (``--site-factor-from-priority``).
+
+A job of several QOS (Slurm 24.11 on) likewise: the schedulers try it under each, highest
+priority first, setting ``job_ptr->qos_ptr`` and its priority to each record's, so once
+a pass has run it is summed under its lowest: with QOS priorities 10 and 100 over 100,
+weighted by 1000, ``high,low`` is 3968.50 + 100, 4068, not high's 4968 (fs's before).
 """
 
 from __future__ import annotations
 
 import math
 
+import msgspec
+
 from fairshare_cli.core.config import (
     AccountSpec,
     Config,
     PartitionSpec,
     PriorityWeights,
+    QosSpec,
     SlurmPriorityConfig,
 )
 from fairshare_cli.core.jobs import Job
@@ -78,3 +86,21 @@ def test_no_site_factor_is_read_off_the_partitions_difference() -> None:
     assert site_factors(config, state, _jobs(), T + 5) == {}
     sited = [(job, printed + 300) for job, printed in _jobs()]
     assert site_factors(config, state, sited, T + 5) == {"7": 300, "8": 300}
+
+
+def test_a_job_of_several_qos_is_checked_under_its_lowest() -> None:
+    config, state = _cluster()
+    weights = PriorityWeights(fairshare=10000, qos=1000)
+    config = msgspec.structs.replace(
+        config,
+        priority=msgspec.structs.replace(config.priority, weights=weights),
+        qos={"low": QosSpec("low", priority=10), "high": QosSpec("high", priority=100)},
+    )
+    old = Job(id="7", owner="u2", account="A", qos="high,low", submit_time=T - 100)
+    new = Job(id="8", owner="u2", account="A", qos="high,low", submit_time=T + 2)
+    jobs = [(old, 4068), (new, 4968)]
+    assert priority_mismatches(config, state, jobs, T + 5) == []
+    assert site_factors(config, state, [(j, p + 300) for j, p in jobs], T + 5) == {
+        "7": 300,
+        "8": 300,
+    }
