@@ -40,6 +40,19 @@ def ascending(ids: Sequence[str], after: str) -> bool:
     )
 
 
+def canonical_numbers(ids: list[str]) -> bool:
+    """Whether every id is a number written plainly (ASCII digits, the first not 0; none
+    empty): then ids each after the one before (as
+    :meth:`~fairshare_cli.core.slurm.priority_table.TableBuilder.add` tells) are in
+    the order of their numbers (a longer one is larger)."""
+    text = "\n" + "\n".join(ids) + "\n"  # (one pass over the ids: they are many)
+    if "\n0" in text or "\n\n" in text or text.count("\n") != len(ids) + 1:
+        return not ids
+    if not text.isascii():
+        return False
+    return text.encode().translate(None, b"\n").isdigit()
+
+
 class TakenIds:
     """The ids, slots and ``count`` clusters of the pieces read so far.
 

@@ -153,3 +153,30 @@ def test_a_job_without_a_time_limit_is_sized_by_the_partition_slurmctld_left_it_
         "    4 short           1000",
         "    4 long            1000",
     ]
+
+
+@pytest.mark.parametrize("compat", ["current", "22.05"])
+def test_of_one_tier_the_partition_of_least_priority_sizes_the_job(
+    tmp_path: Path, run: Callable[..., Any], compat: str
+) -> None:
+    """The schedulers pop a job's records highest tier first, then highest priority
+    (``sort_job_queue2``), each setting ``job_ptr->part_ptr``: the decay pass sizes the job
+    in the last, of one tier the partition of least priority. With PriorityJobFactor 2 in
+    short (1 in long) and PriorityWeightPartition 1000, short's row is 500 above long's,
+    so job 1 (``long,short``, before the pass) is sized in long: 8 / 1440 / 16 x 2,880,000
+    = 1000 in both rows (fs gave short's 24000: the last named). As the captures show:
+    ``batch,express``, no time limit, prints batch's (lower) ``MaxTime`` (``pack_job``)."""
+    jobs = [{"id": "1", "owner": "alice", "account": "hep", "partition": "long,short",
+             "request_cpus": 8, "submit_time": NOW_EPOCH - 3600}]  # fmt: skip
+    config = (
+        SIZED_TOML.replace("COMPAT", compat)
+        .replace('max_time = "1:00:00"\n', 'max_time = "1:00:00"\npriority_job_factor = 2\n')
+        .replace("partition = 0\n", "partition = 1000\n")
+        + SPRIO_ACCOUNTS
+    )
+    result = run("sprio", "-o", "%.5i %9r %.10J %.10P", *sprio_files(tmp_path, jobs, config))
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[1:] == [
+        "    1 long            1000        500",
+        "    1 short           1000       1000",
+    ]

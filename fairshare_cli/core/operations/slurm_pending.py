@@ -330,7 +330,8 @@ def at_job_priority(records: list[Record], rows: list[Any], job: Job, when: floa
     ``sort_job_queue2`` sorts them (no ``part_ptr_list``): its highest QOS's until the first
     decay pass after submission (``set_job_prio``), then its last record's (the pass uses
     the QOS slurmctld last tried, its lowest); their order kept (highest QOS first)."""
-    from fairshare_cli.core.slurm.priority import controller_priority, submitted_since
+    from fairshare_cli.core.slurm.partition import submitted_since
+    from fairshare_cli.core.slurm.priority import controller_priority
 
     p = controller_priority(rows[0] if submitted_since(job.submit_time, when) else rows[-1])
     return [(tier, p, part, qos) for tier, _, part, qos in records]

@@ -107,6 +107,7 @@ def priority_context(config: Config, tree: AssocTree) -> PriorityContext:
         default_qos=default_qos,
         assoc_factors=assoc_factors(config.accounts, "NO_NORMAL_ASSOC" in parse_flags(p.flags)),
         multi_qos=p.output_compat != "22.05",
+        admin_parts_zeroed=p.output_compat == "22.05",
         gres_types=p.gres_types,
     )
 

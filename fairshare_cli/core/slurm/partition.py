@@ -204,3 +204,39 @@ def planned_end(start: float, limit: float | None) -> float:
     ``inf``: UNLIMITED) to end: ``job_end_time_reset`` (``job_mgr.c``) sets ``end_time`` a
     :data:`YEAR` after the start for an UNLIMITED one; backfill plans around it."""
     return start + (YEAR if limit is None or math.isinf(limit) else limit)
+
+
+def sizing_partition(
+    job: Any,
+    pinfos: Sequence[tuple[Any, float]],
+    ordered: Sequence[tuple[Any, float]],
+    last_pass: float,
+    terms: Mapping[str, float] | None = None,
+    limit: float | None = None,
+) -> Any:
+    """The partition whose ``MaxTime`` sizes a job that has no time limit and whose TRES its
+    own factors count (``set_priority_factors``: ``job_ptr->part_ptr``): its first
+    named (``pinfos``), slurmctld's primary partition at submission (22.05 and 26.05 alike),
+    until the first decay pass after it came (``last_pass``); from then the one of its
+    records the schedulers pop last, where they left it (``_schedule`` and backfill set
+    ``job_ptr->part_ptr`` to each record's, in ``sort_job_queue2``'s order: highest tier
+    first, then highest priority): of its lowest tier (in tier order, ``ordered``) the one
+    of least partition and TRES terms (``terms``, by name), of equal ones the last; of the
+    partitions whose ``MaxTime`` the job's time limit (``limit``, seconds) is within, as
+    ``build_job_queue`` queues no record where ``job_limits_check`` holds it back. The
+    captures agree: a job of ``batch,express`` and no time limit prints batch's
+    ``MaxTime`` (``pack_job``), its lower priority, both of tier 1; one of ``long,express``
+    (tiers 2 and 1) and 4 hours, above express's 2, long's priority."""
+    if len(pinfos) < 2 or submitted_since(job.submit_time, last_pass):
+        return pinfos[0][0]
+    whole = None if limit is None or math.isinf(limit) else math.ceil(limit / 60.0) * 60.0
+    fit = [pf for pf in ordered if whole is None or not whole > (pf[0].max_time or math.inf)]
+    fit = fit or list(ordered)
+    lowest = [info for info, _ in fit if info.priority_tier == fit[-1][0].priority_tier]
+    return min(reversed(lowest), key=lambda info: terms[info.name]) if terms else lowest[-1]
+
+
+def submitted_since(submitted: float | None, when: float) -> bool:
+    """Whether a job submitted at ``submitted`` came after the decay pass at ``when``, which
+    then has not computed its factors (one with no submit time did not)."""
+    return submitted is not None and submitted >= when

@@ -24,7 +24,12 @@ from fairshare_cli.core.slurm.factors import (
     split_qos,
 )
 from fairshare_cli.core.slurm.fairshare import job_fairshare_factor
-from fairshare_cli.core.slurm.partition import partitions_of, submitted_time_limit
+from fairshare_cli.core.slurm.partition import (
+    partitions_of,
+    sizing_partition,
+    submitted_since,
+    submitted_time_limit,
+)
 from fairshare_cli.errors import InputError
 
 FACTOR_KEYS = ("age", "assoc", "fairshare", "jobsize", "partition", "qos")
@@ -91,6 +96,9 @@ class PriorityContext(msgspec.Struct, frozen=True):
     assoc_factors: Mapping[tuple[str, str], float] = msgspec.field(default_factory=dict)
     #: Whether a job may name several QOS (Slurm 24.11 on; not 22.05).
     multi_qos: bool = True
+    #: Whether sprio lists a job of several partitions whose priority an admin set by its
+    #: zeroed factors (Slurm 22.05: :meth:`~.priority_table.TableBuilder.add_admin_rows`).
+    admin_parts_zeroed: bool = False
     #: ``GresTypes`` (None: unset): the GRES a job may ask (core/slurm/gres_types.py).
     gres_types: tuple[str, ...] | None = None
 
@@ -191,6 +199,7 @@ class FactorMaker:
         )
         self.weights = (w.age, w.assoc, w.fairshare, w.jobsize, w.partition, w.qos)
         self.max_age = INFINITE_MAX_AGE if math.isinf(ctx.max_age) else ctx.max_age
+        self.kept_tres = True  # sprio's rows (:meth:`_kept_tres`), not the controller's
         self.fs_cache: dict[int, float] = {}
         self.part_cache: dict[str | None, list[tuple[PartitionInfo, float]]] = {}
         self.qos_cache: dict[str | None, tuple[tuple[str, float, float], ...]] = {}
@@ -383,16 +392,36 @@ class FactorMaker:
         its weighted value, and per partition its name, partition factor and weighted
         value, TRES factors, weighted TRES factors and the non-zero weighted TRES terms."""
         ordered = tier_order(pinfos)
+        fresh = {info.name: self.tres(job, info, pinfos[0][0]) for info, _ in ordered}
+        keys = {i.name: f * self.weights[4] + sum(fresh[i.name][1].values()) for i, f in ordered}
         limit = submitted_time_limit(job, pinfos[0][0])
-        if limit is None:
-            limit = sizing_partition(job, pinfos, ordered, self.now).max_time
-        f_js = self.jobsize(job, limit)
+        sizer = sizing_partition(job, pinfos, ordered, self.now, keys, limit)
+        f_js = self.jobsize(job, sizer.max_time if limit is None else limit)
+        own = None  # (the job's weighted TRES factors in its own partition)
+        if self.kept_tres and len(pinfos) > 1 and self.tres_weights and not self.no_norm_tres:
+            own = fresh[sizer.name][1]
         parts = []
         for info, f_part in ordered:
-            tres_f, tres_w = self.tres(job, info, pinfos[0][0])
+            tres_f, tres_w = fresh[info.name]
+            if own is not None and info is not sizer:
+                tres_f, tres_w = self._kept_tres(info, tres_f, tres_w, own)
             terms = tuple(filter(None, tres_w.values()))
             parts.append((info.name, f_part, f_part * self.weights[4], tres_f, tres_w, terms))
         return f_js, f_js * self.weights[3], parts
+
+    def _kept_tres(self, info: PartitionInfo, tres_f: Any, tres_w: Any, own: Any) -> Any:
+        """A row's TRES factors where its partition counts none of a TRES the job asks and
+        its own (``own``: the weighted factors there) counts some: the row keeps the job's
+        weighted factor and weighs it again (``_create_prio_list_qos``, 22.05's
+        ``_filter_job``: ``_get_tres_factors`` leaves the entry, ``_get_tres_prio_weighted``)."""
+        kept = [(t, w) for t, w in self.tres_weights if own.get(t) and not info.tres.get(t)]
+        if not kept:
+            return tres_f, tres_w
+        tres_f, tres_w = dict(tres_f), dict(tres_w)
+        for tname, weight in kept:
+            tres_f[tname] = own[tname]
+            tres_w[tname] = own[tname] * weight
+        return tres_f, tres_w
 
 
 #: Why a config of no ``[partitions]`` knows no partition, and what brings them.
@@ -434,30 +463,6 @@ def tier_order(pinfos: list[tuple[PartitionInfo, float]]) -> list[tuple[Partitio
     if len(pinfos) < 2 or len({info.priority_tier for info, _ in pinfos}) < 2:
         return pinfos
     return sorted(pinfos, key=lambda pf: -pf[0].priority_tier)
-
-
-def sizing_partition(
-    job: Any,
-    pinfos: list[tuple[PartitionInfo, float]],
-    ordered: list[tuple[PartitionInfo, float]],
-    last_pass: float,
-) -> PartitionInfo:
-    """The partition whose ``MaxTime`` sizes a job that has no time limit (``SMALL_RELATIVE_
-    TO_TIME``: ``set_priority_factors`` reads ``job_ptr->part_ptr->max_time``): its first
-    named (``pinfos``), slurmctld's primary partition at submission (22.05 and 26.05 alike),
-    until the first decay pass after it came (``last_pass``); from then the last of its
-    partitions in tier order (``ordered``), where slurmctld left it: ``_select_nodes_parts``
-    tries the job in each, highest tier first, and ``build_job_queue`` points the job at
-    each as it queues its records."""
-    if len(pinfos) < 2 or submitted_since(job.submit_time, last_pass):
-        return pinfos[0][0]
-    return ordered[-1][0]
-
-
-def submitted_since(submitted: float | None, when: float) -> bool:
-    """Whether a job submitted at ``submitted`` came after the decay pass at ``when``, which
-    then has not computed its factors (one with no submit time did not)."""
-    return submitted is not None and submitted >= when
 
 
 def controller_priority(row: PriorityRow, multi_partition: bool = False) -> int:

@@ -23,15 +23,11 @@ from typing import Any
 
 import msgspec
 
+from fairshare_cli.core.job_ids import canonical_numbers
 from fairshare_cli.core.names import job_sort_key
 from fairshare_cli.core.slurm.factors import job_user
-from fairshare_cli.core.slurm.partition import NoDefaultPartition
-from fairshare_cli.core.slurm.priority import (
-    FactorMaker,
-    PriorityContext,
-    PriorityRow,
-    submitted_since,
-)
+from fairshare_cli.core.slurm.partition import NoDefaultPartition, submitted_since
+from fairshare_cli.core.slurm.priority import FactorMaker, PriorityContext, PriorityRow
 
 #: The job fields :func:`compute_table` reads, in the order jobs files usually write them:
 #: ``io/jobs.py``'s ``load_jobs`` may hand it records of only these, for a file with no
@@ -41,6 +37,8 @@ JOB_FIELDS = ("id", "owner", "account", "partition", "qos", "request_cpus", "sub
               "site_factor", "admin_priority", "attributes", "eligible_time", "sluid")  # fmt: skip
 #: The divisor of sprio's ``%y`` (the priority as a fraction of the largest, 2^32 - 1).
 PRIORITY_MAX = 4294967295.0
+#: What slurmctld adds to a job's nice and site factor as it stores them (``NICE_OFFSET``).
+_NICE_OFFSET = 2**31
 
 
 class AssocShare:
@@ -209,19 +207,18 @@ def _table(columns: list[list[Any]], admin: dict[int, int], sluids: Any) -> Prio
 def compute_rows(
     jobs: Iterable[Any], ctx: PriorityContext, now: float, listed_at: float | None = None
 ) -> list[PriorityRow]:
-    """sprio rows in the jobs' order: the factors as of ``now`` (the decay pass time).
-
-    Pending jobs are listed (running ones too with ``CALCULATE_RUNNING``); held (an admin
-    priority of 0 holds a job) and finished jobs are not, nor jobs submitted after
-    ``listed_at`` (the moment sprio asks; default ``now``); a job with no Slurm association
-    and no account is not a Slurm job and is skipped. Multi-partition jobs give one row per
-    partition (partition and TRES factors per partition, the rest shared), and jobs of
-    several QOS one per QOS in each.
+    """The rows slurmctld orders jobs by (sprio's but what sprio alone shows: see
+    :meth:`TableBuilder.add_admin_rows`, ``FactorMaker._kept_tres``) in the jobs' order, as
+    of ``now`` (the decay pass). Pending jobs are listed (running ones too with
+    ``CALCULATE_RUNNING``); held (an admin priority of 0 holds a job) and finished jobs are
+    not, nor jobs submitted after ``listed_at`` (the moment sprio asks; default ``now``); a
+    job with no Slurm association and no account is not a Slurm job and is skipped. A job
+    gets a row per partition and QOS (partition, TRES and QOS factors per row).
 
     Raises:
         InputError: a job names an unknown partition, QOS, account or association.
     """
-    return compute_table(jobs, ctx, now, listed_at, in_id_order=False).rows()
+    return compute_table(jobs, ctx, now, listed_at, in_id_order=False, listing=False).rows()
 
 
 def compute_table(
@@ -230,15 +227,16 @@ def compute_table(
     now: float,
     listed_at: float | None = None,
     in_id_order: bool = True,
+    listing: bool = True,
 ) -> PriorityTable:
-    """The rows :func:`compute_rows` gives as columns, sorted by job id (``-S i``) unless
-    not ``in_id_order``.
+    """sprio's rows as columns (``listing``; else the controller's, as :func:`compute_rows`
+    gives them), sorted by job id (``-S i``) unless not ``in_id_order``.
 
     Raises:
         InputError: a job names an unknown partition, QOS, account or association.
     """
     jobs = list(jobs)
-    builder = TableBuilder(ctx, now, listed_at, queue_size=len(jobs))
+    builder = TableBuilder(ctx, now, listed_at, queue_size=len(jobs), listing=listing)
     builder.add(jobs)
     return builder.table(in_id_order)
 
@@ -249,7 +247,8 @@ class TableBuilder:
     :class:`AssocShare`) and of one partition list, QOS and size (its :class:`PartShare`
     s) share made once each; :meth:`table` gives them as :func:`compute_table` does.
     ``now`` and ``listed_at`` as :func:`compute_rows` takes them; ``queue_size``: the jobs
-    to come (about), when known (see :meth:`_make_every_share`)."""
+    to come (about), when known (see :meth:`_make_every_share`); ``listing``: sprio's rows
+    (else the controller's: :func:`compute_rows`)."""
 
     def __init__(
         self,
@@ -257,8 +256,10 @@ class TableBuilder:
         now: float,
         listed_at: float | None = None,
         queue_size: int = 0,
+        listing: bool = True,
     ) -> None:
         self.maker = FactorMaker(ctx, now)
+        self.maker.kept_tres = listing
         self.horizon = now if listed_at is None else listed_at
         flags = ctx.flags
         self.allowed = {"idle", "running"} if "CALCULATE_RUNNING" in flags else {"idle"}
@@ -279,6 +280,7 @@ class TableBuilder:
         #: of the rows that have one.
         self.columns: list[list[Any]] = [[] for _ in range(8)]
         self.admins: dict[int, int] = {}
+        self.admin_parts_zeroed = ctx.admin_parts_zeroed and listing
         self.sluids: dict[str, str] = {}  # (the listed jobs' that have one, by id)
         #: Whether the ids were in order so far (plain numbers, each after the one before),
         #: and the last one and its length.
@@ -366,16 +368,24 @@ class TableBuilder:
         self, job: Any, assoc: AssocShare, own: Any, columns: list[list[Any]], admins: Any
     ) -> None:
         """Append the rows of a job with an admin-set priority (one a partition, no
-        factors) to :meth:`add`'s columns, each row's priority in ``admins``."""
-        admin_assoc = self.admin(assoc)
+        factors) to :meth:`add`'s columns, each row's priority in ``admins``. Slurm 22.05's
+        sprio (``admin_parts_zeroed``; not the controller's order: :func:`compute_table`)
+        shows one of several partitions by the factors slurmctld zeroed at the pass
+        (``_get_priority_internal``): ``_filter_job`` sets it no ``direct_prio`` but each
+        partition's weighted factor (PRIORITY, at least 1); site and nice 0 less NICE_OFFSET."""
+        zeroed = self.admin_parts_zeroed and len(own) > 1
+        shown = AssocShare(assoc.user, (assoc.account, *_NO_FACTORS[1:]))
         for part in own:
-            admins[len(columns[0])] = job.admin_priority
-            for column, value in zip(
-                columns,
-                (job.id, admin_assoc, self.admin(part), 0.0, 0.0, 0, 0,
-                 float(job.admin_priority)),
-                strict=True,
-            ):  # fmt: skip
+            if zeroed:
+                w = part.weighted_partition
+                share = PartShare((0.0, 0.0, ()), (part.partition, part.partition_factor, w,
+                                  {}, {}, ()), (part.qos, 0.0, 0.0))  # fmt: skip
+                row = (job.id, shown, share, 0.0, 0.0, -_NICE_OFFSET, -_NICE_OFFSET, max(1.0, w))
+            else:
+                admins[len(columns[0])] = job.admin_priority
+                row = (job.id, self.admin(assoc), self.admin(part), 0.0, 0.0, 0, 0,
+                       float(job.admin_priority))  # fmt: skip
+            for column, value in zip(columns, row, strict=True):
                 column.append(value)
 
     def add(self, jobs: Iterable[Any]) -> None:  # noqa: C901 - a hot path, one pass a job
@@ -478,20 +488,8 @@ class TableBuilder:
         """The rows added, sorted by job id (``-S i``) unless not ``in_id_order``."""
         table = _table(self.columns, dict(self.admins), dict(self.sluids))
         ids = table.job_ids
-        if not in_id_order or (self.order[0] and _canonical_numbers(ids)):
+        if not in_id_order or (self.order[0] and canonical_numbers(ids)):
             return table
         keys = list(map(job_sort_key, ids))
         order = sorted(range(len(keys)), key=keys.__getitem__)
         return table if order == list(range(len(order))) else table.taken(order)
-
-
-def _canonical_numbers(ids: list[str]) -> bool:
-    """Whether every id is a number written plainly (ASCII digits, the first not 0; none
-    empty): then ids each after the one before (as :meth:`TableBuilder.add` tells) are in
-    the order of their numbers (a longer one is larger)."""
-    text = "\n" + "\n".join(ids) + "\n"  # (one pass over the ids: they are many)
-    if "\n0" in text or "\n\n" in text or text.count("\n") != len(ids) + 1:
-        return not ids
-    if not text.isascii():
-        return False
-    return text.encode().translate(None, b"\n").isdigit()

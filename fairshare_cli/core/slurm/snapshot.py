@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from itertools import compress
 from operator import attrgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from msgspec.structs import replace as replace_job
 
@@ -31,6 +31,11 @@ from fairshare_cli.core.slurm.limit_ends import (
     stored_charges_kept,
 )
 from fairshare_cli.core.slurm.model import priority_context
+from fairshare_cli.core.slurm.partition import (
+    sizing_partition,
+    submitted_since,
+    submitted_time_limit,
+)
 from fairshare_cli.core.slurm.passes import charged
 from fairshare_cli.core.slurm.priority_table import compute_table
 from fairshare_cli.core.slurm.tree_usage import decay_params, evaluate
@@ -220,11 +225,11 @@ def stop_charges(
     return replace(state, running=tuple(running))
 
 
-def _first_rows(
+def _own_rows(
     config: Config, state: su.SlurmUsage, jobs: Iterable[Job], now: float
 ) -> dict[str, tuple[str | None, int]]:
-    """Each pending job's partition and sprio PRIORITY in its first partition (else its
-    first row), at the last pass before ``now`` (jobs whose association is missing are
+    """Each pending job's partition and PRIORITY in its own partition (:func:`_own_row`),
+    at the last pass before ``now`` (jobs whose association is missing are
     left out)."""
     listed = [job for job in jobs if job.status == "idle"]
     if not listed or not config.accounts:
@@ -236,7 +241,7 @@ def _first_rows(
     known = {p for p in set(pairs) if tree.user_assoc(job_user(p[0]), p[1]) is not None}
     placed = [*compress(listed, map(known.__contains__, pairs))]
     # One table for every job (a job's rows do not depend on the others'), read by column.
-    table = compute_table(placed, ctx, t, listed_at=now, in_id_order=False)
+    table = compute_table(placed, ctx, t, listed_at=now, in_id_order=False, listing=False)
     columns = (table.job_ids, table.parts, table.priority_ints())
     if len(set(table.job_ids)) == len(table.job_ids):  # a row a job at most: its own
         rows = zip(map(_PARTITION, table.parts), columns[2], strict=True)
@@ -245,13 +250,35 @@ def _first_rows(
     first = dict(
         zip(map(_ID, placed), map(heads.__getitem__, map(_PARTITION, placed)), strict=True)
     )
-    out: dict[str, tuple[str | None, int]] = {}
+    out: dict[str, dict[str, list[int]]] = {}  # each job's first and last row a partition
     for job_id, part, priority in zip(*columns, strict=True):
-        seen = out.get(job_id)
-        wanted = first[job_id]
-        if seen is None or (seen[0] != wanted and part.partition == wanted):
-            out[job_id] = (part.partition, priority)
-    return out
+        out.setdefault(job_id, {}).setdefault(part.partition, [priority, priority])[1] = priority
+    by_id = {job.id: job for job in placed}
+    return {
+        job_id: _own_row(by_id[job_id], rows, ctx.partitions, t, first[job_id])
+        for job_id, rows in out.items()
+    }
+
+
+def _own_row(
+    job: Job, rows: dict[str, list[int]], parts: Mapping[str, Any], t: float, first: str | None
+) -> tuple[str | None, int]:
+    """The row whose priority slurmctld stores for the job (``rows``: its first and last
+    row in each partition, in sprio's order, a row a QOS): its first named partition and
+    highest QOS until the pass at ``t`` has computed it (``job_allocate``,
+    ``_get_qos_info``), then its lowest QOS in the partition
+    :func:`~.partition.sizing_partition` names, as ``_get_priority_internal`` sums in
+    ``job_ptr->part_ptr`` and ``qos_ptr``: the schedulers, which set both and the job's
+    priority to each record's, pop that record last."""
+    if submitted_since(job.submit_time, t):
+        name = first if first in rows else next(iter(rows))
+        return name, rows[name][0]
+    ordered = [(parts[name], float(pair[1])) for name, pair in rows.items()]
+    if len(ordered) == 1:
+        return ordered[0][0].name, rows[ordered[0][0].name][1]
+    limit = submitted_time_limit(job, parts.get(first) if first is not None else None)
+    own = sizing_partition(job, ordered, ordered, t, {i.name: p for i, p in ordered}, limit)
+    return own.name, rows[own.name][1]
 
 
 _OWNER, _ACCOUNT, _ID = attrgetter("owner"), attrgetter("account"), attrgetter("id")
@@ -273,7 +300,7 @@ def site_factors(
     listed = [(job, printed) for job, printed in jobs if job.status == "idle"]
     # the priority without the site factor (nor an admin's priority)
     views = [replace_job(job, site_factor=0, admin_priority=None) for job, _ in listed]
-    rows = _first_rows(config, state, views, now)
+    rows = _own_rows(config, state, views, now)
     out: dict[str, int] = {}
     for job, printed in listed:
         row = rows.get(job.id)
@@ -302,14 +329,14 @@ def priority_mismatches(
 
     ``_get_priority_internal`` (``priority_multifactor.c``) adds the job's site factor
     (``SiteFactor``: taken from the dump, 0 when it has none) and its weighted factors and
-    truncates; a job whose printed ``Priority`` differs from that sum (its first
-    partition's, as ``scontrol show jobs`` prints it) holds something the dumps do not
-    (a site factor plugin, usage or a pass between the dumps): it is reported, in job
+    truncates; a job whose printed ``Priority`` differs from that sum (its own
+    partition's, as ``scontrol show jobs`` prints it: :func:`_own_row`) holds something
+    the dumps do not (a site factor plugin, usage or a pass between the dumps): reported, in job
     order, and nothing is absorbed into the site factor. Jobs whose association is
     missing are left out; an admin-set priority is compared as it stands.
     """
     listed = [(job, printed) for job, printed in jobs if job.status == "idle"]
-    rows = _first_rows(config, state, (job for job, _ in listed), now)
+    rows = _own_rows(config, state, (job for job, _ in listed), now)
     out: list[PriorityMismatch] = []
     for job, printed in listed:
         row = rows.get(job.id)

@@ -27,11 +27,18 @@ FACTOR_INDEX = {"A": 0, "B": 1, "F": 2, "J": 3, "P": 4, "Q": 5}
 
 
 def reference_rows(
-    jobs: Iterable[Any], ctx: PriorityContext, now: float, listed_at: float | None = None
+    jobs: Iterable[Any],
+    ctx: PriorityContext,
+    now: float,
+    listed_at: float | None = None,
+    listing: bool = True,
 ) -> list[PriorityRow]:
-    """The rows of the listed jobs in their order (see the module docstring)."""
+    """The rows of the listed jobs in their order (see the module docstring); ``listing``:
+    sprio's (a TRES a row's partition counts none of keeps the job's weighted factor,
+    weighed again), else the controller's."""
     horizon = now if listed_at is None else listed_at
     maker = FactorMaker(ctx, now)
+    maker.kept_tres = listing
     running = "CALCULATE_RUNNING" in ctx.flags
     rows: list[PriorityRow] = []
     for job in jobs:
