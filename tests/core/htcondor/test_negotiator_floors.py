@@ -22,7 +22,16 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from negotiation_helpers import LEGACY, NOW, J, jobs, matched_per_submitter, pool, run
+from negotiation_helpers import (
+    CURRENT,
+    LEGACY,
+    NOW,
+    J,
+    jobs,
+    matched_per_submitter,
+    pool,
+    run,
+)
 
 from fairshare_cli.core.htcondor.groups import GroupConfig, build_group_tree
 from fairshare_cli.core.htcondor.negotiator import Claim
@@ -163,6 +172,27 @@ def test_with_group_quotas_each_group_has_its_floor_round() -> None:
     assert matched_per_submitter(plain) == {x: 3, y: 1}
     floored = run(pool(4), queue, prios={y: 1.5}, tree=tree, floors={y: 3})
     assert [m.submitter for m in floored.matches] == [y, y, y, x]
+
+
+def test_with_slot_weights_the_floor_caps_the_turn_not_the_unclaimed_test() -> None:
+    """Slot weights on, 4 slots of 4 CPUs (weight 4 each, pool 16); alice EUP 1.5 with floor
+    6, bob EUP 0.5, 4 jobs each. ``calculateSubmitterLimit`` caps ``submitterLimit`` at the
+    floor after it has set ``submitterLimitUnclaimed``, and ``matchmakingAlgorithm`` tests
+    an unclaimed slot against the latter. Floor round, alice alone: share 1, limit 16
+    (unclaimed 16), capped at 6. Her first slot: 0 + 4 <= 16; ``negotiate`` goes on as
+    ``limitUsed`` 4 < 6; her second: 4 + 4 = 8 <= 16 (not 6); then 8 >= 6 stops her. The
+    full round: normal 1.5/1.5 + 1.5/0.5 = 4, bob's share 0.75 -> 12, alice's
+    0.25 x 16 - 8 < 0 -> 0; bob takes the 2 slots left. A floor also capping the
+    unclaimed test would give alice 1 (4 + 4 > 6) and bob 3."""
+    result = run(
+        pool(4, Cpus=4),
+        jobs("alice", 4, 1) + jobs("bob", 4, 2),
+        prios={ALICE: 1.5, BOB: 0.5},
+        knobs=CURRENT,
+        floors={ALICE: 6},
+    )
+    assert [m.submitter for m in result.matches] == [ALICE, ALICE, BOB, BOB]
+    assert [m.weight for m in result.matches] == [4.0] * 4
 
 
 @given(

@@ -158,6 +158,28 @@ def test_consumption_policy_charge_is_the_slot_weight_taken_away() -> None:
     assert [(m.weight, m.charge) for m in result.matches] == [(16.0, 112.0), (16.0, 80.0)]
 
 
+def test_consumption_policy_charge_follows_integer_division_in_the_slot_weight() -> None:
+    """``SLOT_WEIGHT = Cpus + Memory/1024``, integer division in ClassAds; one 4-CPU
+    8192 MB slot (weight 4 + 8 = 12), alice and bob at EUP 0.5 with 600 MB jobs (each
+    consumes 1 CPU and ``quantize(600,{128})`` = 640 MB). Limits 0.5 x 12 = 6. Memory
+    goes 8192, 7552, 6912, 6272, 5632 (/1024: 8, 7, 6, 6, 5), so alice's matches cost
+    12 - 10 = 2, 10 - 8 = 2, 8 - 7 = 1 (used 5), and her fourth, 7 - 5 = 2, is refused
+    (5 + 2 > 6); bob's first costs 2 and leaves no CPU. Each dynamic slot's own weight is
+    1 + 640/1024 = 1 (a charge of None is that own weight)."""
+    knobs = replace(CURRENT, slot_weight="Cpus + Memory/1024")
+    queue = jobs("alice", 4, 1, request_memory=600) + jobs("bob", 2, 2, request_memory=600)
+    result = run(pslots(1, 4, 8192, consumption_policy=True), queue, knobs=knobs)
+    charged = [
+        (m.job_id, m.weight if m.charge is None else m.charge, m.weight) for m in result.matches
+    ]
+    assert charged == [
+        ("1.0", 2.0, 1.0),
+        ("1.1", 2.0, 1.0),
+        ("1.2", 1.0, 1.0),
+        ("2.0", 2.0, 1.0),
+    ]
+
+
 def test_consumption_policy_does_not_carve_the_request_as_asked() -> None:
     """1000 MB left, a 1000 MB job: it consumes ``quantize(1000,{128})`` = 1024 > 1000,
     so ``cp_sufficient_assets`` fails (without a policy the startd would carve 1000)."""
