@@ -261,8 +261,17 @@ def _append(node: CfgSection, name: str, value: str, source: str, number: int) -
     parent.lines[last] = number
 
 
-def merge_cfg(base: CfgSection, over: CfgSection) -> CfgSection:
-    """``base.mergeWith(over)``: options of ``over`` win; sections merge recursively."""
+def merge_cfg(base: CfgSection, over: CfgSection, _where: str = "") -> CfgSection:
+    """``base.mergeWith(over)``: options of ``over`` win; sections merge recursively.
+
+    Raises:
+        CfgClash: a name that is an option on one side and a section on the other, where
+            ``mergeWith`` fails ("key already exists").
+    """
+    for name, later in over.entries.items():
+        held = base.entries.get(name)
+        if held is not None and isinstance(held, CfgSection) != isinstance(later, CfgSection):
+            raise CfgClash(f"{_where}{name}", over.lines.get(name, 0), isinstance(later, str))
     out = CfgSection(line=over.line or base.line)
     for source in (base, over):
         for name in source.options():
@@ -273,7 +282,7 @@ def merge_cfg(base: CfgSection, over: CfgSection) -> CfgSection:
         theirs = over.entries.get(name)
         assert isinstance(mine, CfgSection)
         if isinstance(theirs, CfgSection):
-            out.entries[name] = merge_cfg(mine, theirs)
+            out.entries[name] = merge_cfg(mine, theirs, f"{_where}{name}/")
             out.lines[name] = over.lines.get(name, 0)
         elif name not in out.entries:
             out.entries[name] = mine
@@ -283,3 +292,58 @@ def merge_cfg(base: CfgSection, over: CfgSection) -> CfgSection:
             out.entries[name] = over.entries[name]
             out.lines[name] = over.lines.get(name, 0)
     return out
+
+
+class CfgClash(Exception):
+    """A name :func:`merge_cfg` meets as an option on one side and a section on the other:
+    its path below the merged sections, the line of the later one, and whether that one is
+    the option."""
+
+    def __init__(self, path: str, line: int, option_later: bool) -> None:
+        super().__init__(path)
+        self.path, self.line, self.option_later = path, line, option_later
+
+
+def merge_paths(root: CfgSection, paths: Iterable[str], source: str, top: str) -> CfgSection:
+    """The sections at ``paths`` (below ``/top``) merged in order, as DIRAC's ``Operations``
+    helper merges its search paths (``__getCache``: ``mergeWith`` each in turn, later ones
+    winning); a path the file lacks, or holds as an empty option, is skipped.
+
+    Raises:
+        InputError: ``source:LINE``, where the helper fails, and with it every value read
+            through it: a path that is a non-empty option (``mergeWith`` of a text), or a name
+            that is an option in one path and a section in another ("key already exists").
+    """
+    merged = CfgSection()
+    done: list[str] = []
+    for path in paths:
+        if root.text(path):
+            raise InputError(
+                f"{source}:{root.line_of(path)}: /{top}/{path} is an option, not a section: "
+                f"DIRAC's {top} helper cannot merge it (CFG.mergeWith of a text) {_FAILS}; "
+                "make it a section"
+            )
+        part = root.section(path)
+        if part is None:
+            continue
+        try:
+            merged = merge_cfg(merged, part)
+        except CfgClash as clash:
+            first = next(p for p in done if _entry(root, f"{p}/{clash.path}"))
+            kinds = ("a section", "an option")
+            raise InputError(
+                f"{source}:{clash.line}: /{top}/{path}/{clash.path} is "
+                f"{kinds[clash.option_later]} but /{top}/{first}/{clash.path} "
+                f"{kinds[not clash.option_later]}: DIRAC's {top} helper cannot merge them "
+                f"(CFG.mergeWith: '{clash.path.rsplit('/', 1)[-1]} key already exists') "
+                f"{_FAILS}; make both options or both sections"
+            ) from None
+        done.append(path)
+    return merged
+
+
+_FAILS = "and fails on every value it reads (CPU segments, share correction, JobDescription)"
+
+
+def _entry(root: CfgSection, path: str) -> bool:
+    return root.section(path) is not None or root.text(path) is not None

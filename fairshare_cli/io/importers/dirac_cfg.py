@@ -44,7 +44,7 @@ from fairshare_cli.io.importers.cfg_syntax import (
     cfg_int,
     cfg_int_or_none,
     cfg_list,
-    merge_cfg,
+    merge_paths,
 )
 from fairshare_cli.io.importers.dirac_pilot import pilot_check
 
@@ -248,7 +248,7 @@ def _operations(
     for name in own.entries if own is not None else ():
         if name not in ("Defaults", setup):  # (DIRAC 8 read the VO's setups only)
             reading.ignored.append(f"Operations/{vo}/{name}")
-    merged = _merged(ops, paths)
+    merged = merge_paths(ops, paths, reading.source, "Operations")
     for name in merged.entries:
         if name not in ("JobScheduling", "JobDescription", "Pilot"):
             reading.ignored.append(f"Operations/*/{name}")
@@ -261,16 +261,6 @@ def _search_paths(vo: str | None, setup: str | None) -> list[str]:
     if setup:
         return ["Defaults", setup, *([f"{vo}/Defaults", f"{vo}/{setup}"] if vo else [])]
     return ["Defaults", *([vo] if vo else [])]
-
-
-def _merged(ops: CfgSection, paths: list[str]) -> CfgSection:
-    """The sections at ``paths`` merged in order (``CFG.mergeWith``: later paths win)."""
-    merged = CfgSection()
-    for path in paths:
-        part = ops.section(path)
-        if part is not None:
-            merged = merge_cfg(merged, part)
-    return merged
 
 
 def _group_vo_descriptions(
@@ -292,7 +282,12 @@ def _group_vo_descriptions(
         vo = ((group.text("VO") if group is not None else None) or "").strip()
         if group is None or not vo:
             continue
-        section = _merged(ops, _search_paths(vo, setup)).section("JobDescription")
+        try:
+            merged = merge_paths(ops, _search_paths(vo, setup), reading.source, "Operations")
+        except InputError as exc:  # (only JobManager's checks of this group's jobs read it)
+            reading.warnings.append(f"{exc} (read for group {name}'s jobs: its VO is {vo})")
+            continue
+        section = merged.section("JobDescription")
         theirs = _job_description(section or CfgSection(), _Reading(reading.source))
         differ = [
             f"{option} = {theirs.get(key, getattr(base, key))}"

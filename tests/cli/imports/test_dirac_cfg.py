@@ -92,6 +92,75 @@ def test_a_json_dump_is_refused_in_a_short_line(
     assert f"fs import {dump.split()[0].replace('_', '-')}" in hint
 
 
+CLASH = """DIRAC
+{
+  VirtualOrganization = vo
+}
+Registry
+{
+  Groups
+  {
+    g
+    {
+      VO = vo
+    }
+  }
+}
+Operations
+{
+  Defaults
+  {
+    JobScheduling
+    {
+      taskQueueCPUTimeIntervals = 100, 200
+    }
+    JobDescription
+    {
+      MaxCPUTime = 1000
+    }
+  }
+  vo
+  {
+    JobDescription = none
+  }
+}
+"""
+CLASH_FAILS = (
+    ":30: /Operations/vo/JobDescription is an option but /Operations/Defaults/JobDescription "
+    "a section: DIRAC's Operations helper cannot merge them (CFG.mergeWith: 'JobDescription "
+    "key already exists') and fails on every value it reads (CPU segments, share correction, "
+    "JobDescription); make both options or both sections"
+)
+
+
+def test_an_option_and_a_section_of_one_name_in_two_operations_paths_are_refused(
+    refuse_dump: Refuse,
+) -> None:
+    """DIRAC's ``Operations`` helper merges /Operations/Defaults with /Operations/<VO>
+    (``CFG.mergeWith``), which raises ``KeyError`` on a name that is a section in one and an
+    option in the other, on every value read through it: TaskQueueDB's CPU segments,
+    JobManager's bounds. fs once imported the file, exit 0, the option winning silently
+    (MaxCPUTime 1000 gone, the CPU segments 100, 200 taken)."""
+    result = refuse_dump("dirac-cfg", CLASH, CLASH_FAILS, into=True)
+    assert result.stderr.endswith(f"dump.txt{CLASH_FAILS}\n")
+
+
+def test_such_a_clash_in_a_groups_own_vo_is_a_warning(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Without /DIRAC/VirtualOrganization TaskQueueDB reads /Operations/Defaults alone; only
+    JobManager's checks of the group's jobs merge its VO's section, and fail."""
+    cfg = tmp_path / "dirac.cfg"
+    cfg.write_text(CLASH.replace("  VirtualOrganization = vo\n", ""), encoding="utf-8")
+    result = run("import", "dirac-cfg", str(cfg))
+    assert result.exit_code == 0, result.stderr
+    assert (
+        f"fs: warning: {cfg}{CLASH_FAILS.replace(':30:', ':29:')} (read for group g's jobs: "
+        "its VO is vo)\n"
+    ) in result.stderr
+    assert "cpu_segments = [100, 200]" in result.stdout
+
+
 TWO_VOS = """Registry
 {
   Groups

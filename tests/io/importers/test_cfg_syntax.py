@@ -13,6 +13,7 @@ from fairshare_cli.io.importers.cfg_syntax import (
     cfg_int,
     cfg_list,
     merge_cfg,
+    merge_paths,
     parse_cfg,
 )
 
@@ -127,6 +128,43 @@ def test_merge_later_options_win_and_sections_merge() -> None:
     assert merged.text("S/x") == "1"
     assert merged.text("S/y") == "2"
     assert merged.sections() == ["S", "T", "U"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param(
+            "Defaults\n{\n  S\n  {\n  }\n}\nvo\n{\n  S = 1\n}\n",
+            "t.cfg:9: /Operations/vo/S is an option but /Operations/Defaults/S a section",
+            id="option-over-section",
+        ),
+        pytest.param(
+            "Defaults\n{\n  A\n  {\n    S = 1\n  }\n}\nvo\n{\n  A\n  {\n    S\n    {\n"
+            "    }\n  }\n}\n",
+            "t.cfg:13: /Operations/vo/A/S is a section but /Operations/Defaults/A/S an option",
+            id="section-over-option-below",
+        ),
+        pytest.param(
+            "Defaults\n{\n}\nvo = x\n",
+            "t.cfg:4: /Operations/vo is an option, not a section",
+            id="path-is-an-option",
+        ),
+    ],
+)
+def test_merging_an_option_with_a_section_fails_as_dirac_fails(text: str, message: str) -> None:
+    """``CFG.mergeWith`` creates the section after the option of the same name (or the
+    other way round) and raises ``KeyError: 'S key already exists'``; ``Operations``
+    ``__getCache`` merges a path that is a non-empty option as if it were a section and
+    fails on the text. Either way every value the helper reads fails."""
+    with pytest.raises(InputError) as caught:
+        merge_paths(parse(text), ["Defaults", "vo"], "t.cfg", "Operations")
+    assert str(caught.value).startswith(message)
+
+
+def test_merging_skips_a_missing_path_and_an_empty_option() -> None:
+    """``if pathCFG:``: an empty option is no section to merge, and no failure."""
+    root = parse("Defaults\n{\n  S\n  {\n    x = 1\n  }\n}\nvo =\n")
+    assert merge_paths(root, ["Defaults", "vo", "other"], "t.cfg", "Operations").text("S/x") == "1"
 
 
 names = st.from_regex(r"[A-Za-z][A-Za-z0-9_.]{0,8}", fullmatch=True)
