@@ -345,5 +345,22 @@ def merge_paths(root: CfgSection, paths: Iterable[str], source: str, top: str) -
 _FAILS = "and fails on every value it reads (CPU segments, share correction, JobDescription)"
 
 
+def refuse_read_through(section: CfgSection, paths: Iterable[str], source: str, top: str) -> None:
+    """Refuse an option where DIRAC reads values below it: ``CFG.getOption`` walks a path
+    part by part and asserts a section at each (``assert isinstance(dataD, CFG)``), so every
+    such read fails (an ``AssertionError``), whatever the option's text, an empty one too.
+
+    Raises:
+        InputError: ``source:LINE`` naming the first such option.
+    """
+    for path in paths:
+        if section.text(path) is not None:
+            raise InputError(
+                f"{source}:{section.line_of(path)}: {path} in /{top} is an option, not a "
+                f"section: DIRAC reads {path}/... through it (CFG.getOption asserts a section "
+                "there) and fails on every such value; make it a section"
+            )
+
+
 def _entry(root: CfgSection, path: str) -> bool:
     return root.section(path) is not None or root.text(path) is not None

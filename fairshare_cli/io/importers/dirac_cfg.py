@@ -45,6 +45,7 @@ from fairshare_cli.io.importers.cfg_syntax import (
     cfg_int_or_none,
     cfg_list,
     merge_paths,
+    refuse_read_through,
 )
 from fairshare_cli.io.importers.dirac_pilot import pilot_check
 
@@ -141,6 +142,8 @@ def read_dirac_cfg(
     dirac.update({"vo": vo} if vo else {})  # (the services' /DIRAC/VirtualOrganization)
     dirac["groups"] = groups
     enabled = cfg_bool(sched.text("EnableSharesCorrection"), False)
+    shares = ["JobScheduling/ShareCorrections"][:enabled]  # (SharesCorrector.update reads
+    refuse_read_through(ops, shares, source, "Operations")  # it when correction is on)
     instances = _instances(sched, set(groups), reading)
     dirac["correction"] = {"enabled": enabled, "instances": instances}
     jd_section = ops.section("JobDescription") or CfgSection()
@@ -249,6 +252,8 @@ def _operations(
         if name not in ("Defaults", setup):  # (DIRAC 8 read the VO's setups only)
             reading.ignored.append(f"Operations/{vo}/{name}")
     merged = merge_paths(ops, paths, reading.source, "Operations")
+    read = ("JobScheduling", "JobDescription", "Pilot")  # (TaskQueueDB, JobManager, Matcher)
+    refuse_read_through(merged, read, reading.source, "Operations")
     for name in merged.entries:
         if name not in ("JobScheduling", "JobDescription", "Pilot"):
             reading.ignored.append(f"Operations/*/{name}")

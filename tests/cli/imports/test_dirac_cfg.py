@@ -161,6 +161,80 @@ def test_such_a_clash_in_a_groups_own_vo_is_a_warning(
     assert "cpu_segments = [100, 200]" in result.stdout
 
 
+READ_THROUGH = """Registry
+{
+  Groups
+  {
+    g
+    {
+    }
+  }
+}
+Operations
+{
+  Defaults
+  {
+    JobScheduling
+    {
+      EnableSharesCorrection = true
+      ShareCorrections =
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "line"),
+    [
+        pytest.param(READ_THROUGH, "JobScheduling/ShareCorrections", 17, id="share-corrections"),
+        pytest.param(
+            READ_THROUGH.replace(
+                "    JobScheduling\n    {\n", "    JobScheduling = off\n    Ex\n    {\n"
+            ),
+            "JobScheduling",
+            14,
+            id="job-scheduling",
+        ),
+        pytest.param(
+            READ_THROUGH.replace(
+                "    JobScheduling\n", "    JobDescription = none\n    JobScheduling\n"
+            ),
+            "JobDescription",
+            14,
+            id="job-description",
+        ),
+    ],
+)
+def test_an_option_where_dirac_reads_a_section_is_refused(
+    refuse_dump: Refuse, text: str, name: str, line: int
+) -> None:
+    """``Operations.getValue("JobScheduling/ShareCorrections/ShareCorrectorsToStart")`` walks
+    through ``ShareCorrections`` and asserts a section there (``CFG.getOption``): with
+    correction on, every TaskQueuesAgent cycle fails; ``JobScheduling`` as an option fails
+    every ``insertJob`` (its CPU segments), ``JobDescription`` every job submission. fs once
+    imported such a file, exit 0, reading the option as no section at all."""
+    refuse_dump(
+        "dirac-cfg",
+        text,
+        f"dump.txt:{line}: {name} in /Operations is an option, not a section: DIRAC reads "
+        f"{name}/... through it (CFG.getOption asserts a section there) and fails on every "
+        "such value; make it a section",
+        into=True,
+    )
+
+
+def test_share_corrections_as_an_option_is_unread_with_correction_off(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``SharesCorrector.update`` runs only when ``EnableSharesCorrection`` is on."""
+    cfg = tmp_path / "dirac.cfg"
+    cfg.write_text(READ_THROUGH.replace("= true", "= false"), encoding="utf-8")
+    result = run("import", "dirac-cfg", str(cfg))
+    assert result.exit_code == 0, result.stderr
+    assert "share correction off with 0 instances" in result.stderr
+
+
 TWO_VOS = """Registry
 {
   Groups

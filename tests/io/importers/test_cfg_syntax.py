@@ -15,6 +15,7 @@ from fairshare_cli.io.importers.cfg_syntax import (
     merge_cfg,
     merge_paths,
     parse_cfg,
+    refuse_read_through,
 )
 
 
@@ -165,6 +166,21 @@ def test_merging_skips_a_missing_path_and_an_empty_option() -> None:
     """``if pathCFG:``: an empty option is no section to merge, and no failure."""
     root = parse("Defaults\n{\n  S\n  {\n    x = 1\n  }\n}\nvo =\n")
     assert merge_paths(root, ["Defaults", "vo", "other"], "t.cfg", "Operations").text("S/x") == "1"
+
+
+@pytest.mark.parametrize("value", ["off", ""])
+def test_an_option_dirac_reads_through_is_refused(value: str) -> None:
+    """``CFG.getOption("JobScheduling/EnableSharesCorrection")`` takes the option's text as
+    the next level and fails its ``assert isinstance(dataD, CFG)``, an empty text too."""
+    root = parse(f"JobScheduling = {value}\nJobDescription\n{{\n}}\n")
+    with pytest.raises(InputError) as caught:
+        refuse_read_through(root, ["JobDescription", "JobScheduling"], "t.cfg", "Operations")
+    assert str(caught.value) == (
+        "t.cfg:1: JobScheduling in /Operations is an option, not a section: DIRAC reads "
+        "JobScheduling/... through it (CFG.getOption asserts a section there) and fails on "
+        "every such value; make it a section"
+    )
+    refuse_read_through(root, ["JobDescription", "Pilot", "JobDescription/x"], "t.cfg", "O")
 
 
 names = st.from_regex(r"[A-Za-z][A-Za-z0-9_.]{0,8}", fullmatch=True)
