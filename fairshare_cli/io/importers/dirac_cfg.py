@@ -384,11 +384,10 @@ def _instances(sched: CfgSection, groups: set[str], reading: _Reading) -> list[d
                     f"{where} corrects group '{group}', which /Registry/Groups does not "
                     "list; kept: DIRAC still corrects its owners (share 1000 between them)",
                 )
-            if not inst.sections():
+            if not inst.sections():  # (kept: it still divides by the sum of the shares)
                 reading.warn(
                     inst.line, f"{where} has no time slices; DIRAC's instance corrects nothing"
                 )
-                continue
             reading.came(("correction", "instances", len(out)), inst.line, where)
             out.append(_instance(inst, name, group, where, reading))
             if kind != CORRECTOR_TYPES[0]:
@@ -418,7 +417,7 @@ def _instance(
                 "max_correction": values["MaxCorrection"],
             }
         )
-    if sum(s["weight"] for s in slices) <= 0:
+    if slices and sum(s["weight"] for s in slices) <= 0:
         raise reading.fail(
             inst.line,
             f"{where}: the slice weights sum to zero; DIRAC's corrector fails to start "

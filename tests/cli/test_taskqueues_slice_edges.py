@@ -1,4 +1,4 @@
-"""``fs taskqueues`` with a share-correction slice of weight 0, numbers derived by hand.
+"""``fs taskqueues`` with a slice of weight 0 and an instance with no slices, by hand.
 
 ``BaseHistoryCorrector._fillSlices`` divides each slice's ``Weight`` by the sum of all
 weights, so a slice of weight 0 weighs 0 for an entity present in its history; but
@@ -84,3 +84,47 @@ def test_a_weightless_slice_still_gives_an_absent_group_its_maximum(
     assert rows[1]["correction"] == pytest.approx(g2_factor, rel=1e-15)
     lines = [line.rstrip() for line in table.splitlines()]
     assert lines[2] == g2_row
+
+
+NO_SLICES = """
+[dirac.groups.ga]
+job_share = 0
+[dirac.groups.gz]
+job_share = 500
+[dirac.correction]
+enabled = true
+[[dirac.correction.instances]]
+name = "InA"
+group = "ga"
+"""
+
+
+def test_an_instance_without_slices_still_divides_by_the_shares(
+    history_taskqueues: Callable[..., HistoryTaskQueues],
+) -> None:
+    """An in-group instance of ``ga`` (JobShare 0) with no time slices: DIRAC starts it,
+    and ``applyCorrection`` normalises the owners' shares (0 / 0) before it finds no history,
+    so every TaskQueuesAgent cycle fails at ``ga``, the first group in the ``TQOwner`` index
+    (owner ``a``). Queues keep what ``insertJob``'s recalculation set (default share 1000,
+    uncorrected): b's queue in gz 1000, then a's in ga 1000, then c's in gz splits gz's
+    1000 over b and c, 500 each. Without the instance ``ga`` would sit at 0.001 and gz's
+    two queues at 250. fs refused the config: "the slice weights sum to zero"."""
+    jobs = [
+        {"id": "1.0", "owner": "b", "dirac_group": "gz", "user_priority": 1, "count": 1},
+        {"id": "2.0", "owner": "a", "dirac_group": "ga", "user_priority": 1, "count": 1},
+        {"id": "3.0", "owner": "c", "dirac_group": "gz", "user_priority": 1, "count": 1},
+    ]
+    rows, err, table = history_taskqueues(NO_SLICES, "", jobs, table=True)
+    assert [(r["owner"], r["group"], r["priority"]) for r in rows] == [
+        ("b", "gz", 500.0),
+        ("a", "ga", 1000.0),
+        ("c", "gz", 500.0),
+    ]
+    assert (
+        "fs: warning: dirac_group 'ga': DIRAC's share correction of group 'ga' divides by zero "
+        "(the shares it corrects sum to 0), so each TaskQueuesAgent cycle fails before it "
+        "sets this group's priorities; its 1 queue keeps what insertJob's recalculation set "
+        "when a queue of the group was made (the default share 1000, uncorrected, over the "
+        "jobs queued so far), as shown\n"
+    ) in err
+    assert table.splitlines()[2].rstrip().endswith("1  1000.0000  50.000      1.0000  58.333")
