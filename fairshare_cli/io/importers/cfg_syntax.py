@@ -12,6 +12,8 @@ and ``ConfigurationClient.getOption``), written anew:
   declared before. An option set twice keeps its last value.
 - A section opened twice at one level, an empty name, a ``+=`` to an undeclared option and
   unbalanced braces make DIRAC refuse the file.
+- An option named by a ``/`` path whose parent section DIRAC does not find is dropped
+  (``setOption`` returns an error that ``loadFromBuffer`` ignores).
 - Typed reads convert the text to the type of the default: ``int(text)`` (anything Python's
   ``int`` refuses gives the default), booleans true only for ``y``, ``yes``, ``true``, ``1``
   (any case), lists split on commas with blanks dropped.
@@ -37,6 +39,8 @@ class CfgSection:
     lines: dict[str, int] = field(default_factory=dict)
     line: int = 0
     """Where the section was opened (0 for the root)."""
+    dropped: list[str] = field(default_factory=list)
+    """(the root's) ``SOURCE:LINE: ...`` of each option DIRAC drops unseen (:func:`_set`)."""
 
     def section(self, path: str) -> CfgSection | None:
         """The sub-section at a ``/``-separated path, or None."""
@@ -141,7 +145,7 @@ def parse_cfg(lines: Iterable[str], source: str) -> CfgSection:
                 current = stack.pop()
             elif char == "=":
                 name, _, value = line.partition("=")
-                _set(current, name.strip(), value.strip(), source, number)
+                _set(current, name.strip(), value.strip(), (source, number), root.dropped)
                 pending = ""
                 break
             elif line.startswith("+=", index):
@@ -243,10 +247,36 @@ def _open(node: CfgSection, name: str, source: str, number: int) -> CfgSection:
     return child
 
 
-def _set(node: CfgSection, name: str, value: str, source: str, number: int) -> None:
+def _set(node: CfgSection, name: str, value: str, at: tuple[str, int], dropped: list[str]) -> None:
+    """Set an option at ``at`` (source, line), or, where DIRAC drops it unseen, say so in
+    ``dropped``: ``setOption`` of a ``/`` path whose parent ``getRecursive`` does not find
+    returns an error that ``loadFromBuffer`` ignores."""
+    source, number = at
+    if "/" in name and _unfound_parent(node, _parts(name)):
+        dropped.append(
+            f"{source}:{number}: '{shown(name, 40)}' names a path whose parent section does "
+            "not exist; DIRAC drops the option unseen"
+        )
+        return
     parent, last = _parent(node, name, source, number)
     parent.entries[last] = value
     parent.lines[last] = number
+
+
+def _unfound_parent(node: CfgSection, parts: list[str]) -> bool:
+    """Whether ``getRecursive(path, -1)`` finds no parent (``CFG.__recurse``): no name at
+    all, a name missing on the way, or an option before the parent's last name (an option
+    as that last name makes ``setOption`` raise, as :func:`_parent` refuses)."""
+    if not parts:
+        return True
+    for k, part in enumerate(parts[:-1]):
+        entry = node.entries.get(part)
+        if entry is None or (isinstance(entry, str) and k < len(parts) - 2):
+            return True
+        if isinstance(entry, str):
+            return False
+        node = entry
+    return False
 
 
 def _append(node: CfgSection, name: str, value: str, source: str, number: int) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tomlkit
 
 from tests.cli.conftest import refused, write_pool
 from tests.cli.imports.conftest import GARBAGE, OTHER_DUMPS, Refuse
@@ -78,7 +79,7 @@ def test_a_group_name_is_a_name(refuse_dump: Refuse) -> None:
     ("dump", "expected"),
     [
         pytest.param("condor_status -json", ':138: section \'"State"', id="condor_status"),
-        pytest.param("condor_q -json", ':66: \'"Requirements"', id="condor_q"),
+        pytest.param("condor_q -json", ':153: section \'"ServerTime"', id="condor_q"),
     ],
 )
 def test_a_json_dump_is_refused_in_a_short_line(
@@ -233,6 +234,28 @@ def test_share_corrections_as_an_option_is_unread_with_correction_off(
     result = run("import", "dirac-cfg", str(cfg))
     assert result.exit_code == 0, result.stderr
     assert "share correction off with 0 instances" in result.stderr
+
+
+def test_an_option_whose_path_dirac_does_not_find_is_dropped(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``Gruops/g/JobShare = 5`` (a misspelt path): DIRAC's ``CFG.setOption`` finds no
+    parent, returns an error ``loadFromBuffer`` ignores, and reads the rest; g keeps the
+    JobShare its own section gives. fs refused the whole file (exit 2)."""
+    cfg = tmp_path / "dirac.cfg"
+    cfg.write_text(
+        "Registry\n{\n  Groups\n  {\n    g\n    {\n      JobShare = 700\n    }\n  }\n"
+        "  Gruops/g/JobShare = 5\n  Groups/g/AllowBackgroundTQs = yes\n}\n",
+        encoding="utf-8",
+    )
+    result = run("import", "dirac-cfg", str(cfg))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith(
+        f"fs: warning: {cfg}:10: 'Gruops/g/JobShare' names a path whose parent section does "
+        "not exist; DIRAC drops the option unseen\n"
+    )
+    groups = tomlkit.loads(result.stdout).unwrap()["dirac"]["groups"]
+    assert groups == {"g": {"job_share": 700, "job_sharing": False, "allow_background_tqs": True}}
 
 
 TWO_VOS = """Registry

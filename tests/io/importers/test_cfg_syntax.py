@@ -86,6 +86,25 @@ def test_what_dirac_refuses(text: str, message: str) -> None:
     assert str(err.value).startswith(message)
 
 
+def test_an_option_under_a_path_dirac_does_not_find_is_dropped_with_a_note() -> None:
+    """``CFG.setOption("A/x")`` looks the parent up (``getRecursive(path, -1)``); not found,
+    it returns an error that ``loadFromBuffer`` ignores: the option is gone, the rest read.
+    The same with an option on the way (``B/c/x/y``: ``__recurse`` needs a section there); an
+    option as the parent itself (``B/c/x``) makes ``setOption`` raise. fs refused the file."""
+    root = parse("A/x = 1\nB\n{\n  c = 2\n}\nB/c/x/y = 3\nB/y = 4\n/ = 5\n")
+    assert root.options() == []
+    assert root.text("B/c") == "2"
+    assert root.text("B/y") == "4"
+    assert root.dropped == [
+        f"t.cfg:{n}: '{name}' names a path whose parent section does not exist; DIRAC "
+        "drops the option unseen"
+        for n, name in ((1, "A/x"), (6, "B/c/x/y"), (8, "/"))
+    ]
+    with pytest.raises(InputError) as err:
+        parse("B\n{\n  c = 2\n}\nB/c/x = 3\n")
+    assert str(err.value).startswith("t.cfg:5: 'B/c/x' names a section path whose parent")
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
