@@ -186,11 +186,6 @@ def test_documented_variants(write_config: Callable[[str], Path]) -> None:
             id="fractional-span",
         ),
         pytest.param(
-            "[[dirac.correction.instances]]\nname = 'x'\n",
-            "dirac.correction.instances[0].slices: the slice weights sum to zero",
-            id="no-slices",
-        ),
-        pytest.param(
             "[[dirac.correction.instances]]\nname = 'a'\nslices = [{}]\n"
             "[[dirac.correction.instances]]\nname = 'b'\nslices = [{}]\n",
             "instances[1]: instance 'b' corrects the same groups as 'a' (both WMSHistory); "
@@ -224,6 +219,15 @@ def test_an_instance_for_an_unlisted_group_is_kept_with_a_note(
     assert len(config.dirac.notes) == 1
     note = config.dirac.notes[0]
     assert "instances[0].group: 'lhcb' is not in [dirac.groups] (known: none)" in note
+
+
+def test_an_instance_without_slices_is_kept(write_config: Callable[[str], Path]) -> None:
+    """DIRAC starts an instance with no time slices (``_fillSlices`` divides by the weights'
+    sum only inside a loop over the slices, none here): it corrects nothing, but
+    ``applyCorrection`` still divides by the sum of the shares. It was refused, "the slice
+    weights sum to zero"."""
+    config = load_config(write_config("[[dirac.correction.instances]]\nname = 'x'\n"))
+    assert [(i.name, i.slices) for i in config.dirac.correction.instances] == [("x", ())]
 
 
 def test_job_description_defaults_are_diracs(write_config: Callable[[str], Path]) -> None:

@@ -58,7 +58,7 @@ def command(
         except UnicodeDecodeError as exc:
             raise not_utf8(file, exc) from None
     result = read_dirac_cfg(root, file, vo=vo, setup=setup)
-    for warning in result.warnings:
+    for warning in [*root.dropped, *result.warnings]:
         click.echo(f"fs: warning: {warning}", err=True)
     emit_fragment(
         Imported(result.fragment, result.origins),

@@ -209,7 +209,7 @@ def _correction_instance(body: Any, i: int, file: str) -> DiracCorrectionInstanc
                 max_correction=sr.int_("max_correction", 3, lo=1),
             )
         )
-    if sum(s.weight for s in slices) <= 0:
+    if slices and sum(s.weight for s in slices) <= 0:  # (none: DIRAC divides nothing)
         ir.fail(
             f"{where}.slices: the slice weights sum to zero; give at least one slice a "
             "positive weight (DIRAC divides each weight by their sum)"

@@ -12,6 +12,8 @@ and ``ConfigurationClient.getOption``), written anew:
   declared before. An option set twice keeps its last value.
 - A section opened twice at one level, an empty name, a ``+=`` to an undeclared option and
   unbalanced braces make DIRAC refuse the file.
+- An option named by a ``/`` path whose parent section DIRAC does not find is dropped
+  (``setOption`` returns an error that ``loadFromBuffer`` ignores).
 - Typed reads convert the text to the type of the default: ``int(text)`` (anything Python's
   ``int`` refuses gives the default), booleans true only for ``y``, ``yes``, ``true``, ``1``
   (any case), lists split on commas with blanks dropped.
@@ -37,6 +39,8 @@ class CfgSection:
     lines: dict[str, int] = field(default_factory=dict)
     line: int = 0
     """Where the section was opened (0 for the root)."""
+    dropped: list[str] = field(default_factory=list)
+    """(the root's) ``SOURCE:LINE: ...`` of each option DIRAC drops unseen (:func:`_set`)."""
 
     def section(self, path: str) -> CfgSection | None:
         """The sub-section at a ``/``-separated path, or None."""
@@ -141,7 +145,7 @@ def parse_cfg(lines: Iterable[str], source: str) -> CfgSection:
                 current = stack.pop()
             elif char == "=":
                 name, _, value = line.partition("=")
-                _set(current, name.strip(), value.strip(), source, number)
+                _set(current, name.strip(), value.strip(), (source, number), root.dropped)
                 pending = ""
                 break
             elif line.startswith("+=", index):
@@ -243,10 +247,36 @@ def _open(node: CfgSection, name: str, source: str, number: int) -> CfgSection:
     return child
 
 
-def _set(node: CfgSection, name: str, value: str, source: str, number: int) -> None:
+def _set(node: CfgSection, name: str, value: str, at: tuple[str, int], dropped: list[str]) -> None:
+    """Set an option at ``at`` (source, line), or, where DIRAC drops it unseen, say so in
+    ``dropped``: ``setOption`` of a ``/`` path whose parent ``getRecursive`` does not find
+    returns an error that ``loadFromBuffer`` ignores."""
+    source, number = at
+    if "/" in name and _unfound_parent(node, _parts(name)):
+        dropped.append(
+            f"{source}:{number}: '{shown(name, 40)}' names a path whose parent section does "
+            "not exist; DIRAC drops the option unseen"
+        )
+        return
     parent, last = _parent(node, name, source, number)
     parent.entries[last] = value
     parent.lines[last] = number
+
+
+def _unfound_parent(node: CfgSection, parts: list[str]) -> bool:
+    """Whether ``getRecursive(path, -1)`` finds no parent (``CFG.__recurse``): no name at
+    all, a name missing on the way, or an option before the parent's last name (an option
+    as that last name makes ``setOption`` raise, as :func:`_parent` refuses)."""
+    if not parts:
+        return True
+    for k, part in enumerate(parts[:-1]):
+        entry = node.entries.get(part)
+        if entry is None or (isinstance(entry, str) and k < len(parts) - 2):
+            return True
+        if isinstance(entry, str):
+            return False
+        node = entry
+    return False
 
 
 def _append(node: CfgSection, name: str, value: str, source: str, number: int) -> None:
@@ -261,8 +291,17 @@ def _append(node: CfgSection, name: str, value: str, source: str, number: int) -
     parent.lines[last] = number
 
 
-def merge_cfg(base: CfgSection, over: CfgSection) -> CfgSection:
-    """``base.mergeWith(over)``: options of ``over`` win; sections merge recursively."""
+def merge_cfg(base: CfgSection, over: CfgSection, _where: str = "") -> CfgSection:
+    """``base.mergeWith(over)``: options of ``over`` win; sections merge recursively.
+
+    Raises:
+        CfgClash: a name that is an option on one side and a section on the other, where
+            ``mergeWith`` fails ("key already exists").
+    """
+    for name, later in over.entries.items():
+        held = base.entries.get(name)
+        if held is not None and isinstance(held, CfgSection) != isinstance(later, CfgSection):
+            raise CfgClash(f"{_where}{name}", over.lines.get(name, 0), isinstance(later, str))
     out = CfgSection(line=over.line or base.line)
     for source in (base, over):
         for name in source.options():
@@ -273,7 +312,7 @@ def merge_cfg(base: CfgSection, over: CfgSection) -> CfgSection:
         theirs = over.entries.get(name)
         assert isinstance(mine, CfgSection)
         if isinstance(theirs, CfgSection):
-            out.entries[name] = merge_cfg(mine, theirs)
+            out.entries[name] = merge_cfg(mine, theirs, f"{_where}{name}/")
             out.lines[name] = over.lines.get(name, 0)
         elif name not in out.entries:
             out.entries[name] = mine
@@ -283,3 +322,75 @@ def merge_cfg(base: CfgSection, over: CfgSection) -> CfgSection:
             out.entries[name] = over.entries[name]
             out.lines[name] = over.lines.get(name, 0)
     return out
+
+
+class CfgClash(Exception):
+    """A name :func:`merge_cfg` meets as an option on one side and a section on the other:
+    its path below the merged sections, the line of the later one, and whether that one is
+    the option."""
+
+    def __init__(self, path: str, line: int, option_later: bool) -> None:
+        super().__init__(path)
+        self.path, self.line, self.option_later = path, line, option_later
+
+
+def merge_paths(root: CfgSection, paths: Iterable[str], source: str, top: str) -> CfgSection:
+    """The sections at ``paths`` (below ``/top``) merged in order, as DIRAC's ``Operations``
+    helper merges its search paths (``__getCache``: ``mergeWith`` each in turn, later ones
+    winning); a path the file lacks, or holds as an empty option, is skipped.
+
+    Raises:
+        InputError: ``source:LINE``, where the helper fails, and with it every value read
+            through it: a path that is a non-empty option (``mergeWith`` of a text), or a name
+            that is an option in one path and a section in another ("key already exists").
+    """
+    merged = CfgSection()
+    done: list[str] = []
+    for path in paths:
+        if root.text(path):
+            raise InputError(
+                f"{source}:{root.line_of(path)}: /{top}/{path} is an option, not a section: "
+                f"DIRAC's {top} helper cannot merge it (CFG.mergeWith of a text) {_FAILS}; "
+                "make it a section"
+            )
+        part = root.section(path)
+        if part is None:
+            continue
+        try:
+            merged = merge_cfg(merged, part)
+        except CfgClash as clash:
+            first = next(p for p in done if _entry(root, f"{p}/{clash.path}"))
+            kinds = ("a section", "an option")
+            raise InputError(
+                f"{source}:{clash.line}: /{top}/{path}/{clash.path} is "
+                f"{kinds[clash.option_later]} but /{top}/{first}/{clash.path} "
+                f"{kinds[not clash.option_later]}: DIRAC's {top} helper cannot merge them "
+                f"(CFG.mergeWith: '{clash.path.rsplit('/', 1)[-1]} key already exists') "
+                f"{_FAILS}; make both options or both sections"
+            ) from None
+        done.append(path)
+    return merged
+
+
+_FAILS = "and fails on every value it reads (CPU segments, share correction, JobDescription)"
+
+
+def refuse_read_through(section: CfgSection, paths: Iterable[str], source: str, top: str) -> None:
+    """Refuse an option where DIRAC reads values below it: ``CFG.getOption`` walks a path
+    part by part and asserts a section at each (``assert isinstance(dataD, CFG)``), so every
+    such read fails (an ``AssertionError``), whatever the option's text, an empty one too.
+
+    Raises:
+        InputError: ``source:LINE`` naming the first such option.
+    """
+    for path in paths:
+        if section.text(path) is not None:
+            raise InputError(
+                f"{source}:{section.line_of(path)}: {path} in /{top} is an option, not a "
+                f"section: DIRAC reads {path}/... through it (CFG.getOption asserts a section "
+                "there) and fails on every such value; make it a section"
+            )
+
+
+def _entry(root: CfgSection, path: str) -> bool:
+    return root.section(path) is not None or root.text(path) is not None

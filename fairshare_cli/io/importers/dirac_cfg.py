@@ -44,7 +44,8 @@ from fairshare_cli.io.importers.cfg_syntax import (
     cfg_int,
     cfg_int_or_none,
     cfg_list,
-    merge_cfg,
+    merge_paths,
+    refuse_read_through,
 )
 from fairshare_cli.io.importers.dirac_pilot import pilot_check
 
@@ -141,6 +142,8 @@ def read_dirac_cfg(
     dirac.update({"vo": vo} if vo else {})  # (the services' /DIRAC/VirtualOrganization)
     dirac["groups"] = groups
     enabled = cfg_bool(sched.text("EnableSharesCorrection"), False)
+    shares = ["JobScheduling/ShareCorrections"][:enabled]  # (SharesCorrector.update reads
+    refuse_read_through(ops, shares, source, "Operations")  # it when correction is on)
     instances = _instances(sched, set(groups), reading)
     dirac["correction"] = {"enabled": enabled, "instances": instances}
     jd_section = ops.section("JobDescription") or CfgSection()
@@ -248,7 +251,9 @@ def _operations(
     for name in own.entries if own is not None else ():
         if name not in ("Defaults", setup):  # (DIRAC 8 read the VO's setups only)
             reading.ignored.append(f"Operations/{vo}/{name}")
-    merged = _merged(ops, paths)
+    merged = merge_paths(ops, paths, reading.source, "Operations")
+    read = ("JobScheduling", "JobDescription", "Pilot")  # (TaskQueueDB, JobManager, Matcher)
+    refuse_read_through(merged, read, reading.source, "Operations")
     for name in merged.entries:
         if name not in ("JobScheduling", "JobDescription", "Pilot"):
             reading.ignored.append(f"Operations/*/{name}")
@@ -261,16 +266,6 @@ def _search_paths(vo: str | None, setup: str | None) -> list[str]:
     if setup:
         return ["Defaults", setup, *([f"{vo}/Defaults", f"{vo}/{setup}"] if vo else [])]
     return ["Defaults", *([vo] if vo else [])]
-
-
-def _merged(ops: CfgSection, paths: list[str]) -> CfgSection:
-    """The sections at ``paths`` merged in order (``CFG.mergeWith``: later paths win)."""
-    merged = CfgSection()
-    for path in paths:
-        part = ops.section(path)
-        if part is not None:
-            merged = merge_cfg(merged, part)
-    return merged
 
 
 def _group_vo_descriptions(
@@ -292,7 +287,12 @@ def _group_vo_descriptions(
         vo = ((group.text("VO") if group is not None else None) or "").strip()
         if group is None or not vo:
             continue
-        section = _merged(ops, _search_paths(vo, setup)).section("JobDescription")
+        try:
+            merged = merge_paths(ops, _search_paths(vo, setup), reading.source, "Operations")
+        except InputError as exc:  # (only JobManager's checks of this group's jobs read it)
+            reading.warnings.append(f"{exc} (read for group {name}'s jobs: its VO is {vo})")
+            continue
+        section = merged.section("JobDescription")
         theirs = _job_description(section or CfgSection(), _Reading(reading.source))
         differ = [
             f"{option} = {theirs.get(key, getattr(base, key))}"
@@ -384,11 +384,10 @@ def _instances(sched: CfgSection, groups: set[str], reading: _Reading) -> list[d
                     f"{where} corrects group '{group}', which /Registry/Groups does not "
                     "list; kept: DIRAC still corrects its owners (share 1000 between them)",
                 )
-            if not inst.sections():
+            if not inst.sections():  # (kept: it still divides by the sum of the shares)
                 reading.warn(
                     inst.line, f"{where} has no time slices; DIRAC's instance corrects nothing"
                 )
-                continue
             reading.came(("correction", "instances", len(out)), inst.line, where)
             out.append(_instance(inst, name, group, where, reading))
             if kind != CORRECTOR_TYPES[0]:
@@ -418,7 +417,7 @@ def _instance(
                 "max_correction": values["MaxCorrection"],
             }
         )
-    if sum(s["weight"] for s in slices) <= 0:
+    if slices and sum(s["weight"] for s in slices) <= 0:
         raise reading.fail(
             inst.line,
             f"{where}: the slice weights sum to zero; DIRAC's corrector fails to start "

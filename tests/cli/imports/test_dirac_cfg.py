@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tomlkit
 
 from tests.cli.conftest import refused, write_pool
 from tests.cli.imports.conftest import GARBAGE, OTHER_DUMPS, Refuse
@@ -78,7 +79,7 @@ def test_a_group_name_is_a_name(refuse_dump: Refuse) -> None:
     ("dump", "expected"),
     [
         pytest.param("condor_status -json", ':138: section \'"State"', id="condor_status"),
-        pytest.param("condor_q -json", ':66: \'"Requirements"', id="condor_q"),
+        pytest.param("condor_q -json", ':153: section \'"ServerTime"', id="condor_q"),
     ],
 )
 def test_a_json_dump_is_refused_in_a_short_line(
@@ -90,6 +91,171 @@ def test_a_json_dump_is_refused_in_a_short_line(
     shown, _, hint = result.stderr.partition("; it looks like ")
     assert len(shown) < 300
     assert f"fs import {dump.split()[0].replace('_', '-')}" in hint
+
+
+CLASH = """DIRAC
+{
+  VirtualOrganization = vo
+}
+Registry
+{
+  Groups
+  {
+    g
+    {
+      VO = vo
+    }
+  }
+}
+Operations
+{
+  Defaults
+  {
+    JobScheduling
+    {
+      taskQueueCPUTimeIntervals = 100, 200
+    }
+    JobDescription
+    {
+      MaxCPUTime = 1000
+    }
+  }
+  vo
+  {
+    JobDescription = none
+  }
+}
+"""
+CLASH_FAILS = (
+    ":30: /Operations/vo/JobDescription is an option but /Operations/Defaults/JobDescription "
+    "a section: DIRAC's Operations helper cannot merge them (CFG.mergeWith: 'JobDescription "
+    "key already exists') and fails on every value it reads (CPU segments, share correction, "
+    "JobDescription); make both options or both sections"
+)
+
+
+def test_an_option_and_a_section_of_one_name_in_two_operations_paths_are_refused(
+    refuse_dump: Refuse,
+) -> None:
+    """DIRAC's ``Operations`` helper merges /Operations/Defaults with /Operations/<VO>
+    (``CFG.mergeWith``), which raises ``KeyError`` on a name that is a section in one and an
+    option in the other, on every value read through it: TaskQueueDB's CPU segments,
+    JobManager's bounds. fs once imported the file, exit 0, the option winning silently
+    (MaxCPUTime 1000 gone, the CPU segments 100, 200 taken)."""
+    result = refuse_dump("dirac-cfg", CLASH, CLASH_FAILS, into=True)
+    assert result.stderr.endswith(f"dump.txt{CLASH_FAILS}\n")
+
+
+def test_such_a_clash_in_a_groups_own_vo_is_a_warning(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """Without /DIRAC/VirtualOrganization TaskQueueDB reads /Operations/Defaults alone; only
+    JobManager's checks of the group's jobs merge its VO's section, and fail."""
+    cfg = tmp_path / "dirac.cfg"
+    cfg.write_text(CLASH.replace("  VirtualOrganization = vo\n", ""), encoding="utf-8")
+    result = run("import", "dirac-cfg", str(cfg))
+    assert result.exit_code == 0, result.stderr
+    assert (
+        f"fs: warning: {cfg}{CLASH_FAILS.replace(':30:', ':29:')} (read for group g's jobs: "
+        "its VO is vo)\n"
+    ) in result.stderr
+    assert "cpu_segments = [100, 200]" in result.stdout
+
+
+READ_THROUGH = """Registry
+{
+  Groups
+  {
+    g
+    {
+    }
+  }
+}
+Operations
+{
+  Defaults
+  {
+    JobScheduling
+    {
+      EnableSharesCorrection = true
+      ShareCorrections =
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "line"),
+    [
+        pytest.param(READ_THROUGH, "JobScheduling/ShareCorrections", 17, id="share-corrections"),
+        pytest.param(
+            READ_THROUGH.replace(
+                "    JobScheduling\n    {\n", "    JobScheduling = off\n    Ex\n    {\n"
+            ),
+            "JobScheduling",
+            14,
+            id="job-scheduling",
+        ),
+        pytest.param(
+            READ_THROUGH.replace(
+                "    JobScheduling\n", "    JobDescription = none\n    JobScheduling\n"
+            ),
+            "JobDescription",
+            14,
+            id="job-description",
+        ),
+    ],
+)
+def test_an_option_where_dirac_reads_a_section_is_refused(
+    refuse_dump: Refuse, text: str, name: str, line: int
+) -> None:
+    """``Operations.getValue("JobScheduling/ShareCorrections/ShareCorrectorsToStart")`` walks
+    through ``ShareCorrections`` and asserts a section there (``CFG.getOption``): with
+    correction on, every TaskQueuesAgent cycle fails; ``JobScheduling`` as an option fails
+    every ``insertJob`` (its CPU segments), ``JobDescription`` every job submission. fs once
+    imported such a file, exit 0, reading the option as no section at all."""
+    refuse_dump(
+        "dirac-cfg",
+        text,
+        f"dump.txt:{line}: {name} in /Operations is an option, not a section: DIRAC reads "
+        f"{name}/... through it (CFG.getOption asserts a section there) and fails on every "
+        "such value; make it a section",
+        into=True,
+    )
+
+
+def test_share_corrections_as_an_option_is_unread_with_correction_off(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``SharesCorrector.update`` runs only when ``EnableSharesCorrection`` is on."""
+    cfg = tmp_path / "dirac.cfg"
+    cfg.write_text(READ_THROUGH.replace("= true", "= false"), encoding="utf-8")
+    result = run("import", "dirac-cfg", str(cfg))
+    assert result.exit_code == 0, result.stderr
+    assert "share correction off with 0 instances" in result.stderr
+
+
+def test_an_option_whose_path_dirac_does_not_find_is_dropped(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``Gruops/g/JobShare = 5`` (a misspelt path): DIRAC's ``CFG.setOption`` finds no
+    parent, returns an error ``loadFromBuffer`` ignores, and reads the rest; g keeps the
+    JobShare its own section gives. fs refused the whole file (exit 2)."""
+    cfg = tmp_path / "dirac.cfg"
+    cfg.write_text(
+        "Registry\n{\n  Groups\n  {\n    g\n    {\n      JobShare = 700\n    }\n  }\n"
+        "  Gruops/g/JobShare = 5\n  Groups/g/AllowBackgroundTQs = yes\n}\n",
+        encoding="utf-8",
+    )
+    result = run("import", "dirac-cfg", str(cfg))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith(
+        f"fs: warning: {cfg}:10: 'Gruops/g/JobShare' names a path whose parent section does "
+        "not exist; DIRAC drops the option unseen\n"
+    )
+    groups = tomlkit.loads(result.stdout).unwrap()["dirac"]["groups"]
+    assert groups == {"g": {"job_share": 700, "job_sharing": False, "allow_background_tqs": True}}
 
 
 TWO_VOS = """Registry

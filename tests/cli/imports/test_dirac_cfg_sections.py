@@ -387,6 +387,8 @@ def test_corrector_instances_and_their_defaults(
     assert found == [
         {"name": "A", "group": "", "max_global_correction": 5,
          "slices": [default, {**default, "time_span": 86400}]},
+        {"name": "C", "group": "g", "max_global_correction": 5, "slices": []},
+        {"name": "D", "group": "nobody", "max_global_correction": 5, "slices": []},
     ]  # fmt: skip
     err = result.stderr
     assert "corrector type 'Foo' does not exist; DIRAC starts none" in err

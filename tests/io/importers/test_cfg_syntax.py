@@ -13,7 +13,9 @@ from fairshare_cli.io.importers.cfg_syntax import (
     cfg_int,
     cfg_list,
     merge_cfg,
+    merge_paths,
     parse_cfg,
+    refuse_read_through,
 )
 
 
@@ -84,6 +86,25 @@ def test_what_dirac_refuses(text: str, message: str) -> None:
     assert str(err.value).startswith(message)
 
 
+def test_an_option_under_a_path_dirac_does_not_find_is_dropped_with_a_note() -> None:
+    """``CFG.setOption("A/x")`` looks the parent up (``getRecursive(path, -1)``); not found,
+    it returns an error that ``loadFromBuffer`` ignores: the option is gone, the rest read.
+    The same with an option on the way (``B/c/x/y``: ``__recurse`` needs a section there); an
+    option as the parent itself (``B/c/x``) makes ``setOption`` raise. fs refused the file."""
+    root = parse("A/x = 1\nB\n{\n  c = 2\n}\nB/c/x/y = 3\nB/y = 4\n/ = 5\n")
+    assert root.options() == []
+    assert root.text("B/c") == "2"
+    assert root.text("B/y") == "4"
+    assert root.dropped == [
+        f"t.cfg:{n}: '{name}' names a path whose parent section does not exist; DIRAC "
+        "drops the option unseen"
+        for n, name in ((1, "A/x"), (6, "B/c/x/y"), (8, "/"))
+    ]
+    with pytest.raises(InputError) as err:
+        parse("B\n{\n  c = 2\n}\nB/c/x = 3\n")
+    assert str(err.value).startswith("t.cfg:5: 'B/c/x' names a section path whose parent")
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -127,6 +148,58 @@ def test_merge_later_options_win_and_sections_merge() -> None:
     assert merged.text("S/x") == "1"
     assert merged.text("S/y") == "2"
     assert merged.sections() == ["S", "T", "U"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param(
+            "Defaults\n{\n  S\n  {\n  }\n}\nvo\n{\n  S = 1\n}\n",
+            "t.cfg:9: /Operations/vo/S is an option but /Operations/Defaults/S a section",
+            id="option-over-section",
+        ),
+        pytest.param(
+            "Defaults\n{\n  A\n  {\n    S = 1\n  }\n}\nvo\n{\n  A\n  {\n    S\n    {\n"
+            "    }\n  }\n}\n",
+            "t.cfg:13: /Operations/vo/A/S is a section but /Operations/Defaults/A/S an option",
+            id="section-over-option-below",
+        ),
+        pytest.param(
+            "Defaults\n{\n}\nvo = x\n",
+            "t.cfg:4: /Operations/vo is an option, not a section",
+            id="path-is-an-option",
+        ),
+    ],
+)
+def test_merging_an_option_with_a_section_fails_as_dirac_fails(text: str, message: str) -> None:
+    """``CFG.mergeWith`` creates the section after the option of the same name (or the
+    other way round) and raises ``KeyError: 'S key already exists'``; ``Operations``
+    ``__getCache`` merges a path that is a non-empty option as if it were a section and
+    fails on the text. Either way every value the helper reads fails."""
+    with pytest.raises(InputError) as caught:
+        merge_paths(parse(text), ["Defaults", "vo"], "t.cfg", "Operations")
+    assert str(caught.value).startswith(message)
+
+
+def test_merging_skips_a_missing_path_and_an_empty_option() -> None:
+    """``if pathCFG:``: an empty option is no section to merge, and no failure."""
+    root = parse("Defaults\n{\n  S\n  {\n    x = 1\n  }\n}\nvo =\n")
+    assert merge_paths(root, ["Defaults", "vo", "other"], "t.cfg", "Operations").text("S/x") == "1"
+
+
+@pytest.mark.parametrize("value", ["off", ""])
+def test_an_option_dirac_reads_through_is_refused(value: str) -> None:
+    """``CFG.getOption("JobScheduling/EnableSharesCorrection")`` takes the option's text as
+    the next level and fails its ``assert isinstance(dataD, CFG)``, an empty text too."""
+    root = parse(f"JobScheduling = {value}\nJobDescription\n{{\n}}\n")
+    with pytest.raises(InputError) as caught:
+        refuse_read_through(root, ["JobDescription", "JobScheduling"], "t.cfg", "Operations")
+    assert str(caught.value) == (
+        "t.cfg:1: JobScheduling in /Operations is an option, not a section: DIRAC reads "
+        "JobScheduling/... through it (CFG.getOption asserts a section there) and fails on "
+        "every such value; make it a section"
+    )
+    refuse_read_through(root, ["JobDescription", "Pilot", "JobDescription/x"], "t.cfg", "O")
 
 
 names = st.from_regex(r"[A-Za-z][A-Za-z0-9_.]{0,8}", fullmatch=True)
