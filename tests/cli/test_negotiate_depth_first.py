@@ -212,27 +212,53 @@ def test_explain_names_the_depth_first_count_when_the_pool_is_empty(
     )
 
 
-TWO_CONSUMPTION = CONSUMPTION.replace("count = 1", "count = 2")
+BY_CPUS = """\
+[pool]
+uid_domain = "example.org"
+[negotiator]
+use_slot_weights = true
+depth_first = {depth_first}
+consider_preemption = {preemption}
+pre_job_rank = "Cpus"
+[[machines]]
+name = "c"
+count = 1
+slots = 1
+partitionable = true
+consumption_policy = true
+attributes = {{ Cpus = 4, Memory = 4096 }}
+[[machines]]
+name = "d"
+count = 1
+slots = 1
+partitionable = true
+consumption_policy = true
+attributes = {{ Cpus = 3, Memory = 4096 }}
+"""
 
 
 def test_a_match_counting_no_job_offers_the_request_once_more(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
-    """Two consumption-policy slots of 4 CPUs and 4096 MB; alice's request of 7 jobs of
-    1 CPU and 1024 MB. The smaller slot ranks first (``- 100000 * Cpus - Memory``), so
-    c001 takes them: 1.0 leaves 3 (count 3: 1.1 and 1.2 skipped), 1.3 leaves 2 (count 2:
-    1.4 skipped), 1.5 leaves 1 (count 1), 1.6 leaves 0: count 0, so ``getRequest`` moves
-    the request's count on by nothing, and 6 of its 7 offers are used. The 7th, with no
-    job of the request left to ask for, matches c002 (charged the 1 CPU it takes); the
-    schedd gives it to the first idle job without a match (``FindRunnableJob``): 1.1.
-    fs stopped at the request's last job and left c002 free."""
-    matches, unmatched = _cycle(tmp_path, run, TWO_CONSUMPTION, [_alice(1024, count=7)])
+    """Consumption-policy slots c001 (4 CPUs) and d001 (3 CPUs), 4096 MB each, ranked by
+    ``NEGOTIATOR_PRE_JOB_RANK = Cpus``: alice's list is [c001, d001]. Her request of 7 jobs
+    of 1 CPU and 1024 MB: 1.0 takes c001 and leaves 3 CPUs (count 3: 1.1 and 1.2
+    skipped); ``returnPslotToMatchList`` ranks c001 3, not above d001's 3, so
+    ``insert_candidate`` keeps it first. 1.3 leaves 2 (count 2: 1.4 skipped; 2 < 3, still
+    first), 1.5 leaves 1 (count 1), 1.6 leaves 0: count 0 (c001 is not handed back), so
+    ``getRequest`` moves the request's count on by nothing, and 6 of its 7 offers are
+    used. The 7th, with no job of the request left to ask for, matches d001 (charged the
+    1 CPU it takes); the schedd gives it to the first idle job without a match
+    (``FindRunnableJob``): 1.1. fs stopped at the request's last job and left d001 free.
+    (With the default rank, ``- 100000 * Cpus - Memory``, c001's leftover ranks above the
+    slot after it and goes behind it: the next job takes the other slot.)"""
+    matches, unmatched = _cycle(tmp_path, run, BY_CPUS, [_alice(1024, count=7)])
     assert matches == [
         ("1.0", "slot1_1@c001"),
         ("1.3", "slot1_2@c001"),
         ("1.5", "slot1_3@c001"),
         ("1.6", "slot1_4@c001"),
-        ("1.1", "slot1_1@c002"),
+        ("1.1", "slot1_1@d001"),
     ]
     assert unmatched == [("1.2", "depth_first"), ("1.4", "depth_first")]
 
@@ -257,19 +283,25 @@ def _stderr(tmp_path: Path, run: Callable[..., Any]) -> str:
     return str(result.stderr)
 
 
+#: c001 (consumption policy, 2 CPUs, 2048 MB) and a static s001 (4 CPUs, 1024 MB),
+#: ranked by memory: c001 first, and its leftover after a 1-CPU, 1024 MB job (1024 MB)
+#: ranks no higher than s001, so ``insert_candidate`` keeps it first. (With the default
+#: rank the leftover goes behind s001, and the request's second job takes s001.)
+RE_OFFER = CONSUMPTION.replace("Cpus = 4, Memory = 4096", "Cpus = 2, Memory = 2048").replace(
+    "[negotiator]\n", '[negotiator]\npre_job_rank = "Memory"\n'
+) + ('[[machines]]\nname = "s"\ncount = 1\nslots = 1\nattributes = {{ Cpus = 4, Memory = 1024 }}\n')
+
+
 def test_a_re_offer_with_no_job_to_take_its_slot_is_noted(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
-    """A consumption-policy slot of 2 CPUs (ranked first) and a static one of 4 CPUs;
-    alice's 2 jobs of 1 CPU. 1.0 leaves 1 CPU (count 1, nothing skipped), 1.1 leaves
-    none (count 0): HTCondor offers the request once more and matches the static slot
-    (charged 4 of her limit of 6, the pool's weight), which the schedd, with no idle job
-    left, lets go. The listed matches stay two, and ``fs negotiate`` notes the match it
+    """:data:`RE_OFFER`: a consumption-policy slot of 2 CPUs (ranked first) and a static
+    one of 4 CPUs; alice's 2 jobs of 1 CPU. 1.0 leaves 1 CPU (count 1, nothing skipped;
+    the slot stays first), 1.1 leaves none (count 0): HTCondor offers the request once
+    more and matches the static slot (charged 4 of her limit of 6, the pool's weight),
+    which the schedd, with no idle job left, lets go. The listed matches stay two, and ``fs negotiate`` notes the match it
     does not list."""
-    pool = CONSUMPTION.replace("Cpus = 4, Memory = 4096", "Cpus = 2, Memory = 2048") + (
-        '[[machines]]\nname = "s"\ncount = 1\nslots = 1\n'
-        "attributes = {{ Cpus = 4, Memory = 4096 }}\n"
-    )
+    pool = RE_OFFER
     matches, unmatched = _cycle(tmp_path, run, pool, [_alice(1024, count=2)])
     assert matches == [("1.0", "slot1_1@c001"), ("1.1", "slot1_2@c001")]
     assert unmatched == []
@@ -304,10 +336,7 @@ def test_a_committed_match_no_job_takes_is_charged_until_the_next_cycle(
     0.971532, 0.5 beta + 6 (1 - beta) = 0.656574. fs charged the re-offer in the cycle
     only: 2 in use after NOW (and 2 resources listed), 2.0 and 2.0 hours and a priority
     of 0.542702 at T1."""
-    pool = CONSUMPTION.replace("Cpus = 4, Memory = 4096", "Cpus = 2, Memory = 2048") + (
-        '[[machines]]\nname = "s"\ncount = 1\nslots = 1\n'
-        "attributes = {{ Cpus = 4, Memory = 4096 }}\n"
-    )
+    pool = RE_OFFER
     config, state = tmp_path / "pool.toml", tmp_path / "state.json"
     config.write_text(pool.format(depth_first="true", preemption="true"), encoding="utf-8")
     files = ["--config", str(config), "--state", str(state)]
@@ -361,10 +390,7 @@ def test_a_match_no_job_takes_holds_its_concurrency_limits_until_the_next_cycle(
     ``ConcurrencyLimit_db = 3.0``; fs showed 2.0 (the claims only). At T1 no limit is
     checked before ``CheckMatches``, so bob's ``db`` job finds 2 + 1 <= 3 and takes s001;
     the limit then holds alice's 2 and bob's 1: 3.0 again."""
-    pool = CONSUMPTION.replace("Cpus = 4, Memory = 4096", "Cpus = 2, Memory = 2048") + (
-        '[[machines]]\nname = "s"\ncount = 1\nslots = 1\n'
-        "attributes = {{ Cpus = 4, Memory = 4096 }}\n"
-    )
+    pool = RE_OFFER
     pool = pool.replace("[negotiator]\n", "[negotiator]\nconcurrency_limits = {{ db = 3 }}\n")
     config, state = tmp_path / "pool.toml", tmp_path / "state.json"
     config.write_text(pool.format(depth_first="true", preemption="true"), encoding="utf-8")
@@ -407,7 +433,8 @@ uid_domain = "example.org"
 defaults = "current"
 [negotiator]
 depth_first = true
-slot_weight = "ifThenElse(Memory > 3000, 1, Cpus)"
+slot_weight = "ifThenElse(Cpus > 3, 1, Cpus)"
+pre_job_rank = "Memory"
 [[machines]]
 name = "c"
 count = 1
@@ -419,7 +446,7 @@ attributes = {{ Cpus = 2, Memory = 2048 }}
 name = "s"
 count = 1
 slots = 1
-attributes = {{ Cpus = 4, Memory = 4096 }}
+attributes = {{ Cpus = 4, Memory = 1024 }}
 [groups.a]
 quota = 3
 [groups.b]
@@ -430,14 +457,15 @@ quota = 3
 def test_a_re_offers_match_takes_its_slot_from_the_next_group(
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
-    """Slot weights 2 (c001, a consumption-policy slot of 2 CPUs) and 1 (s001, 4 CPUs and
-    4096 MB: the expression's 1): a pool of 3. Groups a and b, quota 3 each
+    """Slot weights 2 (c001, a consumption-policy slot of 2 CPUs and 2048 MB) and 1 (s001,
+    4 CPUs and 1024 MB: the expression's 1): a pool of 3. Groups a and b, quota 3 each
     (oversubscription on), tie at 0/3 in ``GROUP_SORT_EXPR`` and go by name: a first,
-    alice's limit 1 x min(3, 3) = 3. ``- 100000 * Cpus - Memory`` ranks c001 first:
-    1.0 takes 1 CPU and 1024 MB (cost 2 - 1 = 1, count 1), 1.1 the rest (cost 1, count
-    0), so the request is offered a third time: s001, cost 1, used 3 <= 3, a match no job
-    of alice's takes, and s001 leaves the cycle. Group b: bob's job finds no slot. fs gave
-    bob s001."""
+    alice's limit 1 x min(3, 3) = 3. ``NEGOTIATOR_PRE_JOB_RANK = Memory`` ranks c001
+    first: 1.0 takes 1 CPU and 1024 MB (cost 2 - 1 = 1, count 1) and c001, ranked 1024,
+    not above s001's 1024, stays first in the list (``insert_candidate``); 1.1 takes the
+    rest (cost 1, count 0), so the request is offered a third time: s001, cost 1, used
+    3 <= 3, a match no job of alice's takes, and s001 leaves the cycle. Group b: bob's
+    job finds no slot. fs gave bob s001."""
     jobs = [
         {"id": "1.0", "owner": "alice", "accounting_group": "a.alice", "request_cpus": 1,
          "request_memory": 1024, "count": 2},

@@ -40,9 +40,15 @@ def test_a_match_no_job_takes_is_charged_until_the_next_cycle(
     charges her 6 x 3600 s before ``CheckMatches`` ends it (s001 was never claimed), so
     bob takes s001 then. alice's priority at 01:00 (half-life 86400 s, from 0.5):
     beta = 0.5^(1/24) = 0.971532, 0.5 beta + 6 (1 - beta) = 0.656574. Before, fs
-    simulate charged the re-offer in its cycle only: 0.5 beta + 2 (1 - beta) = 0.542702."""
+    simulate charged the re-offer in its cycle only: 0.5 beta + 2 (1 - beta) = 0.542702.
+    The slots are ranked by memory and s001 has 1024 MB (fs negotiate's ``RE_OFFER`` in
+    tests/cli/test_negotiate_depth_first.py): c001's leftover after 1.0 (1024 MB) ties
+    s001, so ``insert_candidate`` keeps it first and 1.1 takes it too. (Under the default
+    rank the leftover goes behind s001, 1.1 takes s001, and alice is at 0.5 beta + 5 (1 -
+    beta) = 0.628106.)"""
     config, workload = tmp_path / "pool.toml", tmp_path / "workload.json"
-    config.write_text(POOL, encoding="utf-8")
+    pool = POOL.replace("depth_first = true\n", 'depth_first = true\npre_job_rank = "Memory"\n')
+    config.write_text(pool.replace("Cpus = 4, Memory = 4096", "Cpus = 4, Memory = 1024"), "utf-8")
     jobs = [
         {"id": "1.0", "owner": "alice", "request_cpus": 1, "request_memory": 1024,
          "count": 2, "run_time": 86400, "submit_time": "2026-11-20T00:00:00Z"},

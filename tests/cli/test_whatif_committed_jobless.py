@@ -25,7 +25,10 @@ T2 = "2026-11-20T02:00:00Z"
 T0_EPOCH = 1795132800.0
 
 # c001: a consumption-policy slot of 2 CPUs (each 1-CPU match charged its 1 CPU);
-# s001: a static slot of 4 CPUs (slot weight Cpus = 4).
+# s001: a static slot of 4 CPUs (slot weight Cpus = 4). Ranked by memory, c001's leftover
+# after one job (1024 MB) ties s001 and stays first in the match list (25.0's
+# insert_candidate), so alice's second job takes it too; under the default rank it would
+# go behind s001 and the second job take s001 (fs negotiate's RE_OFFER pool).
 POOL = """\
 [pool]
 uid_domain = "example.org"
@@ -34,6 +37,7 @@ priority_halflife = {half_life}
 [negotiator]
 use_slot_weights = true
 depth_first = true
+pre_job_rank = "Memory"
 [[machines]]
 name = "c"
 count = 1
@@ -45,7 +49,7 @@ attributes = {{ Cpus = 2, Memory = 2048 }}
 name = "s"
 count = 1
 slots = 1
-attributes = {{ Cpus = 4, Memory = 4096 }}
+attributes = {{ Cpus = 4, Memory = 1024 }}
 """
 
 FIELDS = ("real_priority", "weighted_accumulated_usage_hours", "accumulated_usage_hours")

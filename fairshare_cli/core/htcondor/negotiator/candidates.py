@@ -135,27 +135,32 @@ class Candidates:
                 entry[2].setdefault(shown, cls.ad)
         return [(expr, mine, list(reps.values())) for expr, mine, reps in cells.values()]
 
+    def unclaimed_key(self, cls: SlotClass, job_ad: Ad) -> Key | None:
+        """The rank key of an unclaimed class for a job (None: they do not match; with a
+        consumption policy ``IsAMatch`` sees what the job would consume)."""
+        ev, sad, job = self.ev, cls.ad, job_ad
+        if self.consumption is not None and cls.partitionable:
+            seen = self.consumption(cls, job)
+            if seen is None:
+                return None
+            job = seen
+        if not ev.is_true(job_ad.exprs["requirements"][1], job, sad):
+            return None
+        if not ev.is_true(sad.exprs["requirements"][1], sad, job):
+            return None
+        return (*self.ranks(cls, job_ad, False), NO_PREEMPTION, -FLT_MAX)
+
     def _rank_unclaimed(self, ac: AutoCluster) -> None:
         """:meth:`unclaimed`, class by class."""
-        ev = self.ev
         rows: list[tuple[Key, SlotClass]] = []
-        job_req = ac.ad.exprs["requirements"][1]
         matching = 0
         for cls in self.unclaimed_classes:
-            sad = cls.ad
-            job = ac.ad
-            if self.consumption is not None and cls.partitionable:
-                seen = self.consumption(cls, job)
-                if seen is None:
-                    continue
-                job = seen
-            if not ev.is_true(job_req, job, sad):
-                continue
-            if not ev.is_true(sad.exprs["requirements"][1], sad, job):
+            key = self.unclaimed_key(cls, ac.ad)
+            if key is None:
                 continue
             # a partitionable slot is free in one class (the others hold it as taken)
             matching += len(cls.slots) - cls.head if cls.partitionable else len(cls.slots)
-            rows.append(((*self.ranks(cls, ac.ad, False), NO_PREEMPTION, -FLT_MAX), cls))
+            rows.append((key, cls))
         ac.matching_slots = matching
         rows.sort(key=lambda r: (tuple(-x for x in r[0]), r[1].index))
         groups: list[list[SlotClass]] = []

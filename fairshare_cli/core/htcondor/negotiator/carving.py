@@ -192,10 +192,11 @@ class Carver:
             self._weights[key] = found
         return found
 
-    def take(self, cls: SlotClass, job_ad: Ad) -> Slot:
+    def take(self, cls: SlotClass, job_ad: Ad, alone: bool = False) -> Slot:
         """Match the class's next partitionable slot: carve the dynamic slot (returned, in
         a class of its own whose weight is the match's charge), and put the slot back as
-        a candidate when its consumption policy lets it take more this cycle."""
+        a candidate when its consumption policy lets it take more this cycle (``alone``:
+        in a class of its own, which no autocluster's ranked list holds yet)."""
         snap = self.snap
         charge = self.cost(cls, job_ad)
         carved = self.carved(cls, job_ad)
@@ -213,7 +214,7 @@ class Carver:
         if cls.head >= len(cls.slots):  # used up: no longer a candidate
             snap.unclaimed_classes.remove(cls)
         if not self._spent(pslot):  # a new candidate: the autoclusters' lists go stale
-            self._put_back(pslot)
+            self._put_back(pslot, alone)
             snap.generation += 1
         return dslot
 
@@ -239,13 +240,13 @@ class Carver:
             found.slots.append(dslot)
         return found
 
-    def _put_back(self, pslot: Slot) -> None:
+    def _put_back(self, pslot: Slot, alone: bool) -> None:
         """The partitionable slot's leftover becomes a candidate: in the class of the
         slots of its stanza with as much left (in pool order), or a new one."""
         snap = self.snap
         key = (pslot.stanza, pslot.resources)
         left = self._leftovers.get(key)
-        if left is None or left.head >= len(left.slots):
+        if alone or left is None or left.head >= len(left.slots):
             left = self._new_class(pslot, pslot.resources)
             left.partitionable = True
             self._leftovers[key] = left

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from fairshare_cli.core.htcondor.classads import Ad
 from fairshare_cli.core.htcondor.concurrency import Limits
-from fairshare_cli.core.htcondor.groups import ROOT
 from fairshare_cli.core.htcondor.negotiator.candidates import Candidates
 from fairshare_cli.core.htcondor.negotiator.carving import Carver
 from fairshare_cli.core.htcondor.negotiator.claimed import (
@@ -27,9 +26,9 @@ from fairshare_cli.core.htcondor.negotiator.common import (
     PRIO_PREEMPTION,
     RANK_PREEMPTION,
     Number,
-    float32,
     number,
 )
+from fairshare_cli.core.htcondor.negotiator.match_list import find_live, hand_back
 from fairshare_cli.core.htcondor.negotiator.preemption import (
     PreemptionPlan,
     all_short_held,
@@ -40,8 +39,8 @@ from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Submitter
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, SlotClass
 from fairshare_cli.core.htcondor.negotiator.snapshot import Snapshot
 from fairshare_cli.core.htcondor.negotiator.state import CycleState
+from fairshare_cli.core.htcondor.negotiator.submitter_ad import submitter_job_ad
 from fairshare_cli.core.htcondor.negotiator.turn import LimitTest, Turn, permits, preempt_permits
-from fairshare_cli.errors import InputError
 
 
 class Matchmaker:
@@ -107,40 +106,10 @@ class Matchmaker:
         """The autocluster's job ad for this turn (built on first use)."""
         found = turn.ads.get(ac.index)
         if found is None:
-            found = turn.ads[ac.index] = self._submitter_job_ad(turn.sub, ac)
+            found = turn.ads[ac.index] = submitter_job_ad(
+                turn.sub, ac, self.state, self.snap.tree, self.legacy, self.ev
+            )
         return found
-
-    def _submitter_job_ad(self, sub: Submitter, ac: AutoCluster) -> Ad:
-        """The autocluster's job ad with the submitter's ephemeral attributes (seed §3.4.3,
-        reference §5.6; ``Matchmaker::negotiate``).
-
-        ``SubmitterNegotiatingGroup`` is the group being negotiated (``<none>`` without
-        group quotas and for the root), ``SubmitterAutoregroup`` whether this is the
-        autoregroup round of ``<none>``. With group quotas in effect every submitter —
-        those of ``<none>`` too — gets ``SubmitterGroup``, its group's usage and quota.
-        """
-        state = self.state
-        values = {k: v for k, v in ac.ad.values.values()}
-        negotiating = state.negotiating_group
-        tree = self.snap.tree
-        autoregroup = tree is not None and tree.autoregroup and negotiating == ROOT
-        # 7.x assigned the submitter's EUP as a C float, today's code as a double
-        eup = float32(sub.eup) if self.legacy else sub.eup
-        values.update(
-            {
-                "SubmitterUserPrio": eup,
-                "SubmittorPrio": eup,
-                "SubmitterUserResourcesInUse": state.usage.get(sub.name, 0.0),
-                "SubmitterNegotiatingGroup": negotiating,
-                "SubmitterAutoregroup": autoregroup,
-            }
-        )
-        if sub.group is not None:
-            values["SubmitterGroup"] = sub.group
-            values["SubmitterGroupResourcesInUse"] = state.group_usage.get(sub.group, 0.0)
-            values["SubmitterGroupQuota"] = state.group_quota.get(sub.group, 0.0)
-        exprs = {k: c.text for k, c in ac.ad.exprs.values()}
-        return Ad(values, exprs, self.ev, "job", InputError)
 
     # -- claimed candidates ------------------------------------------------------------
 
@@ -271,8 +240,23 @@ class Matchmaker:
         if ac.limits and self.state.limits.refuses(ac.limits):
             # rejectForConcurrencyLimits, before any candidate (the limits are a string)
             return None, NO_PREEMPTION, "concurrency_limit"
-        test = self._prepare(ac)
         turn.start_search(ac.index, only_rank)
+        live = turn.cached and self.hands_back(turn)  # (the list as built, slots handed back)
+        test = self._prepare(ac, live)
+        if not live or not (turn.returned.front or turn.returned.back):
+            return self.search(turn, ac, only_rank, test)
+        return find_live(self, turn, ac, only_rank, test)
+
+    def hands_back(self, turn: Turn) -> bool:
+        """Whether a consumption-policy slot matched in this turn goes back into the live
+        match list as 25.0 puts it there (:mod:`.match_list`): the pool has such slots and
+        the list holds unclaimed slots only."""
+        return self.candidates.consumption is not None and not self._use_claimed(turn, False)
+
+    def search(
+        self, turn: Turn, ac: AutoCluster, only_rank: bool, test: LimitTest | None
+    ) -> tuple[Slot | None, int, str]:
+        """:meth:`find`'s walk of the ranked candidates."""
         groups, keys = ac.groups or [], ac.group_keys
         n_groups = len(groups)
         use_claimed = self._use_claimed(turn, only_rank)
@@ -297,7 +281,7 @@ class Matchmaker:
                     ac.ptr = gi + 1
                 gi += 1
                 if best is not None:
-                    return self._take_unclaimed(best, ac, test), NO_PREEMPTION, ""
+                    return self.take_unclaimed(best, ac, test, turn, best), NO_PREEMPTION, ""
                 continue
             best, tier, ci, limit_rejected = self._pick_claimed(
                 claimed, ci, turn, only_rank, limit_rejected, test
@@ -345,7 +329,7 @@ class Matchmaker:
             gi += 1
             if best is not None:
                 self.found_group = groups[gi - 1]
-                return self._take_unclaimed(best, ac, test), NO_PREEMPTION, ""
+                return self.take_unclaimed(best, ac, test, turn, best), NO_PREEMPTION, ""
             limit_rejected = limit_rejected or rejected
             if hopeless and rejected:
                 break
@@ -354,25 +338,39 @@ class Matchmaker:
         reason = self._reject_reason(turn, ac, only_rank, limit_rejected)
         return None, NO_PREEMPTION, reason
 
-    def _prepare(self, ac: AutoCluster) -> LimitTest | None:
+    def _prepare(self, ac: AutoCluster, live: bool) -> LimitTest | None:
         """Ready ``ac`` for a search: its limits as the match's, its unclaimed candidates
-        found (again, if a partitionable slot changed since); its limit test, if any."""
+        found (again, if a partitionable slot changed since, unless its ``live`` match
+        list is popped); its limit test, if any."""
         self.matched_limits = ac.limits
         test = None
         if ac.limits_expr is not None:
             test = LimitTest(self.ev, ac.limits_expr, ac.ad, self.state.limits)
-        if self.snap.generation and self.seen_generation.get(id(ac)) != self.snap.generation:
+        generation = self.snap.generation
+        if generation and not live and self.seen_generation.get(id(ac)) != generation:
             self._refresh(ac)
         if ac.groups is None:
             self.candidates.unclaimed(ac)
         return test
 
-    def _take_unclaimed(self, cls: SlotClass, ac: AutoCluster, test: LimitTest | None) -> Slot:
-        """The next slot of an unclaimed class: carved for ``ac`` if partitionable."""
+    def take_unclaimed(
+        self,
+        cls: SlotClass,
+        ac: AutoCluster,
+        test: LimitTest | None,
+        turn: Turn,
+        taken: SlotClass | None,
+    ) -> Slot:
+        """The next slot of an unclaimed class: carved for ``ac`` if partitionable, and
+        handed back to the turn's live list (``taken``: popped from its rest, else None)."""
         if cls.partitionable and self.carver is not None:
             if test is not None:
                 self.matched_limits = test.of(cls)
-            return self.carver.take(cls, ac.ad)
+            back = self.hands_back(turn)
+            dslot = self.carver.take(cls, ac.ad, alone=back)
+            if back:
+                hand_back(turn, ac, taken, dslot, self.carver, self.candidates)
+            return dslot
         return self._take(cls, test)
 
     def _refresh(self, ac: AutoCluster) -> None:

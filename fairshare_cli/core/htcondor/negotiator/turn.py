@@ -9,7 +9,10 @@ from fairshare_cli.core.htcondor.concurrency import LimitCounts, Limits, parse_l
 from fairshare_cli.core.htcondor.negotiator.claimed import ClaimedList
 from fairshare_cli.core.htcondor.negotiator.common import PRIO_PREEMPTION
 from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster, Submitter
-from fairshare_cli.core.htcondor.negotiator.slots import SlotClass
+from fairshare_cli.core.htcondor.negotiator.slots import Slot, SlotClass
+
+#: A candidate's rank key (pre-job rank, job rank, post-job rank, preemption state, rank).
+Key = tuple[float, ...]
 
 
 def permits(used: float, allowed: float, cost: float) -> bool:
@@ -49,6 +52,42 @@ class LimitTest:
         return True
 
 
+class Returned:
+    """The consumption-policy slots a live match list got back (:mod:`.match_list`),
+    around its sorted rest.
+
+    Attributes:
+        front: (slot, rank key) handed back before the rest, in list order.
+        back: the same, behind the rest.
+        group: the index of the rank group of the list's last match from its rest (the
+            entries of the groups before it were popped).
+    """
+
+    __slots__ = ("back", "front", "group")
+
+    def __init__(self) -> None:
+        self.front: list[tuple[Slot, Key]] = []
+        self.back: list[tuple[Slot, Key]] = []
+        self.group = 0
+
+    def insert(self, slot: Slot, key: Key, rest: Key | None) -> None:
+        """``MatchListType::insert_candidate``: ``slot`` (ranked ``key``) goes before the
+        first entry it does not rank strictly above (``sort_compare``); ``rest`` is the key
+        of the rest's next entry (None: none is left)."""
+        for i, (_, k) in enumerate(self.front):
+            if not key > k:
+                self.front.insert(i, (slot, key))
+                return
+        if rest is not None and not key > rest:
+            self.front.append((slot, key))
+            return
+        for i, (_, k) in enumerate(self.back):
+            if not key > k:
+                self.back.insert(i, (slot, key))
+                return
+        self.back.append((slot, key))
+
+
 class Turn:
     """One submitter's turn (``Matchmaker::negotiate``): its limits, what it has used, and
     the job ads and candidates found for it (on first use, kept for the turn).
@@ -62,6 +101,8 @@ class Turn:
             (``MatchList``, ``NEGOTIATOR_MATCHLIST_CACHING``): a search with the same key
             pops that list; None: none built yet this turn.
         list_used: ``limitUsed`` when that list was built.
+        list_used_unclaimed: ``limitUsedUnclaimed`` then.
+        returned: the consumption-policy slots handed back to that list.
         cached: whether the search under way pops the live list (see :func:`preempt_permits`).
     """
 
@@ -74,6 +115,8 @@ class Turn:
         "limit_unclaimed",
         "list_key",
         "list_used",
+        "list_used_unclaimed",
+        "returned",
         "sub",
         "used",
         "used_unclaimed",
@@ -87,6 +130,8 @@ class Turn:
         self.used_unclaimed = 0.0
         self.list_key: tuple[int, bool] | None = None
         self.list_used = 0.0
+        self.list_used_unclaimed = 0.0
+        self.returned = Returned()
         self.cached = False
         self.ads: dict[int, Ad] = {}
         self.acs: dict[int, AutoCluster] = {}
@@ -101,6 +146,8 @@ class Turn:
         if not self.cached:
             self.list_key = key
             self.list_used = self.used
+            self.list_used_unclaimed = self.used_unclaimed
+            self.returned = Returned()
 
 
 def preempt_permits(turn: Turn, tier: int, cost: float) -> bool:

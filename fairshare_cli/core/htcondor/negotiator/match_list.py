@@ -1,0 +1,141 @@
+"""Consumption-policy slots handed back to a live match list (25.0's ``MatchListType``).
+
+After a match on a partitionable slot with a consumption policy, ``matchmakingProtocol``
+gives the slot, ranked afresh for the job (``returnPslotToMatchList``), back to the match
+list the job's autocluster is popping, when the job still matches what is left.
+``MatchListType::insert_candidate`` puts it at the head of the list and walks it down past
+every entry it ranks strictly above (``sort_compare``), stopping at the first one it does
+not: a leftover that still ranks above the next candidate goes behind the candidates the
+list holds (the list is sorted best first), one that does not stays first. The next jobs
+of the autocluster in the turn pop the list in that order (an entry the submitter limit or
+a concurrency limit refuses is dropped); a new list (another autocluster, submitter or
+spin) ranks every slot afresh.
+
+Here the list is the autocluster's ranked groups as they were when it was built (the rest,
+popped from the group of the last match on; an entry is in it if the unclaimed limit
+admitted it then), with the slots handed back before the rest and behind it
+(:class:`~.turn.Returned`). Modelled where the list holds unclaimed slots only (no claimed
+slot can be taken: ``Matchmaker.hands_back``).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from fairshare_cli.core.htcondor.negotiator.candidates import Candidates
+from fairshare_cli.core.htcondor.negotiator.carving import Carver
+from fairshare_cli.core.htcondor.negotiator.common import NO_PREEMPTION
+from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster
+from fairshare_cli.core.htcondor.negotiator.slots import Slot, SlotClass
+from fairshare_cli.core.htcondor.negotiator.turn import Key, LimitTest, Turn, permits
+
+
+class Searcher(Protocol):
+    """What :func:`find_live` needs of the :class:`.matchmaking.Matchmaker` (which imports
+    this module)."""
+
+    carver: Carver | None
+
+    def search(
+        self, turn: Turn, ac: AutoCluster, only_rank: bool, test: LimitTest | None
+    ) -> tuple[Slot | None, int, str]: ...
+
+    def take_unclaimed(
+        self,
+        cls: SlotClass,
+        ac: AutoCluster,
+        test: LimitTest | None,
+        turn: Turn,
+        taken: SlotClass | None,
+    ) -> Slot: ...
+
+
+def find_live(
+    mm: Searcher, turn: Turn, ac: AutoCluster, only_rank: bool, test: LimitTest | None
+) -> tuple[Slot | None, int, str]:
+    """:meth:`.Matchmaker.find` popping a live list that got slots back: those before
+    its rest, the rest, then those behind it. A refusal by the unclaimed limit among the
+    slots handed back makes the job's reason the limit's."""
+    carver = mm.carver
+    assert carver is not None
+    best, rejected = pop_returned(turn.returned.front, turn, ac, carver, test)
+    if best is None:
+        slot, tier, reason = mm.search(turn, ac, only_rank, test)
+        if slot is not None:
+            return slot, tier, reason
+        turn.returned.group = len(ac.groups or [])  # (the rest popped to its end)
+        best, behind = pop_returned(turn.returned.back, turn, ac, carver, test)
+        if best is None:
+            if (rejected or behind) and reason not in ("submitter_limit", "group_quota"):
+                reason = "group_quota" if turn.limit_unclaimed < turn.limit else "submitter_limit"
+            return None, NO_PREEMPTION, reason
+    return mm.take_unclaimed(best, ac, test, turn, None), NO_PREEMPTION, ""
+
+
+def hand_back(
+    turn: Turn,
+    ac: AutoCluster,
+    taken: SlotClass | None,
+    dslot: Slot,
+    carver: Carver,
+    candidates: Candidates,
+) -> None:
+    """After a match carved ``dslot``: its partitionable slot, when it takes more this
+    cycle and still matches the job, goes back into the turn's live list
+    (``returnPslotToMatchList``). ``taken``: the class of the list's rest it was popped
+    from (None: it was one handed back before)."""
+    pslot = dslot.parent
+    if pslot is None or carver.spent(dslot):
+        return
+    key = candidates.unclaimed_key(carver.snap.slot_class[pslot.index], ac.ad)
+    if key is None:
+        return
+    groups = ac.groups or []
+    if taken is not None:
+        turn.returned.group = next(
+            (g for g, group in enumerate(groups) if taken in group), len(groups)
+        )
+    turn.returned.insert(pslot, key, _rest_key(turn, ac, carver))
+
+
+def _rest_key(turn: Turn, ac: AutoCluster, carver: Carver) -> Key | None:
+    """The key of the next entry of the list's rest (None: none is left): the first group
+    from the last match's on with a free slot the unclaimed limit admitted when the list
+    was built (``SubmitterLimitPermits`` before ``add_candidate``)."""
+    groups, keys = ac.groups or [], ac.group_keys
+    for g in range(turn.returned.group, len(groups)):
+        for cls in groups[g]:
+            if cls.head >= len(cls.slots):
+                continue
+            cost = carver.cost(cls, ac.ad) if cls.partitionable else cls.weight
+            if cost is not None and permits(turn.list_used_unclaimed, turn.limit_unclaimed, cost):
+                return keys[g]
+    return None
+
+
+def pop_returned(
+    entries: list[tuple[Slot, Key]],
+    turn: Turn,
+    ac: AutoCluster,
+    carver: Carver,
+    test: LimitTest | None,
+) -> tuple[SlotClass | None, bool]:
+    """Pop handed-back entries (``pop_candidate``) until one the unclaimed limit and the
+    concurrency limits let the job take: (its class or None, whether the limit refused
+    one)."""
+    rejected = False
+    while entries:
+        pslot = entries.pop(0)[0]
+        cls = carver.snap.slot_class[pslot.index]
+        if cls.head >= len(cls.slots) or cls.slots[cls.head] is not pslot:
+            continue
+        cost = carver.cost(cls, ac.ad)
+        if cost is None:
+            continue
+        if not permits(turn.used_unclaimed, turn.limit_unclaimed, cost):
+            rejected = True
+            continue
+        if test is not None and not test.allows(cls):
+            continue
+        return cls, rejected
+    return None, rejected
