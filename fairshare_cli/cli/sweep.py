@@ -197,7 +197,7 @@ def run(  # noqa: PLR0913  click passes each option
     show(folder, objective, opts.output, html)
 
 
-@sweep.command("run-point")
+@sweep.command("run-point", context_settings={"ignore_unknown_options": True})  # (-1: INDEX)
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=False), callback=no_empty_path)
 @click.argument("index", type=CIntRange(min=0))
 def run_point_cmd(folder: str, index: int) -> None:

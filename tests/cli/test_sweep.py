@@ -177,6 +177,13 @@ def test_run_point_one_by_one_then_collect_equals_the_local_run(
     assert "point 0 is already done" in again.stderr
     assert _json(run("sweep", "collect", str(tmp_path / "b"), "--json")) == local
     assert run("sweep", "run-point", str(tmp_path / "b"), "5").exit_code == 2
+    # (-1 was read as an option: "No such option '-1'")
+    negative = run("sweep", "run-point", str(tmp_path / "b"), "-1")
+    assert (negative.exit_code, negative.stdout) == (2, "")
+    assert negative.stderr == (
+        "fs: error: Invalid value for 'INDEX': -1 is not in the range x>=0. "
+        "(see 'cli sweep run-point --help')\n"  # (CliRunner's program name)
+    )
 
 
 def test_a_rerun_skips_finished_points(spec: Path, tmp_path: Path, run: Callable[..., Any]) -> None:
