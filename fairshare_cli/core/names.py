@@ -9,11 +9,20 @@ objects, usage records, config keys, edit commands) calls :func:`check_name`.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Collection, Sequence
 from typing import Any
 
 from fairshare_cli.errors import InputError
+
+#: TOML's names of its dates and times (the types the TOML reader gives them), for a
+#: refusal of one where another kind of value belongs.
+TOML_TIME_NAMES: dict[type, str] = {
+    dt.datetime: "a date-time",
+    dt.date: "a date",
+    dt.time: "a time",
+}
 
 #: The longest name accepted: far above any scheduler's (Slurm's are 64 bytes at most).
 MAX_NAME_LENGTH = 1024

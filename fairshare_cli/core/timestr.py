@@ -33,7 +33,7 @@ def time_str2secs(text: str) -> float:
     Raises:
         TimeStringError: empty, negative, or not one of the accepted shapes.
     """
-    s = text
+    s = text  # (as typed: a blank is refused, as _is_valid_timespec refuses it)
     if not s:
         raise TimeStringError("an empty time string")
     if s == "-1" or s.upper() in ("INFINITE", "UNLIMITED"):

@@ -10,12 +10,12 @@ command resolves them against the spec's folder.
 
 from __future__ import annotations
 
-import datetime as dt
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from fairshare_cli.core.names import TOML_TIME_NAMES
 from fairshare_cli.errors import InputError, did_you_mean
 
 #: Top-level keys of a spec, and what each must be.
@@ -190,7 +190,7 @@ def _axis(raw: Any, k: int, label: str) -> Axis:
 
 def _type_name(value: Any) -> str:
     names = {bool: "a boolean", str: "a string", list: "a list", dict: "a table"}
-    names.update({dt.datetime: "a date-time", dt.date: "a date", dt.time: "a time"})
+    names.update(TOML_TIME_NAMES)
     return names.get(
         type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__
     )

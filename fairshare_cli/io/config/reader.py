@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from fairshare_cli.core.limits import UINT32_MAX
-from fairshare_cli.core.names import MAX_NAME_LENGTH, name_problem, shown
+from fairshare_cli.core.names import MAX_NAME_LENGTH, TOML_TIME_NAMES, name_problem, shown
 from fairshare_cli.core.timestr import TimeStringError, time_str2mins, time_str2secs, unit_hint
 from fairshare_cli.errors import ConfigError, did_you_mean, same_but_case
 from fairshare_cli.io.knob_aliases import apply_aliases, is_knob, knob_hint, knob_table
@@ -228,12 +227,10 @@ def kind(value: Any) -> str:
         return "a list"
     if isinstance(value, Mapping):
         return "a table"
-    if isinstance(value, (dt.date, dt.time)):  # (TOML's dates and times, as TOML writes them)
+    if type(value) in TOML_TIME_NAMES:  # (as TOML names and writes them)
         from fairshare_cli.io.toml_values import toml_text
 
-        names: dict[type, str] = {dt.datetime: "a date-time", dt.date: "a date"}
-        what = names.get(type(value), "a time")
-        return f"{what} {toml_text(value)}"
+        return f"{TOML_TIME_NAMES[type(value)]} {toml_text(value)}"
     return type(value).__name__
 
 
