@@ -43,10 +43,10 @@ def load_jobs(env: Env) -> list[Job]:
     Raises:
         StateError: the queue holds a malformed job.
     """
-    from fairshare_cli.core.jobs import jobs_from_objects
+    from fairshare_cli.core.jobs import parse_jobs
 
     label = f"{env.state_path}: jobs"
-    return env.decode("jobs", lambda raw: jobs_from_objects([] if raw is None else raw, label))
+    return env.decode("jobs", lambda raw: parse_jobs([] if raw is None else raw, label))
 
 
 def read_table(

@@ -369,10 +369,10 @@ def _footer(
     lines[len(inside) : len(inside)] = _groups_left_out(view)
     if query.names or query.negotiator_ad or not jobs or view.cutoff is None or groups_only:
         return lines
-    from fairshare_cli.core.htcondor.accountant import ROOT_GROUP, submitter_name
+    from fairshare_cli.core.htcondor.accountant import ROOT_GROUP
+    from fairshare_cli.core.htcondor.userprio_rows import queued_submitters
 
-    dom = env.config.pool.uid_domain
-    queued = {submitter_name(j.owner, j.accounting_group, j.nice_user, dom) for j in jobs}
+    queued = queued_submitters(jobs, env.config)
     shown = {row.name for row in view.rows}
     hidden = sorted(
         name

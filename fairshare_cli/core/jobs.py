@@ -5,12 +5,13 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from itertools import compress
+from itertools import chain, compress
 from operator import attrgetter, ne
 from types import MappingProxyType
 from typing import Annotated, Any
 
 from msgspec import Meta, Struct, ValidationError, convert
+from msgspec.json import encode
 from msgspec.structs import astuple, replace
 
 from fairshare_cli.core.job_fields import (
@@ -180,8 +181,9 @@ def require_job_list(objs: Any, source: str) -> None:
         raise InputError(f"{source}: expected a list of job objects, got {type(objs).__name__}")
 
 
-def parse_jobs(objs: Iterable[Any], source: str) -> list[Job]:
-    """Jobs from a list of job objects; ``source`` names the file in errors.
+def parse_jobs_one_by_one(objs: Iterable[Any], source: str) -> list[Job]:
+    """Jobs from a list of job objects, each read in turn in Python (:func:`parse_stanza`),
+    so that a refusal names its place; ``source`` names the file in errors.
 
     Raises:
         InputError: not a list, a malformed job, a duplicate id or a slot running two jobs.
@@ -207,26 +209,42 @@ def parse_jobs(objs: Iterable[Any], source: str) -> list[Job]:
 _BLANK = Job(id="", owner="")
 
 
-def jobs_from_objects(objs: Any, source: str) -> list[Job]:
-    """Jobs from decoded job objects (the state's queue), as :func:`parse_jobs` reads them:
-    converted in C (``msgspec.convert``, the field types checked) and checked as the
-    jobs-file reader checks a piece; :func:`parse_jobs` reads and words what is refused.
+def parse_jobs(objs: Any, source: str) -> list[Job]:
+    """Jobs from decoded job objects (the state's queue); ``source`` names the file in
+    errors. Read as :func:`parse_jobs_one_by_one` reads them, but converted in C
+    (``msgspec.convert``, the field types checked) and checked as the jobs-file reader
+    checks a piece; what that refuses, :func:`parse_jobs_one_by_one` reads and words.
 
     Raises:
-        InputError: as :func:`parse_jobs`.
+        InputError: not a list, a malformed job, a duplicate id or a slot running two jobs.
     """
     if type(objs) is list:
         try:
             jobs: list[Job] | None = convert(objs, list[Job], strict=True)
         except (ValidationError, RecursionError, UnicodeEncodeError):  # ("\udcff": no text)
             jobs = None
-        if jobs is not None and rules_pass(jobs):
+        if jobs is not None and rules_pass(jobs) and _mappings_are_text(jobs):
             if set(map(_COUNT_OF, jobs)) - {1}:
                 jobs = [one for job in jobs for one in expand(job)]
             running = [j.slot for j in jobs if j.slot is not None and j.status == "running"]
             if len(set(map(_ID_OF, jobs))) == len(jobs) and len(set(running)) == len(running):
                 return jobs
-    return parse_jobs(objs, source)
+    return parse_jobs_one_by_one(objs, source)
+
+
+def _mappings_are_text(jobs: list[Job]) -> bool:
+    """Whether the ``attributes`` and ``dirac_requirements`` the jobs give hold Unicode text
+    only, as :func:`parse_stanza` checks them: no lone surrogate (``"\\udcff"``, which
+    Python's JSON reader gives and classad2 crashes on). Encoded in C, those given alone."""
+    given = list(filter(None, chain(map(_ATTRIBUTES_OF, jobs), map(_DIRAC_OF, jobs))))
+    try:
+        encode(given)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+_ATTRIBUTES_OF, _DIRAC_OF = attrgetter("attributes"), attrgetter("dirac_requirements")
 
 
 #: Each field of a job in order, and the value a job has when it is not given (``id`` and

@@ -36,7 +36,7 @@ from fairshare_cli.core.job_ids import TakenIds, single_jobs
 from fairshare_cli.core.jobs import (
     Job,
     expand,
-    parse_jobs,
+    parse_jobs_one_by_one,
     parse_stanza,
     rules_pass,
 )
@@ -127,7 +127,7 @@ def _read_jobs(
             pass
         sink = new_sink()
         objs = load_job_objects(readable, label)
-        parse_jobs(objs, source)  # every refusal worded, in file order
+        parse_jobs_one_by_one(objs, source)  # every refusal worded, in file order
         jobs = [parse_stanza(obj, job_label(source, obj, i)) for i, obj in enumerate(objs)]
         sink.add(jobs if record is Job else [projected(job, record) for job in jobs])
         return sink

@@ -141,10 +141,10 @@ def test_a_node_count_left_out_stays_apart_from_one_node() -> None:
     """``num_nodes`` left out (every state written before the count could be told apart:
     one node was left out too) reads as None, ``-N`` not given, and is written back left
     out; ``"num_nodes": 1`` (``-N 1``) reads as 1 and is written back."""
-    from fairshare_cli.core.jobs import jobs_from_objects
+    from fairshare_cli.core.jobs import parse_jobs
 
     objs = [{"id": "1", "owner": "a"}, {"id": "2", "owner": "a", "num_nodes": 1}]
-    jobs = jobs_from_objects(objs, "s: jobs")
+    jobs = parse_jobs(objs, "s: jobs")
     assert [job.num_nodes for job in jobs] == [None, 1]
     assert [job_to_json(job) for job in jobs] == objs
     assert [

@@ -1,8 +1,8 @@
 """The jobs-file reader (``io/jobs.py``) against the exact parser (``core/jobs.py``).
 
-A file the reader takes gives exactly the jobs :func:`parse_jobs` gives of the file's
-objects, field by field and type by type; a file it refuses gives the exact reader's
-message. The same holds for :func:`jobs_from_objects` (the state's queue). Job objects are
+A file the reader takes gives exactly the jobs :func:`parse_jobs_one_by_one` gives of the
+file's objects, field by field and type by type; a file it refuses gives the exact reader's
+message. The same holds for :func:`parse_jobs` (the state's queue). Job objects are
 drawn from good values and each kind of bad one.
 """
 
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairshare_cli.core.jobs import Job, jobs_from_objects, parse_jobs
+from fairshare_cli.core.jobs import Job, parse_jobs, parse_jobs_one_by_one
 from fairshare_cli.core.slurm.priority_table import JOB_FIELDS
 from fairshare_cli.errors import InputError
 from fairshare_cli.io import jobs as reader
@@ -70,7 +70,7 @@ def _typed(jobs: list[Job]) -> list[list[tuple[str, type, Any]]]:
 
 def _exact(doc: Any, source: str) -> list[Job] | str:
     try:
-        return parse_jobs(doc, source)
+        return parse_jobs_one_by_one(doc, source)
     except InputError as exc:
         return str(exc)
 
@@ -91,7 +91,7 @@ def test_the_reader_gives_what_the_exact_parser_gives(tmp_path_factory: Any, doc
         elif want is not None:
             assert got == want
     try:
-        from_state: list[Job] | str = jobs_from_objects(doc, str(path))
+        from_state: list[Job] | str = parse_jobs(doc, str(path))
     except InputError as exc:
         from_state = str(exc)
     if isinstance(want, list) and isinstance(from_state, list):
@@ -113,7 +113,9 @@ def test_pieces_are_read_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     path = tmp_path / "jobs.json"
     path.write_text(json.dumps(objs), encoding="utf-8")
     for only in FIELD_SETS:  # (the last pieces have a field sprio's records do not hold)
-        assert _typed(load_jobs(str(path), fields=only)) == _typed(parse_jobs(objs, str(path)))
+        assert _typed(load_jobs(str(path), fields=only)) == _typed(
+            parse_jobs_one_by_one(objs, str(path))
+        )
     batches = load_job_batches(str(path))
     assert [(b.job.id, b.count) for b in batches][-3:] == [("2.38", 1), ("2.39", 1), ("7.0", 5)]
     assert sum(b.count for b in batches) == 85
@@ -135,7 +137,7 @@ def test_a_text_holding_the_boundary_between_objects(tmp_path: Path) -> None:
     path = tmp_path / "jobs.json"
     path.write_text(json.dumps(objs), encoding="utf-8")
     assert path.stat().st_size > 2 * reader.PIECE
-    assert _typed(load_jobs(str(path))) == _typed(parse_jobs(objs, str(path)))
+    assert _typed(load_jobs(str(path))) == _typed(parse_jobs_one_by_one(objs, str(path)))
     assert sum(b.count for b in load_job_batches(str(path))) == len(objs)
 
 
@@ -157,7 +159,7 @@ def test_a_piece_that_only_grows_goes_to_the_exact_reader(
     objs = [{"id": "1", "owner": "u", "requirements": "(" * 2000 + "true" + ")" * 2000}]
     objs.append({"id": "2", "owner": "u"})
     path.write_text(json.dumps(objs), encoding="utf-8")
-    assert _typed(load_jobs(str(path))) == _typed(parse_jobs(objs, str(path)))
+    assert _typed(load_jobs(str(path))) == _typed(parse_jobs_one_by_one(objs, str(path)))
 
 
 def test_identical_jobs_join_a_batch(tmp_path: Path) -> None:
@@ -186,7 +188,7 @@ def test_a_name_good_as_an_id_is_still_checked_as_a_submitter(tmp_path: Path) ->
 def test_a_job_after_a_count_object_of_its_cluster(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, whole: bool
 ) -> None:
-    """``"count": 2`` on ``1.0`` is the jobs 1.0 and 1.1 (``parse_jobs`` expands it): a job
+    """``"count": 2`` on ``1.0`` is the jobs 1.0 and 1.1 (``parse_jobs_one_by_one`` expands it): a job
     ``1.1`` written after it is a duplicate id, as the exact reader words it."""
     if not whole:
         monkeypatch.setattr(reader, "PIECE", 16)
@@ -194,7 +196,7 @@ def test_a_job_after_a_count_object_of_its_cluster(
     path = tmp_path / "jobs.json"
     path.write_text(json.dumps(objs), encoding="utf-8")
     with pytest.raises(InputError) as exact:
-        parse_jobs(objs, str(path))
+        parse_jobs_one_by_one(objs, str(path))
     assert (
         str(exact.value)
         == f"{path}: job 1.1 is given twice (job objects 1 and 2, counting from 1); give each job its own id"
@@ -248,11 +250,11 @@ def test_a_count_object_running_on_one_slot_is_refused_as_the_exact_parser_does(
         load_jobs(str(path))
     assert str(refused.value) == f"{path}: job 1.1: slot 'slot1@node' already runs another job"
     with pytest.raises(InputError) as exact:
-        parse_jobs(json.loads(path.read_text(encoding="utf-8")), str(path))
+        parse_jobs_one_by_one(json.loads(path.read_text(encoding="utf-8")), str(path))
     assert str(exact.value) == str(refused.value)
     for taken in ([{**job, "count": 1}], [{**job, "count": 2, "slot": None}]):
         path.write_text(json.dumps(taken), encoding="utf-8")
-        assert load_jobs(str(path)) == parse_jobs(taken, str(path))
+        assert load_jobs(str(path)) == parse_jobs_one_by_one(taken, str(path))
 
 
 def test_a_workload_job_without_an_id_is_told_what_to_give(tmp_path: Path) -> None:
@@ -274,3 +276,24 @@ def test_a_workload_job_without_an_id_is_told_what_to_give(tmp_path: Path) -> No
         f"fs: error: {work}: job object 1 (counting from 1): missing required field 'id' "
         '(give the job an id, "1" or "12.0"; only fs submit --file numbers jobs without one)\n'
     )
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        {"attributes": {"\udcff": 1}},
+        {"attributes": {"A": ["x", "\ud800"]}},
+        {"dirac_requirements": {"Site": "\udcff"}},
+    ],
+)
+def test_the_states_queue_refuses_a_lone_surrogate_as_the_exact_reader(given: Any) -> None:
+    """A state Python's JSON reader decoded may hold a lone surrogate (``"\\udcff"``):
+    :func:`parse_jobs` refuses it in a job's mappings in the exact reader's words (classad2
+    crashes on one), the jobs before it alike or not."""
+    objs = [{"id": "1", "owner": "a"}, {"id": "2", "owner": "a", **given}]
+    with pytest.raises(InputError) as exact:
+        parse_jobs_one_by_one(objs, "s")
+    with pytest.raises(InputError) as fast:
+        parse_jobs(objs, "s")
+    assert str(fast.value) == str(exact.value)
+    assert str(fast.value).startswith("s: job 2: ")

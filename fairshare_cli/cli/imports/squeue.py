@@ -19,7 +19,7 @@ from fairshare_cli.cli.imports._slurm_state import (
     store_slurm,
 )
 from fairshare_cli.cli.options import GlobalOptions, common_options, dry_run_option, pass_options
-from fairshare_cli.core.jobs import Job, job_to_json, jobs_from_objects
+from fairshare_cli.core.jobs import Job, job_to_json, parse_jobs
 from fairshare_cli.core.operations.queue import ended_by_dump
 from fairshare_cli.core.slurm.billing import Billing
 from fairshare_cli.core.slurm.usage import SlurmUsage
@@ -264,9 +264,9 @@ def _kept(env: Env, written: dict[str, dict[str, Any]]) -> tuple[list[Job], froz
         queue = [] if raw is None else raw
         rest, equal = _not_written(queue, written)
         try:
-            jobs = jobs_from_objects(rest, source)
+            jobs = parse_jobs(rest, source)
         except InputError:
-            jobs_from_objects(queue, source)  # names the fault at its place in the queue
+            parse_jobs(queue, source)  # names the fault at its place in the queue
             raise
         same.append(equal)
         return jobs

@@ -34,7 +34,7 @@ from fairshare_cli.core.dirac.taskqueues import (
     build_task_queues,
 )
 from fairshare_cli.core.job_fields import JOB_STATUSES, given_twice, job_label
-from fairshare_cli.core.jobs import Job, parse_jobs
+from fairshare_cli.core.jobs import Job, parse_jobs_one_by_one
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT
 from fairshare_cli.core.names import name_problem
 from fairshare_cli.errors import InputError, did_you_mean
@@ -102,7 +102,7 @@ def _check(
     except (KeyError, TypeError):
         ok = False
     if not ok or (not expanded and len(ids) != len(objs)):
-        parse_jobs(objs, source)
+        parse_jobs_one_by_one(objs, source)
         raise InputError(f"{source}: a job is malformed")
     _check_priorities(objs, counts, source, description)
     if not expanded:
@@ -111,7 +111,7 @@ def _check(
     for i, obj in enumerate(objs):
         count = obj.get("count", 1)
         if type(count) is not int or not 1 <= count <= MAX_JOB_COUNT:
-            parse_jobs(objs, source)  # the parser's message
+            parse_jobs_one_by_one(objs, source)  # the parser's message
             raise InputError(f"{job_label(source, obj, i)}: a job is malformed")
         base = str(obj["id"])
         names = [base] if count == 1 else [f"{base.split('.', 1)[0]}.{k}" for k in range(count)]
@@ -183,7 +183,7 @@ def task_queues_from_objects(
     try:
         counts: Counter[tuple[Any, ...]] = Counter(map(_entry, objs))
     except (AttributeError, TypeError):
-        parse_jobs(objs, source)
+        parse_jobs_one_by_one(objs, source)
         raise InputError(_unhashable(objs, source)) from None
     _check(objs, counts, source, description)
     define = definer(groups, segments, description)
@@ -194,7 +194,7 @@ def task_queues_from_objects(
         if overflowed(queues) or hook is not None:
             queues = queues_in_order(map(_entry, objs), define, default, hook)
     except (ValueError, TypeError) as exc:
-        parse_jobs(objs, source)  # a field any job must get right: the parser's message
+        parse_jobs_one_by_one(objs, source)  # a field any job must get right: the parser's message
         raise InputError(_locate(objs, source, define, str(exc))) from None
     return queues
 

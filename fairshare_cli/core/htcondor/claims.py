@@ -14,7 +14,8 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
-from itertools import chain
+from itertools import chain, compress
+from operator import attrgetter
 from typing import Any
 
 from fairshare_cli.core.config import Config, MachineSpec
@@ -249,6 +250,9 @@ def negotiator_to_json(state: NegotiatorState) -> dict[str, Any]:
     return body
 
 
+_ID, _STATUS, _RUNNING = attrgetter("id"), attrgetter("status"), "running"
+
+
 def current_claims(
     state: NegotiatorState,
     jobs: Sequence[Job],
@@ -262,14 +266,15 @@ def current_claims(
     status of queued jobs ``jobs`` does not hold, by id). A claim made up for a running job
     has no charged weight (``None``): see :func:`claim_weight`.
     """
-    status = {job.id: job.status for job in jobs}
+    statuses = list(map(_STATUS, jobs))
+    status = dict(zip(map(_ID, jobs), statuses, strict=True))  # (in C: a million jobs)
     status.update(more or {})
     claims = {
         slot: c for slot, c in state.claims.items() if status.get(c.job_id, "running") == "running"
     }
     name = submitter_of(config)
-    for job in jobs:
-        if job.status == "running" and job.slot and job.slot not in claims:
+    for job in compress(jobs, map(_RUNNING.__eq__, statuses)):
+        if job.slot and job.slot not in claims:
             start = job.start_time if job.start_time is not None else now
             claims[job.slot] = Claim(job.slot, name(job), job.id, start)
     return list(claims.values())

@@ -5,6 +5,7 @@ collector holds (``forwardAccountingData``, ``forwardGroupAccounting``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from fairshare_cli.core.config import Config
@@ -153,9 +154,14 @@ def active_rows(
 
 
 def queued_submitters(jobs: Sequence[Job], config: Config) -> set[str]:
-    """The submitters with jobs in the queue: those a schedd sends a submitter ad for."""
+    """The submitters with jobs in the queue: those a schedd sends a submitter ad for (each
+    kind of job named once: a million jobs have a few thousand)."""
     dom = config.pool.uid_domain
-    return {acct.submitter_name(j.owner, j.accounting_group, j.nice_user, dom) for j in jobs}
+    kinds = set(map(_SUBMITTER_FIELDS, jobs))
+    return {acct.submitter_name(owner, group, nice, dom) for owner, group, nice in kinds}
+
+
+_SUBMITTER_FIELDS = attrgetter("owner", "accounting_group", "nice_user")
 
 
 def collector_ads(

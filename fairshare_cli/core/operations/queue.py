@@ -31,8 +31,8 @@ from fairshare_cli.core.jobs import (
     Job,
     alike_but_id,
     job_to_json,
-    jobs_from_objects,
     parse_jobs,
+    parse_jobs_one_by_one,
 )
 from fairshare_cli.core.limits import SLURM_PRIORITY_MAX
 from fairshare_cli.core.names import shown
@@ -49,7 +49,7 @@ def read_queue(state: State, where: str) -> list[Job]:
         InputError: a malformed job.
     """
     raw = state.section("jobs")
-    return jobs_from_objects([] if raw is None else raw, f"{where}: jobs")
+    return parse_jobs([] if raw is None else raw, f"{where}: jobs")
 
 
 def store_queue(state: State, jobs: Iterable[Job]) -> State:
@@ -164,7 +164,7 @@ def numbered(
     """Copies of ``objects`` as they are queued: a ``submit_time`` (``now``) and an ``id``
     (``job_id`` for a single job, else the next free cluster number) where they have none.
     Anything in a jobs file's list that is no job object stays as it is, for
-    :func:`~fairshare_cli.core.jobs.parse_jobs` to refuse by its place."""
+    :func:`~fairshare_cli.core.jobs.parse_jobs_one_by_one` to refuse by its place."""
     objs = [dict(o) if isinstance(o, Mapping) else o for o in objects]
     next_id = _next_cluster(queue)
     for obj in objs:
@@ -206,7 +206,7 @@ def new_jobs(
     Raises:
         InputError: a malformed job, an id already queued, or an unknown Slurm field.
     """
-    new = parse_jobs(numbered(queue, objects, now, job_id), source)
+    new = parse_jobs_one_by_one(numbered(queue, objects, now, job_id), source)
     return checked_jobs(config, queue, new, source=source, where=where)
 
 

@@ -146,7 +146,7 @@ def check_kept(before: State, after: State, source: str) -> None:
     refuses there (an accountant record `fs rm` never reads) must not pass through it.
 
     Jobs are read as the views read the state's queue (:func:`~fairshare_cli.core.jobs.
-    jobs_from_objects`: 0.19 s for 95,100 jobs, the benchmark's ``import-squeue`` state);
+    parse_jobs`: 0.19 s for 95,100 jobs, the benchmark's ``import-squeue`` state);
     they are not checked against the config, which may have changed since they entered.
 
     Raises:
@@ -157,9 +157,9 @@ def check_kept(before: State, after: State, source: str) -> None:
         if before.sections.get(name) is not kept or kept is None:
             continue
         if name == "jobs":
-            from fairshare_cli.core.jobs import jobs_from_objects
+            from fairshare_cli.core.jobs import parse_jobs
 
-            jobs_from_objects(kept, f"{source}: jobs")
+            parse_jobs(kept, f"{source}: jobs")
         else:
             decode_section(name, kept)
 

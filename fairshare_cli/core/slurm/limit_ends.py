@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import Any
 
 from fairshare_cli.core.config import Config, PartitionSpec
-from fairshare_cli.core.jobs import Job, jobs_from_objects
+from fairshare_cli.core.jobs import Job, parse_jobs
 from fairshare_cli.core.slurm import usage as su
 from fairshare_cli.core.slurm.partition import (
     default_partition,
@@ -113,7 +113,7 @@ def charged_queue(ids: Collection[str], objects: Any, label: str) -> list[Job]:
     Raises:
         InputError: a malformed job among them.
     """
-    return jobs_from_objects(charged_objects(objects or [], ids), label) if ids else []
+    return parse_jobs(charged_objects(objects or [], ids), label) if ids else []
 
 
 def advance_at_limits(

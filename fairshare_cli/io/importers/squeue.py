@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from functools import partial
 from typing import Any
 
-from fairshare_cli.core.jobs import jobs_from_objects, parse_job
+from fairshare_cli.core.jobs import parse_job, parse_jobs
 from fairshare_cli.core.names import shown
 from fairshare_cli.core.operations.submit_ids import ID_FORMS, scheduler_id
 from fairshare_cli.errors import InputError
@@ -114,7 +114,7 @@ def _read(pieces: Iterator[str], label: str) -> JobDump:
 
 
 def _parse_all(out: JobDump, label: str) -> None:
-    """Every job read from its object at once (:func:`jobs_from_objects`, in C); what it
+    """Every job read from its object at once (:func:`parse_jobs`, in C); what it
     refuses, the exact reader words for the record's ``FILE:LINE``.
 
     A job id no Slurm hands out (``0``, ``-5``, ``007``: a damaged dump) is refused, as
@@ -127,7 +127,7 @@ def _parse_all(out: JobDump, label: str) -> None:
         if not scheduler_id(item.obj["id"]):
             raise InputError(f'{item.where}: job id "{shown(item.obj["id"])}": {ID_FORMS}')
     try:
-        jobs = jobs_from_objects([item.obj for item in out.jobs], label)
+        jobs = parse_jobs([item.obj for item in out.jobs], label)
     except InputError:
         for item in out.jobs:
             parse_job(item.obj, item.where)

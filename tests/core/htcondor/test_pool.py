@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ from fairshare_cli.core.htcondor.accountant import EMPTY
 from fairshare_cli.core.htcondor.negotiator import Claim, SubmitterPrio, negotiate_cycle
 from fairshare_cli.core.htcondor.pool import (
     QuotaKnown,
+    check_jobs,
     group_demand,
     group_tree,
     negotiator_knobs,
@@ -27,6 +29,7 @@ from fairshare_cli.core.htcondor.pool import (
     submitter_of,
 )
 from fairshare_cli.core.jobs import parse_job
+from fairshare_cli.errors import InputError
 from fairshare_cli.io.config import build_config
 
 NOW = 1_795_262_400.0
@@ -159,3 +162,34 @@ def test_a_cycle_hands_over_the_demand_it_counted(
         NOW,
     )
     assert result.demand == submitter_demand(batches, claims, config, weighted, NOW)
+
+
+def test_check_jobs_names_the_first_job_a_check_refuses() -> None:
+    """Each kind of job is checked once, at its first: a queue whose jobs 1 and 3 are alike
+    and pass, and whose jobs 2 and 4 name a group with no configured parent, is refused at
+    job 2; one whose bad requirements come before the bad group, at that job."""
+    config = build_config(
+        {
+            "pool": {"uid_domain": "d", "defaults": "current"},
+            "machines": [{"name": "m", "count": 1, "slots": 4}],
+            "groups": {"group_a": {"quota": 1}},
+        },
+        "t.toml",
+    )
+    good = {"owner": "u", "accounting_group": "group_a.u"}
+    bad = {"owner": "u", "accounting_group": "other.x.u"}
+    jobs = [
+        job
+        for i, obj in enumerate([good, bad, good, bad], 1)
+        for job in parse_job({"id": f"{i}", **obj}, "t")
+    ]
+    with pytest.raises(InputError) as refused:
+        check_jobs(jobs, config, "q")
+    assert str(refused.value) == (
+        'q: job 2: accounting_group "other.x.u" has no configured parent group "other.x"; '
+        'add [groups."other.x"] or fix the job'
+    )
+    broken = parse_job({"id": "0", "owner": "u", "requirements": "Cpus >"}, "t")
+    with pytest.raises(InputError) as refused:
+        check_jobs(jobs[:1] + broken + jobs[1:], config, "q")
+    assert str(refused.value).startswith("q: job 0 requirements: ")

@@ -18,7 +18,7 @@ from fairshare_cli.core.dirac.correction import history_from_json
 from fairshare_cli.core.dirac.jobs import task_queues_from_objects
 from fairshare_cli.core.htcondor.accountant import accountant_from_json
 from fairshare_cli.core.htcondor.claims import negotiator_from_json
-from fairshare_cli.core.jobs import jobs_from_objects, parse_jobs
+from fairshare_cli.core.jobs import parse_jobs, parse_jobs_one_by_one
 from fairshare_cli.core.slurm.usage import usage_from_json
 from fairshare_cli.core.state import SectionError
 from fairshare_cli.core.usage import parse_record
@@ -67,8 +67,8 @@ DECODERS: dict[str, Callable[[Any], object]] = {
     "negotiator": negotiator_from_json,
     "slurm": usage_from_json,
     "dirac": history_from_json,
+    "parse_jobs_one_by_one": lambda x: parse_jobs_one_by_one(x, "s"),
     "parse_jobs": lambda x: parse_jobs(x, "s"),
-    "jobs_from_objects": lambda x: jobs_from_objects(x, "s"),
     "batches": lambda x: _batches(x if isinstance(x, list) else [x]),
     "task_queues": lambda x: task_queues_from_objects(
         x if isinstance(x, list) else [x], "s", GROUPS, DIRAC_CPU_SEGMENTS
@@ -98,7 +98,7 @@ def test_decoders_raise_only_their_own_errors(name: str, value: Any) -> None:
     ],
 )
 def test_found_cases(obj: dict[str, Any]) -> None:
-    for name in ("parse_jobs", "jobs_from_objects", "batches"):
+    for name in ("parse_jobs_one_by_one", "parse_jobs", "batches"):
         with pytest.raises(FairshareError):
             DECODERS[name]([obj])
 
@@ -114,7 +114,7 @@ def test_the_state_check_checks_the_jobs_that_changed(count: int | None) -> None
     """Of a queue written again, the jobs whose objects are unchanged are not checked
     against the config again (job 1's unknown account stays); one that changed is (job 2:
     refused, named); a ``count`` object stands for each of its jobs."""
-    from fairshare_cli.core.jobs import parse_jobs
+    from fairshare_cli.core.jobs import parse_jobs_one_by_one
     from fairshare_cli.core.operations.validate import check_state
     from fairshare_cli.core.state import State
     from fairshare_cli.errors import InputError
@@ -129,14 +129,14 @@ def test_the_state_check_checks_the_jobs_that_changed(count: int | None) -> None
     before = State(sections={"jobs": old})
     again = [dict(o) for o in old]
     check_state(before, State(sections={"jobs": again}), config, "s")
-    written = (again, parse_jobs(again, "s"), frozenset[str]())
+    written = (again, parse_jobs_one_by_one(again, "s"), frozenset[str]())
     check_state(before, State(sections={"jobs": again}), config, "s", written)
     changed = [dict(o) for o in old]
     changed[1]["account"] = "zz"
     with pytest.raises(InputError, match='s: jobs: job 2: unknown account "zz"'):
         check_state(before, State(sections={"jobs": changed}), config, "s")
     if count is None:  # the ids the command found equal are not compared again; others are
-        told = (changed, parse_jobs(changed, "s"), frozenset({"1"}))
+        told = (changed, parse_jobs_one_by_one(changed, "s"), frozenset({"1"}))
         with pytest.raises(InputError, match='s: jobs: job 2: unknown account "zz"'):
             check_state(before, State(sections={"jobs": changed}), config, "s", told)
         told = (changed, told[1], frozenset({"1", "2"}))
