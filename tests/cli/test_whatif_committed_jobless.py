@@ -141,6 +141,12 @@ def test_the_history_holds_the_match_no_job_took_for_htcondor_alone(
 
 
 #: c001: a consumption-policy slot of 2 CPUs; s001 and s002: 1 CPU each (slot weight 1).
+#: Ranked by ``Cpus * 10000 + Memory`` (c001 22048, s001 and s002 14096), c001's leftover
+#: after one 1-CPU, 1024 MB job (11024) does not outrank s001, the next entry of alice's
+#: match list (bob's, to preempt), and stays first (25.0's ``insert_candidate``): her
+#: second job takes it too, and the request's re-offer preempts s001 for no job. Under the
+#: default rank the leftover (898976) outranks s001 and s002 (-104096) and goes behind
+#: them: her second job preempts bob on s001 and no match is jobless.
 DISPLACING = """\
 [pool]
 uid_domain = "example.org"
@@ -149,6 +155,7 @@ use_slot_weights = true
 depth_first = true
 consider_preemption = true
 preemption_requirements = "RemoteUserPrio > SubmitterUserPrio * 1.2"
+pre_job_rank = "Cpus * 10000 + Memory"
 [[machines]]
 name = "c"
 count = 1
