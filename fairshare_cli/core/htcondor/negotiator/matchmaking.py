@@ -369,11 +369,8 @@ class Matchmaker:
             back = self.hands_back()
             dslot = self.carver.take(cls, ac.ad, alone=back)
             if back:
-                claimed = (
-                    self._allowed_claimed(turn, ac)
-                    if self._use_claimed(turn, False)
-                    else NO_CLAIMED
-                )
+                use = self._use_claimed(turn, False)  # (the list holds claimed slots too)
+                claimed = self._allowed_claimed(turn, ac) if use else NO_CLAIMED
                 hand_back(turn, ac, taken, dslot, self.carver, self.candidates, claimed)
             return dslot
         return self._take(cls, test)
