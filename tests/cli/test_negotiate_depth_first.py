@@ -478,10 +478,16 @@ def test_a_re_offers_match_takes_its_slot_from_the_next_group(
     assert _stderr(tmp_path, run) == LOST_NOTE.format(who="a.alice@example.org")
 
 
+#: c001 (consumption policy, 2 CPUs, 2048 MB) and s001, s002 (1 CPU, 4096 MB), ranked by
+#: ``Cpus * 10000 + Memory``: c001 22048, s001 and s002 14096. c001's leftover after a
+#: 1-CPU, 1024 MB job (11024) does not outrank s001, the match list's next entry (claimed:
+#: to preempt), so 25.0's ``insert_candidate`` keeps it first. (Under the default rank
+#: the leftover outranks the claimed slots and goes behind them: the request's second
+#: job preempts s001; tests/cli/test_negotiate_match_list_claimed.py.)
 PREEMPTING = CONSUMPTION.replace("Cpus = 4, Memory = 4096", "Cpus = 2, Memory = 2048").replace(
     "consider_preemption = {preemption}\n",
     'consider_preemption = {preemption}\npreemption_requirements = "RemoteUserPrio > '
-    'SubmitterUserPrio * 1.2"\n',
+    'SubmitterUserPrio * 1.2"\npre_job_rank = "Cpus * 10000 + Memory"\n',
 ) + ('[[machines]]\nname = "s"\ncount = 2\nslots = 1\nattributes = {{ Cpus = 1, Memory = 4096 }}\n')
 
 
@@ -519,8 +525,10 @@ def test_a_match_no_job_takes_on_a_claimed_slot_takes_its_holder_off_until_the_n
     """c001 (consumption policy, 2 CPUs: weight 2) and s001, s002 (1 CPU each: weight 1).
     At NOW bob's two 3000 MB jobs take s001 and s002; his factor is then 1000. At T1 his
     real priority is 0.5 b + 2 (1 - b) with b = 0.5^(3600/86400) = 0.971532: 0.542702
-    (effective 542.70); alice's 0.5. Her two 1-CPU jobs take c001 and the re-offer, no
-    unclaimed slot left, preempts s001 (542.70 > 0.5 x 1.2) for no job. 25.0's
+    (effective 542.70); alice's 0.5. Her match list is [c001, s001, s002] (:data:`PREEMPTING`'s
+    ranks); her first job takes c001, whose leftover (1 CPU: count 1) stays first; the
+    second takes it (count 0), and the re-offer, no unclaimed slot left, pops s001 and
+    preempts it (542.70 > 0.5 x 1.2, 1 + 1 + 1 <= her limit 3.996) for no job. 25.0's
     ``AddMatch`` on a claimed slot ``RemoveMatch``es the holder first, then charges alice;
     the schedd finds no job, so bob's job runs on. Between the cycles: alice 3 in use,
     bob 1. At T2 ``UpdatePriorities`` charges that: alice 0.5 b + 3 (1 - b) = 0.571170,

@@ -75,17 +75,23 @@ def test_a_match_no_job_takes_on_a_claimed_slot_takes_its_holder_off_until_the_n
     tmp_path: Path, run: Callable[..., Any]
 ) -> None:
     """fs negotiate's pool of the same name (tests/cli/test_negotiate_depth_first.py), cycle
-    by cycle: c001 (consumption policy, 2 CPUs) and s001, s002 (1 CPU each); bob (factor
-    1000) runs two 3000 MB jobs from 00:00; at 01:00 alice's two 1-CPU jobs take c001 and
-    the re-offer preempts s001 for no job: ``AddMatch`` takes bob off s001 and charges
+    by cycle: c001 (consumption policy, 2 CPUs) and s001, s002 (1 CPU each), ranked by
+    ``Cpus * 10000 + Memory`` (c001 22048, s001 and s002 14096); bob (factor 1000) runs
+    two 3000 MB jobs from 00:00; at 01:00 alice's match list is [c001, s001, s002]: her
+    first job takes c001, whose leftover (11024) does not outrank s001 and stays first
+    (``insert_candidate``), her second takes it, and the re-offer pops s001 and preempts
+    it for no job: ``AddMatch`` takes bob off s001 and charges
     alice, until the 02:00 ``CheckMatches`` puts bob back. With b = 0.5^(1/24) =
     0.971532, at 02:00 alice 0.5 b + 3 (1 - b) = 0.571170 and bob 1000 x (0.542702 b +
-    1 (1 - b)) = 555.72; before, 0.542702 and 584.188 (no one charged for that match)."""
+    1 (1 - b)) = 555.72; before, 0.542702 and 584.188 (no one charged for that match).
+    (Under the default rank c001's leftover outranks the claimed slots and goes behind
+    them: alice's second job preempts s001 and there is no match without a job.)"""
     config, workload = tmp_path / "pool.toml", tmp_path / "workload.json"
     pool = POOL.replace(
         "depth_first = true\n",
         "depth_first = true\nconsider_preemption = true\n"
-        'preemption_requirements = "RemoteUserPrio > SubmitterUserPrio * 1.2"\n',
+        'preemption_requirements = "RemoteUserPrio > SubmitterUserPrio * 1.2"\n'
+        'pre_job_rank = "Cpus * 10000 + Memory"\n',
     ).replace(
         'name = "s"\ncount = 1\nslots = 1\nattributes = { Cpus = 4',
         'name = "s"\ncount = 2\nslots = 1\nattributes = { Cpus = 1',

@@ -141,6 +141,12 @@ def test_the_history_holds_the_match_no_job_took_for_htcondor_alone(
 
 
 #: c001: a consumption-policy slot of 2 CPUs; s001 and s002: 1 CPU each (slot weight 1).
+#: Ranked by ``Cpus * 10000 + Memory`` (c001 22048, s001 and s002 14096), c001's leftover
+#: after one 1-CPU, 1024 MB job (11024) does not outrank s001, the next entry of alice's
+#: match list (bob's, to preempt), and stays first (25.0's ``insert_candidate``): her
+#: second job takes it too, and the request's re-offer preempts s001 for no job. Under the
+#: default rank the leftover (898976) outranks s001 and s002 (-104096) and goes behind
+#: them: her second job preempts bob on s001 and no match is jobless.
 DISPLACING = """\
 [pool]
 uid_domain = "example.org"
@@ -149,6 +155,7 @@ use_slot_weights = true
 depth_first = true
 consider_preemption = true
 preemption_requirements = "RemoteUserPrio > SubmitterUserPrio * 1.2"
+pre_job_rank = "Cpus * 10000 + Memory"
 [[machines]]
 name = "c"
 count = 1
@@ -164,13 +171,15 @@ attributes = { Cpus = 1, Memory = 4096 }
 """
 
 
-def _displace(tmp_path: Path, run: Callable[..., Any], remove: bool = False) -> list[str]:
+def _displace(
+    tmp_path: Path, run: Callable[..., Any], remove: bool = False, pool: str = DISPLACING
+) -> list[str]:
     """bob's two 3000 MB jobs take s001 and s002 at T0 (then his factor is 1000); at T1
     alice's two 1-CPU jobs take c001 and the re-offer preempts s001 for no job (bob's job
     runs on); ``remove``: ``fs rm 1.0`` (bob's job on s001) at T1; a cycle at T2. The
     global options."""
     config = tmp_path / "displacing.toml"
-    config.write_text(DISPLACING, encoding="utf-8")
+    config.write_text(pool, encoding="utf-8")
     args = ["--config", str(config), "--state", str(tmp_path / "displacing.json")]
     steps = [
         ("submit", "--owner", "bob", "--count", "2", "--cpus", "1", "--memory", "3000", T0),
@@ -242,6 +251,29 @@ def test_the_history_holds_the_holders_charge_taken_off_until_the_next_cycle(
     doc = _whatif_at(run, args, "negotiator.slot_weight=Cpus + 0", T2)
     assert doc["changes"] == []
     assert _rows(doc["after"])["bob@example.org"] == (0.55572, 3.0, 3.0)
+
+
+def test_under_the_default_rank_the_second_job_preempts_and_no_match_is_jobless(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """:data:`DISPLACING` under the default ``NEGOTIATOR_PRE_JOB_RANK``: c001's leftover
+    after alice's first job (898976) outranks bob's s001 and s002 (-104096), so 25.0's
+    ``insert_candidate`` puts it behind them and her second job preempts bob's 1.0 on
+    s001 (1 + 1 <= her limit 3.996; jobsInSlot 1, the request done): no re-offer, no match
+    without a job, no displaced record. From T1 alice holds 2 (c001's 1 CPU and s001):
+    0.5 b + 2 (1 - b) = 0.542702 at T2, 2 h; bob s002 alone: 0.542702 b + 1 (1 - b) =
+    0.555720, 2 h + 1 h = 3 h (b = 0.971532). The replay, nothing changed, is that."""
+    pool = DISPLACING.replace('pre_job_rank = "Cpus * 10000 + Memory"\n', "")
+    args = _displace(tmp_path, run, pool=pool)
+    assert _displaced(tmp_path) == ([], [])
+    result = run("userprio", "--allusers", "--json", *args, "--now", T2)
+    assert result.exit_code == 0, result.stderr
+    shown = _rows(json.loads(result.stdout))
+    assert shown["alice@example.org"] == (0.542702, 2.0, 2.0)
+    assert shown["bob@example.org"] == (0.55572, 3.0, 3.0)
+    doc = _whatif_at(run, args, "negotiator.slot_weight=Cpus + 0", T2)
+    assert doc["changes"] == []
+    assert _rows(doc["after"]) == shown
 
 
 def _displaced(tmp_path: Path) -> tuple[list[Any], list[Any]]:

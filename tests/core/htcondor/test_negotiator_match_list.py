@@ -5,6 +5,12 @@ above (``sort_compare``), stopping at the first it does not."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from negotiation_helpers import CURRENT, NOW, J, jobs, pool, run
+
+from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.htcondor.negotiator import Claim
 from fairshare_cli.core.htcondor.negotiator.common import NO_PREEMPTION
 from fairshare_cli.core.htcondor.negotiator.slots import Slot
 from fairshare_cli.core.htcondor.negotiator.turn import Key, Returned
@@ -56,3 +62,58 @@ def test_with_nothing_left_in_the_rest_the_leftover_stays_with_the_handed_back()
     returned.insert(Slot(0, 0, "p", 1), _key(-1.0), None)
     returned.insert(Slot(1, 1, "q", 1), _key(-2.0), None)
     assert (_names(returned.front), _names(returned.back)) == ([], ["q", "p"])
+
+
+# -- lists that also hold claimed slots (preemption considered) -----------------------
+
+#: The current defaults, with ``PREEMPTION_REQUIREMENTS`` true (bob's slots may be taken).
+PREEMPTING = replace(CURRENT, preemption_requirements="true")
+
+
+def _preempting_cycle(cpus: int, n_jobs: int, pre_job_rank: str | None) -> list[tuple[str, ...]]:
+    """c001 (consumption policy, ``cpus`` CPUs and 1024 MB a CPU) and s001, s002 (1 CPU, 4096
+    MB) that bob (EUP 500) holds with 9.0 and 9.1; alice (EUP 0.5) asks ``n_jobs`` jobs of
+    1 CPU and 1024 MB. Returns (job, slot, preempted job or '') per match."""
+    machines = [
+        MachineSpec(
+            name="c",
+            attributes={"Cpus": cpus, "Memory": 1024 * cpus},
+            partitionable=True,
+            consumption_policy=True,
+        ),
+        *pool(2),
+    ]
+    claims = [Claim(f"slot1@exec00{i + 1}", "bob@example.org", f"9.{i}", NOW - 60) for i in (0, 1)]
+    running = [J(id=f"9.{i}", owner="bob", status="running", slot=c.slot, start_time=NOW - 60)
+               for i, c in enumerate(claims)]  # fmt: skip
+    knobs = PREEMPTING if pre_job_rank is None else replace(PREEMPTING, pre_job_rank=pre_job_rank)
+    prios = {"alice@example.org": 0.5, "bob@example.org": 500.0}
+    result = run(machines, [*running, *jobs("alice", n_jobs, 2)], prios, None, knobs, claims)
+    return [(m.job_id, m.slot, m.preempted_job or "") for m in result.matches]
+
+
+def test_a_leftover_goes_behind_the_claimed_slots_it_outranks() -> None:
+    """Default ranks: pre-job rank 1000000 (unclaimed) - 100000 Cpus - Memory. c001 (4 CPUs,
+    4096 MB) 595904, bob's exec001 and exec002 -100000 - 4096 = -104096 (priority
+    preemptions): the list is [c001, exec001, exec002]. 2.0 takes c001; its leftover (3
+    CPUs, 3072 MB: 696928) outranks exec001 and exec002, so ``insert_candidate`` puts it
+    behind them: 2.1 and 2.2 preempt 9.0 and 9.1 (alice's limit, about 6 of the pool's 4 +
+    1 + 1, admits them), 2.3 takes the leftover. fs before ranked it afresh: c001 four
+    times."""
+    assert _preempting_cycle(4, 4, None) == [
+        ("2.0", "slot1_1@c001", ""),
+        ("2.1", "slot1@exec001", "9.0"),
+        ("2.2", "slot1@exec002", "9.1"),
+        ("2.3", "slot1_2@c001", ""),
+    ]
+
+
+def test_a_leftover_that_does_not_outrank_the_next_claimed_slot_stays_first() -> None:
+    """``NEGOTIATOR_PRE_JOB_RANK = Cpus * 10000 + Memory``: c001 (2 CPUs, 2048 MB) 22048,
+    exec001 and exec002 14096. 2.0 takes c001; its leftover (1 CPU, 1024 MB: 11024) does not
+    outrank exec001, the list's next entry: it stays first and 2.1 takes it. fs before
+    ranked it afresh, below exec001: 2.1 preempted 9.0."""
+    assert _preempting_cycle(2, 2, "Cpus * 10000 + Memory") == [
+        ("2.0", "slot1_1@c001", ""),
+        ("2.1", "slot1_2@c001", ""),
+    ]

@@ -11,11 +11,15 @@ of the autocluster in the turn pop the list in that order (an entry the submitte
 a concurrency limit refuses is dropped); a new list (another autocluster, submitter or
 spin) ranks every slot afresh.
 
-Here the list is the autocluster's ranked groups as they were when it was built (the rest,
-popped from the group of the last match on; an entry is in it if the unclaimed limit
-admitted it then), with the slots handed back before the rest and behind it
-(:class:`~.turn.Returned`). Modelled where the list holds unclaimed slots only (no claimed
-slot can be taken: ``Matchmaker.hands_back``).
+Here the list is the autocluster's ranked groups and, when preemption is considered, its
+claimed candidates, as they were when it was built (the rest, popped from the last match
+on; an unclaimed entry is in it if the unclaimed limit admitted it then, a priority
+preemption if the submitter limit did, a machine-rank one always), with the slots handed
+back before the rest and behind it (:class:`~.turn.Returned`). A claimed entry ranks by
+the full ``sort_compare`` key (pre-job rank, job rank, post-job rank, preemption state,
+``PREEMPTION_RANK``): under the default ranks an unclaimed leftover outranks every claimed
+slot, so it goes behind them and the next jobs preempt them first, where their limit
+allows.
 """
 
 from __future__ import annotations
@@ -24,7 +28,12 @@ from typing import Protocol
 
 from fairshare_cli.core.htcondor.negotiator.candidates import Candidates
 from fairshare_cli.core.htcondor.negotiator.carving import Carver
-from fairshare_cli.core.htcondor.negotiator.common import NO_PREEMPTION
+from fairshare_cli.core.htcondor.negotiator.claimed import Allowed
+from fairshare_cli.core.htcondor.negotiator.common import (
+    NO_PREEMPTION,
+    PRIO_PREEMPTION,
+    RANK_PREEMPTION,
+)
 from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, SlotClass
 from fairshare_cli.core.htcondor.negotiator.turn import Key, LimitTest, Turn, permits
@@ -64,6 +73,7 @@ def find_live(
         if slot is not None:
             return slot, tier, reason
         turn.returned.group = len(ac.groups or [])  # (the rest popped to its end)
+        turn.returned.last = ()  # (every key ranks above the empty one)
         best, behind = pop_returned(turn.returned.back, turn, ac, carver, test)
         if best is None:
             if (rejected or behind) and reason not in ("submitter_limit", "group_quota"):
@@ -79,11 +89,13 @@ def hand_back(
     dslot: Slot,
     carver: Carver,
     candidates: Candidates,
+    claimed: Allowed,
 ) -> None:
     """After a match carved ``dslot``: its partitionable slot, when it takes more this
     cycle and still matches the job, goes back into the turn's live list
     (``returnPslotToMatchList``). ``taken``: the class of the list's rest it was popped
-    from (None: it was one handed back before)."""
+    from (None: it was one handed back before); ``claimed``: the claimed candidates the
+    list was built with (none when it holds unclaimed slots only)."""
     pslot = dslot.parent
     if pslot is None or carver.spent(dslot):
         return
@@ -95,13 +107,16 @@ def hand_back(
         turn.returned.group = next(
             (g for g, group in enumerate(groups) if taken in group), len(groups)
         )
-    turn.returned.insert(pslot, key, _rest_key(turn, ac, carver))
+        if turn.returned.group < len(groups):
+            turn.returned.last = ac.group_keys[turn.returned.group]
+    rest = _rest_key(turn, ac, carver)
+    turn.returned.insert(pslot, key, _claimed_key(turn, claimed, rest, key))
 
 
 def _rest_key(turn: Turn, ac: AutoCluster, carver: Carver) -> Key | None:
-    """The key of the next entry of the list's rest (None: none is left): the first group
-    from the last match's on with a free slot the unclaimed limit admitted when the list
-    was built (``SubmitterLimitPermits`` before ``add_candidate``)."""
+    """The key of the next unclaimed entry of the list's rest (None: none is left): the
+    first group from the last match's on with a free slot the unclaimed limit admitted
+    when the list was built (``SubmitterLimitPermits`` before ``add_candidate``)."""
     groups, keys = ac.groups or [], ac.group_keys
     for g in range(turn.returned.group, len(groups)):
         for cls in groups[g]:
@@ -111,6 +126,30 @@ def _rest_key(turn: Turn, ac: AutoCluster, carver: Carver) -> Key | None:
             if cost is not None and permits(turn.list_used_unclaimed, turn.limit_unclaimed, cost):
                 return keys[g]
     return None
+
+
+def _claimed_key(turn: Turn, claimed: Allowed, rest: Key | None, key: Key) -> Key | None:
+    """The key of the rest's next entry, claimed ones included, as far as it decides where
+    a slot ranked ``key`` goes (``rest``, the unclaimed one, when no claimed entry left
+    ranks as high as ``key`` or ``key`` does not outrank ``rest``). A claimed entry is in
+    the rest when it ranks no higher than the last match popped from it, has a free slot,
+    and the list took it when it was built: a machine-rank preemption always, a priority
+    one the submitter may preempt when it fitted ``limitUsed`` under ``submitterLimit``
+    then (``SubmitterLimitPermits`` before ``add_candidate``)."""
+    if rest is not None and not key > rest:
+        return rest  # (it stays before the rest whatever claimed entry comes next)
+    last = turn.returned.last
+    ci = claimed.first_live()
+    while (head := claimed.get(ci)) is not None and head[0] >= key:
+        ci += 1
+        entry_key, cls, tier = head
+        if (last is not None and entry_key > last) or cls.head >= len(cls.slots):
+            continue  # (popped, or taken)
+        if tier == RANK_PREEMPTION or (
+            tier == PRIO_PREEMPTION and permits(turn.list_used, turn.limit, cls.weight)
+        ):
+            return entry_key
+    return rest
 
 
 def pop_returned(

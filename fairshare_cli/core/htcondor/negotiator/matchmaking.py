@@ -241,17 +241,16 @@ class Matchmaker:
             # rejectForConcurrencyLimits, before any candidate (the limits are a string)
             return None, NO_PREEMPTION, "concurrency_limit"
         turn.start_search(ac.index, only_rank)
-        live = turn.cached and self.hands_back(turn)  # (the list as built, slots handed back)
+        live = turn.cached and self.hands_back()  # (the list as built, slots handed back)
         test = self._prepare(ac, live)
         if not live or not (turn.returned.front or turn.returned.back):
             return self.search(turn, ac, only_rank, test)
         return find_live(self, turn, ac, only_rank, test)
 
-    def hands_back(self, turn: Turn) -> bool:
-        """Whether a consumption-policy slot matched in this turn goes back into the live
-        match list as 25.0 puts it there (:mod:`.match_list`): the pool has such slots and
-        the list holds unclaimed slots only."""
-        return self.candidates.consumption is not None and not self._use_claimed(turn, False)
+    def hands_back(self) -> bool:
+        """Whether a consumption-policy slot matched goes back into the live match list as
+        25.0 puts it there (:mod:`.match_list`): the pool has such slots."""
+        return self.candidates.consumption is not None
 
     def search(
         self, turn: Turn, ac: AutoCluster, only_rank: bool, test: LimitTest | None
@@ -286,7 +285,8 @@ class Matchmaker:
             best, tier, ci, limit_rejected = self._pick_claimed(
                 claimed, ci, turn, only_rank, limit_rejected, test
             )
-            if best is not None:
+            if best is not None:  # (the rest is popped up to here)
+                turn.returned.group, turn.returned.last = gi, head[0]
                 return self._take(best, test), tier, ""
             if prio_blocked and limit_rejected and self.rank_constant:
                 break
@@ -366,10 +366,12 @@ class Matchmaker:
         if cls.partitionable and self.carver is not None:
             if test is not None:
                 self.matched_limits = test.of(cls)
-            back = self.hands_back(turn)
+            back = self.hands_back()
             dslot = self.carver.take(cls, ac.ad, alone=back)
             if back:
-                hand_back(turn, ac, taken, dslot, self.carver, self.candidates)
+                use = self._use_claimed(turn, False)  # (the list holds claimed slots too)
+                claimed = self._allowed_claimed(turn, ac) if use else NO_CLAIMED
+                hand_back(turn, ac, taken, dslot, self.carver, self.candidates, claimed)
             return dslot
         return self._take(cls, test)
 

@@ -59,16 +59,19 @@ class Returned:
     Attributes:
         front: (slot, rank key) handed back before the rest, in list order.
         back: the same, behind the rest.
-        group: the index of the rank group of the list's last match from its rest (the
-            entries of the groups before it were popped).
+        group: the index of the unclaimed rank group of the list's last match from its
+            rest (the entries of the groups before it were popped).
+        last: the rank key of that match, unclaimed or claimed (the rest's entries ranked
+            above it were popped; None: no match yet; ``()``: the rest popped to its end).
     """
 
-    __slots__ = ("back", "front", "group")
+    __slots__ = ("back", "front", "group", "last")
 
     def __init__(self) -> None:
         self.front: list[tuple[Slot, Key]] = []
         self.back: list[tuple[Slot, Key]] = []
         self.group = 0
+        self.last: Key | None = None
 
     def insert(self, slot: Slot, key: Key, rest: Key | None) -> None:
         """``MatchListType::insert_candidate``: ``slot`` (ranked ``key``) goes before the
