@@ -216,13 +216,13 @@ def whatif(
       fs whatif --set accountant.default_prio_factor=4 simulate --until 6:00:00 \\
         --workload sample_configs/workload.json --plot w.png
 
-    Prints each row's main figures before -> after, its rank change (+3, -1), rows that
-    appear or leave, and a count of what moved ("no differences" when nothing did).
+    Prints each row's main figures before -> after, its rank change (+3, -1) in the view's
+    order (sprio's by job id: -S -Y ranks the jobs by priority), rows that appear or leave,
+    and a count of what moved ("no differences" when nothing did).
     With simulate, the workload runs under both configs: rows tagged before/after (a
     "policy" field in json/ndjson/csv), --plot overlays the two runs (after dashed).
-    Dotted keys are the config's (docs/config.md), a real knob name as the last part
-    too (accountant.PRIORITY_HALFLIFE, not PRIORITY_HALFLIFE alone); quote group names
-    that contain dots.
+    Dotted keys are the config's (docs/config.md), a real knob name as the last part too
+    (accountant.PRIORITY_HALFLIFE, not PRIORITY_HALFLIFE alone); quote dotted group names.
     A half-life, slot weight, Slurm decay, QOS usage factor or partition billing_weights
     revalues recorded usage: for those the after side replays the usage history kept
     beside the state (or --history); with none kept, the output says so
