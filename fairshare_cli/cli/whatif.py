@@ -470,13 +470,13 @@ def _view_json(ctx: click.Context, command: click.Command, view: str, argv: list
     """Run the view with ``--json`` and return what it printed, parsed."""
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
-    from fairshare_cli.cli.whatif_simulate import view_usage
+    from fairshare_cli.cli.whatif_simulate import view_context, view_usage
 
     try:
         with (
             view_usage(ctx, command, view),
             contextlib.redirect_stdout(out),
-            command.make_context(view, ["--json", *argv], parent=ctx) as sub,
+            view_context(ctx, command, view, ["--json", *argv]) as sub,
         ):
             weights = view == "sprio" and bool(sub.params.get("weights"))
             if not weights:
