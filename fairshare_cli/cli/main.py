@@ -189,8 +189,36 @@ class ListedGroup(click.Group):
         return examples_noted(super().get_command(ctx, cmd_name))
 
 
+#: A real tool's name typed as a command, and what fs does in its place: close matches
+#: alone suggested none (sbatch, condor_q) or a wrong one (sacct: 'setaccum', an edit).
+REAL_TOOLS = {
+    "squeue": "fs import squeue reads squeue --json output; fs sprio shows the queue",
+    "sacct": "fs import sacct reads its output",
+    "sacctmgr": "fs import sacctmgr reads its show assoc or show qos output",
+    "scontrol": "fs import scontrol-assoc reads show assoc_mgr, fs import squeue show jobs, "
+    "fs import slurm-conf show config; fs prio --slurm and fs release change a job",
+    "sbatch": "fs submit queues a job",
+    "scancel": "fs rm removes a job",
+    "condor_q": "fs import condor-q reads its -json or -long output",
+    "condor_status": "fs import condor-status reads its -json or -long output",
+    "condor_history": "fs import condor-history reads its -json or -long output",
+    "condor_config_val": "fs import condor-config reads its -dump output",
+    "condor_rm": "fs rm removes a job",
+    "condor_prio": "fs prio sets a job's priority",
+    "condor_release": "fs release releases a held job",
+}
+
+
 class LazyGroup(ListedGroup):
     """A group whose subcommands are imported on first use."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        instead = REAL_TOOLS.get(args[0] if args else "")
+        if instead is not None:
+            raise click.UsageError(f"No such command {args[0]!r}: {instead}", ctx)
+        return super().resolve_command(ctx, args)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(_COMMANDS)
