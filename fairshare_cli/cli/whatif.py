@@ -47,7 +47,7 @@ class ViewChoice(_StrChoice):
                 _refuse_mistyped_option(value, ctx)
                 raise click.UsageError(
                     f"{value} is not an option of fs whatif: give it after the view, as the "
-                    f"view's ('fs whatif --set KEY=VALUE sshare {value} ...')",
+                    f"view's ('fs whatif --set KEY=VALUE VIEW {value} ...')",
                     ctx,
                 )
             refusal = no_such_command(value, list(VIEWS), "view")
