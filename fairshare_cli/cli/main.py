@@ -9,7 +9,12 @@ from typing import Any
 
 import click
 
-from fairshare_cli.cli.interrupts import interrupt_behind, interrupted, released
+from fairshare_cli.cli.interrupts import (
+    change_written,
+    interrupt_behind,
+    interrupted,
+    released,
+)
 
 #: Subcommands, imported only when used so that ``fs --help`` stays fast.
 _COMMANDS: dict[str, str] = {
@@ -348,6 +353,8 @@ def _os_failure(exc: OSError) -> FsError:
 
     if isinstance(exc, ClosedStdin):
         return FsError(f"cannot read -: {exc.strerror}", 2)
+    if change_written():  # (an edit, import or cycle prints once its state is replaced)
+        return FsError(f"{os_error_line(exc)} (the state was written first: the change is made)", 1)
     return FsError(os_error_line(exc), 1)
 
 
