@@ -5,7 +5,8 @@ from __future__ import annotations
 import importlib
 import re
 import sys
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import click
 
@@ -179,9 +180,16 @@ class ListedGroup(click.Group):
     registered on it, which for a group whose commands are imported on first use are none
     or a few."""
 
+    #: A word that is no command of this group, and what to type instead (a real tool's
+    #: name: :data:`REAL_TOOLS`), said in place of the close matches.
+    instead: ClassVar[Mapping[str, str]] = {}
+
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
+        said = self.instead.get(args[0] if args else "")
+        if said is not None:
+            raise click.UsageError(f"No such command {args[0]!r}: {said}", ctx)
         try:
             return super().resolve_command(ctx, args)
         except click.UsageError:
@@ -196,7 +204,7 @@ class ListedGroup(click.Group):
 
 #: A real tool's name typed as a command, and what fs does in its place: close matches
 #: alone suggested none (sbatch, condor_q) or a wrong one (sacct: 'setaccum', an edit).
-REAL_TOOLS = {
+REAL_TOOLS: Mapping[str, str] = {
     "squeue": "fs import squeue reads squeue --json output; fs sprio shows the queue",
     "sacct": "fs import sacct reads its output",
     "sacctmgr": "fs import sacctmgr reads its show assoc or show qos output",
@@ -217,13 +225,7 @@ REAL_TOOLS = {
 class LazyGroup(ListedGroup):
     """A group whose subcommands are imported on first use."""
 
-    def resolve_command(
-        self, ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
-        instead = REAL_TOOLS.get(args[0] if args else "")
-        if instead is not None:
-            raise click.UsageError(f"No such command {args[0]!r}: {instead}", ctx)
-        return super().resolve_command(ctx, args)
+    instead = REAL_TOOLS
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(_COMMANDS)
