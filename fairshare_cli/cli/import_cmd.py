@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import click
 
@@ -67,6 +67,15 @@ READS = {
 
 class ImportGroup(ListedGroup):
     """``fs import``: the history kinds here, plus one module per dump kind in ``imports/``."""
+
+    instead: ClassVar[
+        Mapping[str, str]
+    ] = {  # (close matches said nothing for sprio, and scontrol-assoc for all three)
+        "sprio": "fs sprio computes it from the queue fs import squeue reads (squeue --json "
+        "or scontrol show jobs output)",
+        "scontrol": "fs import scontrol-assoc reads show assoc_mgr, fs import squeue show "
+        "jobs, fs import slurm-conf show config or show partition",
+    }
 
     def _kinds(self) -> dict[str, str]:
         import pkgutil

@@ -5,11 +5,17 @@ from __future__ import annotations
 import importlib
 import re
 import sys
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import click
 
-from fairshare_cli.cli.interrupts import interrupt_behind, interrupted, released
+from fairshare_cli.cli.interrupts import (
+    change_written,
+    interrupt_behind,
+    interrupted,
+    released,
+)
 
 #: Subcommands, imported only when used so that ``fs --help`` stays fast.
 _COMMANDS: dict[str, str] = {
@@ -174,9 +180,16 @@ class ListedGroup(click.Group):
     registered on it, which for a group whose commands are imported on first use are none
     or a few."""
 
+    #: A word that is no command of this group, and what to type instead (a real tool's
+    #: name: :data:`REAL_TOOLS`), said in place of the close matches.
+    instead: ClassVar[Mapping[str, str]] = {}
+
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
+        said = self.instead.get(args[0] if args else "")
+        if said is not None:
+            raise click.UsageError(f"No such command {args[0]!r}: {said}", ctx)
         try:
             return super().resolve_command(ctx, args)
         except click.UsageError:
@@ -189,8 +202,30 @@ class ListedGroup(click.Group):
         return examples_noted(super().get_command(ctx, cmd_name))
 
 
+#: A real tool's name typed as a command, and what fs does in its place: close matches
+#: alone suggested none (sbatch, condor_q) or a wrong one (sacct: 'setaccum', an edit).
+REAL_TOOLS: Mapping[str, str] = {
+    "squeue": "fs import squeue reads squeue --json output; fs sprio shows the queue",
+    "sacct": "fs import sacct reads its output",
+    "sacctmgr": "fs import sacctmgr reads its show assoc or show qos output",
+    "scontrol": "fs import scontrol-assoc reads show assoc_mgr, fs import squeue show jobs, "
+    "fs import slurm-conf show config; fs prio --slurm and fs release change a job",
+    "sbatch": "fs submit queues a job",
+    "scancel": "fs rm removes a job",
+    "condor_q": "fs import condor-q reads its -json or -long output",
+    "condor_status": "fs import condor-status reads its -json or -long output",
+    "condor_history": "fs import condor-history reads its -json or -long output",
+    "condor_config_val": "fs import condor-config reads its -dump output",
+    "condor_rm": "fs rm removes a job",
+    "condor_prio": "fs prio sets a job's priority",
+    "condor_release": "fs release releases a held job",
+}
+
+
 class LazyGroup(ListedGroup):
     """A group whose subcommands are imported on first use."""
+
+    instead = REAL_TOOLS
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(_COMMANDS)
@@ -320,6 +355,8 @@ def _os_failure(exc: OSError) -> FsError:
 
     if isinstance(exc, ClosedStdin):
         return FsError(f"cannot read -: {exc.strerror}", 2)
+    if change_written():  # (an edit, import or cycle prints once its state is replaced)
+        return FsError(f"{os_error_line(exc)} (the state was written first: the change is made)", 1)
     return FsError(os_error_line(exc), 1)
 
 

@@ -17,13 +17,18 @@ from fairshare_cli.io.inputs import loads
 def sbatch_time(text: str | None) -> str | None:
     """``--time-limit`` as sbatch's ``arg_set_time_limit`` takes it: a time that reads as 0
     minutes (``0``, ``0:0``, ``0-0``) asks for no limit, ``INFINITE``; other text is read
-    (and any fault named) with the job's fields."""
-    from fairshare_cli.core.timestr import TimeStringError, time_str2mins
+    with the job's fields. A refusal's hint gives a plain number in minutes, as this
+    option reads one (a job file's JSON number is seconds).
+
+    Raises:
+        InputError: a text no Slurm time string reads.
+    """
+    from fairshare_cli.core.timestr import TimeStringError, time_str2mins, unit_hint
 
     try:
         return "INFINITE" if text is not None and time_str2mins(text) == 0 else text
-    except TimeStringError:
-        return text
+    except TimeStringError as exc:
+        raise InputError(f"--time-limit: {exc}{unit_hint(str(text), per=60)}") from None
 
 
 #: ``fs submit``'s options that give one job field (by parameter name), and the field.

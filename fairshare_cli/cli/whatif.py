@@ -47,7 +47,7 @@ class ViewChoice(_StrChoice):
                 _refuse_mistyped_option(value, ctx)
                 raise click.UsageError(
                     f"{value} is not an option of fs whatif: give it after the view, as the "
-                    f"view's ('fs whatif --set KEY=VALUE sshare {value} ...')",
+                    f"view's ('fs whatif --set KEY=VALUE VIEW {value} ...')",
                     ctx,
                 )
             refusal = no_such_command(value, list(VIEWS), "view")
@@ -216,13 +216,13 @@ def whatif(
       fs whatif --set accountant.default_prio_factor=4 simulate --until 6:00:00 \\
         --workload sample_configs/workload.json --plot w.png
 
-    Prints each row's main figures before -> after, its rank change (+3, -1), rows that
-    appear or leave, and a count of what moved ("no differences" when nothing did).
+    Prints each row's main figures before -> after, its rank change (+3, -1) in the view's
+    order (sprio's by job id: -S -Y ranks the jobs by priority), rows that appear or leave,
+    and a count of what moved ("no differences" when nothing did).
     With simulate, the workload runs under both configs: rows tagged before/after (a
     "policy" field in json/ndjson/csv), --plot overlays the two runs (after dashed).
-    Dotted keys are the config's (docs/config.md), a real knob name as the last part
-    too (accountant.PRIORITY_HALFLIFE, not PRIORITY_HALFLIFE alone); quote group names
-    that contain dots.
+    Dotted keys are the config's (docs/config.md), a real knob name as the last part too
+    (accountant.PRIORITY_HALFLIFE, not PRIORITY_HALFLIFE alone); quote dotted group names.
     A half-life, slot weight, Slurm decay, QOS usage factor or partition billing_weights
     revalues recorded usage: for those the after side replays the usage history kept
     beside the state (or --history); with none kept, the output says so
@@ -470,13 +470,13 @@ def _view_json(ctx: click.Context, command: click.Command, view: str, argv: list
     """Run the view with ``--json`` and return what it printed, parsed."""
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
-    from fairshare_cli.cli.whatif_simulate import view_usage
+    from fairshare_cli.cli.whatif_simulate import view_context, view_usage
 
     try:
         with (
             view_usage(ctx, command, view),
             contextlib.redirect_stdout(out),
-            command.make_context(view, ["--json", *argv], parent=ctx) as sub,
+            view_context(ctx, command, view, ["--json", *argv]) as sub,
         ):
             weights = view == "sprio" and bool(sub.params.get("weights"))
             if not weights:

@@ -63,7 +63,7 @@ def _run(
 
     with (
         view_usage(ctx, command, "simulate"),
-        command.make_context("simulate", list(argv), parent=ctx) as sub,
+        view_context(ctx, command, "simulate", list(argv)) as sub,
     ):
         params = dict(sub.params)
         opts = sub.find_object(GlobalOptions)
@@ -114,6 +114,27 @@ def show_both(
         from fairshare_cli.render.sim_chart import spark_chart
 
         click.echo("\n" + spark_chart(before, after=after), nl=False)
+
+
+class _ViewContext(click.Context):
+    """A view's context under ``fs whatif``: its path, which its help's usage line starts
+    with, is ``fs whatif VIEW``, where Click's puts whatif's own arguments in between
+    (``fs whatif {userprio|sprio|...} [ARGS]... userprio``: the view named twice)."""
+
+    @property
+    def command_path(self) -> str:
+        above = "" if self.parent is None else self.parent.command_path
+        return f"{above} {self.info_name or ''}".strip()
+
+
+def view_context(
+    ctx: click.Context, command: click.Command, view: str, argv: list[str]
+) -> click.Context:
+    """``command.make_context(view, argv, parent=ctx)``, in a :class:`_ViewContext`."""
+    sub = _ViewContext(command, info_name=view, parent=ctx, **command.context_settings)
+    with sub.scope(cleanup=False):
+        command.parse_args(sub, argv)
+    return sub
 
 
 @contextlib.contextmanager

@@ -159,6 +159,20 @@ def alike_but_id(job: Job, before: Job | None) -> bool:
     return before is not None and replace(job, id=before.id) == before
 
 
+def json_kind(value: Any) -> str:
+    """What JSON value ``value`` is, in JSON's words (``an object``, ``a string``, ``null``)
+    for a refusal, not Python's (``dict``, ``str``, ``NoneType``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, (list, tuple)) else "an object"
+
+
 def parse_stanza(obj: Any, where: str) -> Job:
     """One job object from its JSON form, its ``count`` kept (the exact reader: every
     field checked in Python, each refusal worded for the user).
@@ -167,7 +181,7 @@ def parse_stanza(obj: Any, where: str) -> Job:
         InputError: naming ``where`` and the field.
     """
     if not isinstance(obj, Mapping):
-        raise InputError(f"{where}: expected a job object, got {type(obj).__name__}")
+        raise InputError(f"{where}: expected a job object, got {json_kind(obj)}")
     return Job(**read_job_fields(obj, where))
 
 
@@ -178,7 +192,7 @@ def require_job_list(objs: Any, source: str) -> None:
         InputError: ``objs`` is not a list.
     """
     if not isinstance(objs, (list, tuple)):
-        raise InputError(f"{source}: expected a list of job objects, got {type(objs).__name__}")
+        raise InputError(f"{source}: expected a list of job objects, got {json_kind(objs)}")
 
 
 def parse_jobs_one_by_one(objs: Iterable[Any], source: str) -> list[Job]:

@@ -148,14 +148,16 @@ def slurm_conf_minutes(text: str, knob: str) -> float:
 _UNITS = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400, "w": 604800}
 
 
-def unit_hint(text: str, number: str = "") -> str:
+def unit_hint(text: str, number: str = "", per: int = 1) -> str:
     """`` (for 6h give 06:00:00, or 21600)`` for a length written with a unit, else "";
     ``number`` before the seconds (``"the number "``) where a text of digits is minutes,
-    as in a TOML or JSON file's Slurm time string."""
+    as in a TOML or JSON file's Slurm time string; ``per``: the seconds a plain number
+    counts where it is not seconds (60: ``fs submit --time-limit``, sbatch's minutes)."""
     found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*", text.lower())
     if found is None or found.group(2) not in _UNITS:
         return ""
     secs = float(found.group(1)) * _UNITS[found.group(2)]
     if not 0 < secs < 1e12 or not secs.is_integer():
         return ""
-    return f" (for {text.strip()} give {format_slurm_time(secs)}, or {number}{secs:.0f})"
+    plain = f", or {number}{secs / per:.0f}" if secs % per == 0 else ""
+    return f" (for {text.strip()} give {format_slurm_time(secs)}{plain})"

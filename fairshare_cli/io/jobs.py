@@ -36,6 +36,7 @@ from fairshare_cli.core.job_ids import TakenIds, single_jobs
 from fairshare_cli.core.jobs import (
     Job,
     expand,
+    json_kind,
     parse_jobs_one_by_one,
     parse_stanza,
     rules_pass,
@@ -274,7 +275,8 @@ def load_job_objects(path: str, name: str | None = None) -> list[Any]:
     except JSONFault as fault:
         raise not_json(label, fault, JOBS_TEXT) from None
     if not isinstance(objs, list):
-        raise InputError(f"{label}: expected a JSON list of job objects, got {type(objs).__name__}")
+        kind = json_kind(objs)
+        raise InputError(f"{label}: expected a JSON list of job objects, got {kind}")
     return objs
 
 

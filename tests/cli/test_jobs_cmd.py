@@ -167,6 +167,14 @@ def test_submit_names_the_set_a_value_came_from(tmp_path: Path, value: str, said
         (["--time-limit", " 5"], '--time-limit: " 5" has characters other than '
          'digits, "-" and ":" (a Slurm time is M, M:S, H:M:S, D-H, D-H:M or D-H:M:S, or '
          "INFINITE)"),
+        # (a plain number is minutes here, as sbatch --time reads it: the hint said "or the
+        # number 3600", which --time-limit reads as 2-12:00:00)
+        (["--time-limit", "1h"], '--time-limit: "1h" has characters other than digits, "-" '
+         'and ":" (a Slurm time is M, M:S, H:M:S, D-H, D-H:M or D-H:M:S, or INFINITE) (for 1h '
+         "give 01:00:00, or 60)"),
+        (["--time-limit", "90s"], '--time-limit: "90s" has characters other than digits, "-" '
+         'and ":" (a Slurm time is M, M:S, H:M:S, D-H, D-H:M or D-H:M:S, or INFINITE) (for 90s '
+         "give 00:01:30)"),
         (["--account", ""], "--account: expected a name, got an empty one"),
         (["--partition", "batch,,express"], "--partition: expected a name, got an empty one"),
         (["--accounting-group", "group physics"], "--accounting-group: expected a name "

@@ -53,19 +53,28 @@ BAD = [
         "{f}: not valid JSON (line 1, column 1: Expecting value); expected a list of job objects",
         id="invalid-json",
     ),
-    pytest.param('"alice"', "{f}: expected a JSON list of job objects, got str", id="not-a-list"),
+    pytest.param(
+        '"alice"', "{f}: expected a JSON list of job objects, got a string", id="not-a-list"
+    ),
     pytest.param(
         '{"owner": "alice"}',
-        "{f}: expected a JSON list of job objects, got dict",
+        "{f}: expected a JSON list of job objects, got an object",
         id="one-object-not-a-list",
     ),
     pytest.param(
         '[{"owner": "alice"}, 3]',
-        "{f}: job object 2 (counting from 1): expected a job object, got int",
+        "{f}: job object 2 (counting from 1): expected a job object, got a number",
         id="not-an-object",
+    ),
+    pytest.param(
+        '[{"owner": "alice"}, null]',
+        "{f}: job object 2 (counting from 1): expected a job object, got null",
+        id="null-object",
     ),
     pytest.param(None, "File '{f}' is a directory.", id="folder"),
 ]
+#: (Their JSON kinds were Python's type names before: got str, got dict, got int, got
+#: NoneType; a jobs file's writer reads JSON, not Python.)
 
 
 @pytest.mark.parametrize(("text", "said"), BAD)

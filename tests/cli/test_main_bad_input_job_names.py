@@ -50,7 +50,7 @@ CASES = [
     ),
     pytest.param(
         3,
-        "job object 2 (counting from 1): expected a job object, got int",
+        "job object 2 (counting from 1): expected a job object, got a number",
         id="not-an-object",
     ),
 ]

@@ -285,7 +285,9 @@ def test_bad_correction_config(
     ("content", "message"),
     [
         pytest.param("{", "not valid JSON (line 1, column 2", id="not-json"),
-        pytest.param('{"id": "1"}', "expected a JSON list of job objects, got dict", id="not-list"),
+        pytest.param(
+            '{"id": "1"}', "expected a JSON list of job objects, got an object", id="not-list"
+        ),
         pytest.param('[{"id": "1.0"}]', "job 1.0: missing required field 'owner'", id="no-owner"),
         pytest.param(
             '[{"id": "1.0", "owner": "a", "dirac_group": "lhcb_user", "user_priority": "hi"}]',

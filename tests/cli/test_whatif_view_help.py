@@ -42,3 +42,23 @@ def test_whatif_sprio_helpformat_prints_the_letters(
     assert result.exit_code == 0, result.stderr
     assert result.stdout == run("sprio", "--helpformat").stdout
     assert result.stdout.startswith("%a    %A    ")
+
+
+@pytest.mark.parametrize(
+    ("view", "usage"),
+    [
+        ("userprio", "Usage: cli whatif userprio [OPTIONS] [NAME]..."),
+        ("sprio", "Usage: cli whatif sprio [OPTIONS] [JOBS]"),
+        ("simulate", "Usage: cli whatif simulate [OPTIONS]"),
+    ],
+)
+def test_whatif_view_help_names_the_view_once(
+    view: str, usage: str, env: dict[str, Path], run: Callable[..., Any]
+) -> None:
+    """The view's usage line read ``Usage: fs whatif {userprio|sprio|sshare|quota|negotiate|
+    taskqueues|simulate} [ARGS]... userprio [OPTIONS] [NAME]...`` (whatif's arguments, then
+    the view again); it is now the line to type, ``fs whatif userprio [OPTIONS] [NAME]...``."""
+    result = run(*SET, view, "--help", *common(env))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[0] == usage
+    assert result.stderr == ""

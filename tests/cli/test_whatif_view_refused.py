@@ -5,7 +5,9 @@ before the view is told to follow it.
 Before, each said ``Invalid value for '{userprio|sprio|sshare|quota|negotiate|taskqueues|
 simulate}': ...``: ``fs whatif sshar`` listed the seven views with no hint, and ``fs whatif
 --config pool.toml sshare`` said ``'--config' is not one of 'userprio', ...``, as if the
-view were missing, while the command wanted ``--config`` after it.
+view were missing, while the command wanted ``--config`` after it. Its example then named
+``sshare`` whatever the view (``fs whatif --now=... sprio``: 'fs whatif --set KEY=VALUE
+sshare --now=...'); it names VIEW.
 """
 
 from __future__ import annotations
@@ -32,11 +34,11 @@ VIEWS = "userprio, sprio, sshare, quota, negotiate, taskqueues, simulate"
         pytest.param(["whatif", "--config", "pool.toml", "--set", "priority.weights.age=5",
                       "sshare"],
                      "--config is not an option of fs whatif: give it after the view, as the "
-                     "view's ('fs whatif --set KEY=VALUE sshare --config ...')",
+                     "view's ('fs whatif --set KEY=VALUE VIEW --config ...')",
                      id="view-option-first"),
         pytest.param(["whatif", "--now=2026-11-21T12:00:00Z", "sprio"],
                      "--now=2026-11-21T12:00:00Z is not an option of fs whatif: give it after "
-                     "the view, as the view's ('fs whatif --set KEY=VALUE sshare "
+                     "the view, as the view's ('fs whatif --set KEY=VALUE VIEW "
                      "--now=2026-11-21T12:00:00Z ...')", id="view-option-with-equals"),
         # an option of fs whatif's own, mistyped: not told to follow the view, which has
         # no --sett either; before, "--sett is not an option of fs whatif: give it after
@@ -49,7 +51,7 @@ VIEWS = "userprio, sprio, sshare, quota, negotiate, taskqueues, simulate"
         # close to fs whatif's --set, yet a view's own option: told to follow the view
         pytest.param(["whatif", "--state", "s.json", "userprio"],
                      "--state is not an option of fs whatif: give it after the view, as the "
-                     "view's ('fs whatif --set KEY=VALUE sshare --state ...')",
+                     "view's ('fs whatif --set KEY=VALUE VIEW --state ...')",
                      id="view-option-close-to-set"),
     ],
 )  # fmt: skip

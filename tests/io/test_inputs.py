@@ -52,7 +52,7 @@ def test_read_json_refuses_non_utf8_and_missing_files(tmp_path: Path) -> None:
             ": not valid JSON (line 1, column 4: Expecting value); expected a list of job objects",
             id="syntax",
         ),
-        pytest.param("{}", ": expected a JSON list of job objects, got dict", id="not-a-list"),
+        pytest.param("{}", ": expected a JSON list of job objects, got an object", id="not-a-list"),
     ],
 )
 def test_jobs_file_errors(tmp_path: Path, text: str, message: str) -> None:

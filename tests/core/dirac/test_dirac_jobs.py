@@ -149,7 +149,7 @@ def test_input_order_only_changes_ids() -> None:
                      "job 2.0: user_priority: expected a number, got '1'", id="priority"),
         pytest.param([job(1, user_priority=float("nan"))],
                      "job 1.0: user_priority: expected a finite number", id="priority-nan"),
-        pytest.param(["job"], "job object 1 (counting from 1): expected a job object, got str", id="not-object"),
+        pytest.param(["job"], "job object 1 (counting from 1): expected a job object, got a string", id="not-object"),
     ],
 )  # fmt: skip
 def test_bad_jobs(objs: list[Any], message: str) -> None:

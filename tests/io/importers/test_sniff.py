@@ -39,7 +39,7 @@ SPEC = "it looks like a sweep spec: give it to fs sweep"
                      "history.csv: not valid JSON (line 1, column 1: Expecting value); expected "
                      f"a list of job objects; {HISTORY}", id="submit-history"),
         pytest.param(["submit", "--file", "sample-state.json"],
-                     "sample-state.json: expected a JSON list of job objects, got dict; "
+                     "sample-state.json: expected a JSON list of job objects, got an object; "
                      f"{STATE}", id="submit-state"),
         pytest.param(["submit", "--file", "pool.toml"],
                      "pool.toml: not valid JSON (line 1, column 1: Expecting value); expected a "
@@ -51,10 +51,10 @@ SPEC = "it looks like a sweep spec: give it to fs sweep"
                      "history.csv: not valid JSON (line 1, column 1: Expecting value); expected "
                      f"a list of job objects; {HISTORY}", id="negotiate-history"),
         pytest.param(["taskqueues", "--jobs-file", "sample-state.json"],
-                     f"sample-state.json: expected a JSON list of job objects, got dict; {STATE}",
+                     f"sample-state.json: expected a JSON list of job objects, got an object; {STATE}",
                      id="taskqueues-state"),
         pytest.param(["sprio", "--jobs-file", "sample-state.json"],
-                     f"sample-state.json: expected a JSON list of job objects, got dict; {STATE}",
+                     f"sample-state.json: expected a JSON list of job objects, got an object; {STATE}",
                      id="sprio-state"),
     ],
 )  # fmt: skip
