@@ -262,8 +262,14 @@ class JSONFault(Exception):
 def not_json(name: str, fault: JSONFault, expected: str) -> InputError:
     """The refusal of input ``name`` that is not valid JSON (``fault``), expected to hold
     ``expected``."""
+    if fault.reason is _EMPTY:
+        return InputError(f"{name}: empty; expected {expected}")
     at = "" if fault.line is None else f"line {fault.line}, column {fault.column}: "
     return InputError(f"{name}: not valid JSON ({at}{fault.reason}); expected {expected}")
+
+
+#: The reason of a document that holds nothing but JSON's blank space (worded "empty").
+_EMPTY = "empty"
 
 
 def read_json(path: str, name: str | None = None, pairs: Callable[..., Any] | None = None) -> Any:
@@ -286,6 +292,8 @@ def read_json(path: str, name: str | None = None, pairs: Callable[..., Any] | No
         if fh is not sys.stdin:
             fh.close()
     refuse_byte_order_mark(text, f"{name or path}:1")
+    if not text.strip(" \t\r\n"):
+        raise JSONFault(None, None, _EMPTY)
     try:
         return json.loads(text, object_pairs_hook=pairs)
     except json.JSONDecodeError as exc:

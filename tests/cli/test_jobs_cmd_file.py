@@ -72,6 +72,10 @@ BAD = [
         id="null-object",
     ),
     pytest.param(None, "File '{f}' is a directory.", id="folder"),
+    # (an empty file, or blank space alone, said "not valid JSON (line 1, column 1:
+    # Expecting value)", Python's words, where fs import history says "empty")
+    pytest.param("", "{f}: empty; expected a list of job objects", id="empty"),
+    pytest.param(" \r\n\t\n", "{f}: empty; expected a list of job objects", id="blank"),
 ]
 #: (Their JSON kinds were Python's type names before: got str, got dict, got int, got
 #: NoneType; a jobs file's writer reads JSON, not Python.)
@@ -107,6 +111,15 @@ def test_a_bad_stdin_is_named_as_a_file_is(env: dict[str, Path], run: Callable[.
         "fs: error: -: not valid JSON (line 1, column 1: Expecting value); "
         "expected a list of job objects\n"
     )
+
+
+def test_an_empty_stdin_is_empty(env: dict[str, Path], run: Callable[..., Any]) -> None:
+    """``fs submit --file - < /dev/null``: ``-: empty``, exit 2, nothing written."""
+    before = env["state"].read_bytes()
+    result = run("submit", "--file", "-", *common(env), input="")
+    refused(result)
+    assert result.stderr == "fs: error: -: empty; expected a list of job objects\n"
+    assert env["state"].read_bytes() == before
 
 
 def test_a_missing_file_is_worded_as_click_words_it(

@@ -71,10 +71,10 @@ def test_a_shorter_blank_file_keeps_its_readers_message(
     env: dict[str, Path], run: Callable[..., Any], tmp_path: Path
 ) -> None:
     """``fs sprio -l --jobs-file FILE`` with FILE one byte short of 16 MB of spaces: the
-    JSON reader's own message, as before."""
+    message of a jobs file holding nothing, as of an empty one."""
     blank = str(_blank(tmp_path / "blank.json", BLANK_LIMIT - 1))
     result = run("sprio", "-l", "--jobs-file", blank, *common(env))
-    refused(result, f"{blank}: not valid JSON (line 1, column {BLANK_LIMIT}: Expecting value)")
+    refused(result, f"{blank}: empty; expected a list of job objects")
 
 
 def test_a_document_after_a_little_blank_space_still_reads(
