@@ -36,9 +36,9 @@ def parse_tres_weights(text: str) -> dict[str, float]:
     (``slurmdb_get_tres_base_unit``: M for mem and bb, none for the others), as
     ``get_convert_unit_val`` does; anything after the unit letter is not read. That
     function multiplies in a C ``int`` (22.05 and 26.05 alike): a ``T`` or ``P`` on any
-    other TRES makes 1024^4 and more, a signed overflow (undefined: wrapped to 0, as gcc's
-    ``imul`` leaves it, the weight is kept undivided; folded by the optimiser, anything),
-    so such a weight is refused.
+    other TRES makes 1024^4 and more, a signed overflow (undefined: the same loop built by
+    gcc 12 keeps ``2T`` at 2 and makes ``2P`` 2/1024 at -O0, and inlined at -O2 divides
+    both by 0, infinity), so such a weight is refused.
 
     Raises:
         ValueError: what makes slurmctld stop (``fatal``) with this string, and the
