@@ -192,7 +192,7 @@ OVERFLOW = (
     [
         # get_convert_unit_val multiplies 1024s in a C int from cpu's base unit (none): T is
         # its 4th step, 2^40, a signed overflow (undefined; 22.05 and 26.05 alike). fs took
-        # 2/1024^4 and printed TRES cpu=0 (gcc's wrap to 0 keeps 2: cpu=2, PRIORITY 102).
+        # 2/1024^4 and printed TRES cpu=0 (gcc 12 keeps 2 at -O0; inlined at -O2, inf).
         pytest.param("CPU=2T", "CPU=2T", "T", 4, id="cpu-T"),
         pytest.param("Mem=2G,GRES/gpu=1p", "GRES/gpu=1p", "P", 5, id="gres-p"),
     ],
