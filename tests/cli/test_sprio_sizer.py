@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
-from tests.cli.conftest import SPRIO_ACCOUNTS, sprio_files
+from tests.cli.conftest import sprio_files
 
 NOW_EPOCH = 1795262400
 
 # Two nodes of 8 CPUs (16); short's MaxTime 60 minutes, long's 1440. PriorityJobFactor 1
-# and 2 over the largest (2), weighted by 1: 0.5 in short, 1.0 in long.
+# and 2 over the largest (2), weighted by 1: 0.5 in short, 1.0 in long. Association
+# priorities 1 (alice) and 2 (bob) over the largest (2), weighted by 1: 0.5 and 1.0.
 POOL = """
 [pool]
 defaults = "current"
@@ -38,38 +39,43 @@ COMPAT
 max_age = "7-0"
 flags = ["SMALL_RELATIVE_TO_TIME"]
 [priority.weights]
-age = 1006
+age = 1000
+assoc = 1
 fairshare = 0
-jobsize = 29520
+jobsize = 30672
 partition = 1
 qos = 0
+[accounts.hep]
+shares = 1
+users = { alice = 1, bob = 1 }
+user_priority = { alice = 1, bob = 2 }
 """
 
-#: ``sprio -l``'s output, each line in two pieces (sprio's widths: 15, 9, then 10s).
+#: ``sprio -l``'s output, each line in two pieces.
 EXPECTED = {
     "current": [
         "          JOBID PARTITION     USER  ACCOUNT   PRIORITY       SITE        AGE      ASSOC"
         "  FAIRSHARE    JOBSIZE  PARTITION    QOSNAME        QOS        NICE                 TRES",
-        "              1 short        alice      hep        111          0        101          0"
-        "          0         10          0     normal          0           0                     ",
-        "              1 long         alice      hep        111          0        101          0"
-        "          0         10          1     normal          0           0                     ",
-        "              2 short        alice      hep        296          0         50          0"
-        "          0        246          0     normal          0           0                     ",
-        "              2 long         alice      hep        297          0         50          0"
-        "          0        246          1     normal          0           0                     ",
+        "              1 short          bob      hep       1012          0       1000          1"
+        "          0         11          0     normal          0           0                     ",
+        "              1 long           bob      hep       1012          0       1000          1"
+        "          0         11          1     normal          0           0                     ",
+        "              2 short        alice      hep       1256          0       1000          0"
+        "          0        256          0     normal          0           0                     ",
+        "              2 long         alice      hep       1257          0       1000          0"
+        "          0        256          1     normal          0           0                     ",
     ],
     "22.05": [
-        "          JOBID PARTITION     USER   PRIORITY       SITE        AGE      ASSOC"
-        "  FAIRSHARE    JOBSIZE  PARTITION        QOS        NICE                 TRES",
-        "              1 short        alice        111          0        101          0"
-        "          0         10          0          0           0                     ",
-        "              1 long         alice        111          0        101          0"
-        "          0         10          1          0           0                     ",
-        "              2 short        alice        296          0         50          0"
-        "          0        246          0          0           0                     ",
-        "              2 long         alice        297          0         50          0"
-        "          0        246          1          0           0                     ",
+        "          JOBID PARTITION     USER   PRIORITY       SITE        AGE      ASSOC "
+        " FAIRSHARE    JOBSIZE  PARTITION        QOS        NICE                 TRES",
+        "              1 short          bob       1012          0       1000          1 "
+        "         0         11          0          0           0                     ",
+        "              1 long           bob       1012          0       1000          1 "
+        "         0         11          1          0           0                     ",
+        "              2 short        alice       1256          0       1000          0 "
+        "         0        256          0          0           0                     ",
+        "              2 long         alice       1257          0       1000          0 "
+        "         0        256          1          0           0                     ",
     ],
 }
 
@@ -78,28 +84,28 @@ EXPECTED = {
 def test_partitions_whose_stored_priorities_tie_leave_the_job_in_the_later_one(
     tmp_path: Path, run: Callable[..., Any], compat: str
 ) -> None:
-    """A job of 8 CPUs and no time limit: ``SMALL_RELATIVE_TO_TIME`` sizes it 8 / MaxTime
-    / 16 CPUs, x 29,520: 8 / 60 / 16 x 29520 = 246 in short, 8 / 1440 / 16 x 29520 = 10.25
-    in long. Both jobs name ``short,long`` (tier 1 both) and came before the pass.
+    """Two jobs of 8 CPUs and no time limit naming ``short,long`` (tier 1 both), 8 days
+    old: age 1 x 1000 at this pass and the ones before (the stored priorities that chose
+    where the schedulers left them are the pass before's), no usage. ``SMALL_RELATIVE_TO_TIME``
+    sizes a job 8 / MaxTime / 16 CPUs x 30,672: 255.6 in short, 10.65 in long.
 
-    Job 1, 60,480 s old (age 0.1 x 1006 = 100.6): at submission its factors are short's
-    (its first named): 100.6 + 246 = 346.6, so short's stored priority is 0.5 + 346.6 =
-    347.1 -> 347 and long's 1.0 + 346.6 = 347.6 -> 347: equal, long's record is popped
-    last and the pass sizes the job in long: 100.6 + 10.25 = 110.85, short 111.35 -> 111,
-    long 111.85 -> 111, equal again: it stays in long. sprio: JOBSIZE 10, PRIORITY 111
-    in both rows. fs compared 347.1 and 347.6 as they are and took short: JOBSIZE 246,
-    PRIORITY 347 (short's 0.5 below long's truncated away alike).
+    Job 1, bob's (ASSOC 1.0): sized in short, its sum before the partition factor is
+    1000 + 1 + 255.6 = 1256.6; short stores 0.5 + 1256.6 = 1257.1 -> 1257, long 1.0 +
+    1256.6 = 1257.6 -> 1257: equal, long's record is popped last. Sized in long:
+    1011.65, short 1012.15 -> 1012, long 1012.65 -> 1012: equal, it stays in long. sprio:
+    JOBSIZE 11 (10.65), PRIORITY 1012 in both rows. fs compared 1257.1 and 1257.6 as they
+    are and took short: JOBSIZE 256, PRIORITY 1257 in both rows.
 
-    Job 2, 30,240 s old (0.05 x 1006 = 50.3): 50.3 + 246 = 296.3, short 296.8 -> 296,
-    long 297.3 -> 297: short's is lower, popped last; it stays in short: JOBSIZE 246,
-    PRIORITY 296 in short, 297 in long."""
+    Job 2, alice's (0.5): in short 1256.1, short 1256.6 -> 1256, long 1257.1 -> 1257; in
+    long 1011.15, short 1011.65 -> 1011, long 1012.15 -> 1012: short's is lower either way,
+    popped last: JOBSIZE 256, PRIORITY 1256 in short, 1257 in long."""
     jobs = [
-        {"id": str(n), "owner": "alice", "account": "hep", "partition": "short,long",
-         "request_cpus": 8, "submit_time": NOW_EPOCH - ago}
-        for n, ago in ((1, 60480), (2, 30240))
+        {"id": str(n), "owner": owner, "account": "hep", "partition": "short,long",
+         "request_cpus": 8, "submit_time": NOW_EPOCH - 8 * 86400}
+        for n, owner in ((1, "bob"), (2, "alice"))
     ]  # fmt: skip
     line = 'output_compat = "22.05"' if compat == "22.05" else ""
-    args = sprio_files(tmp_path, jobs, POOL.replace("COMPAT", line) + SPRIO_ACCOUNTS)
+    args = sprio_files(tmp_path, jobs, POOL.replace("COMPAT", line))
     state = (tmp_path / "state.json").read_bytes()
     result = run("sprio", "-l", *args)
     assert (result.exit_code, result.stderr) == (0, "")

@@ -16,8 +16,11 @@ What depends on that partition: the job-size factor of a job of no time limit un
 own age, fair share, site and nice, so a kind of job whose rows depend on it is picked job
 by job (:meth:`SizedShares.pick`).
 
-The job's size factor in the priorities that chose it is that of the partition chosen the
-pass before (its first named at submission): the choice is made from there until it holds.
+The priorities that choose it are the pass before's (the submission's before the first):
+its size factor that of the partition chosen the pass before (its first named at
+submission), so the choice is made from there until it holds; its other factors are taken
+as this pass's, where slurmctld's are the pass before's (a job whose age or fair share
+moved its sums across a whole number since that pass is not modelled).
 """
 
 from __future__ import annotations
