@@ -154,6 +154,13 @@ def test_a_job_of_several_partitions_is_billed_under_its_first_named(
             "fs models no negative billing; expected 0 or more",
             id="negative",
         ),
+        pytest.param(  # (get_convert_unit_val's int: 1024^4 overflows, compiler-dependent)
+            "CPU=1T",
+            '{config}: partitions.batch.billing_weights: "CPU=1T": a T unit on a TRES other '
+            "than mem and bb is 1024^4, which overflows Slurm's int (get_convert_unit_val): "
+            "what slurmctld reads depends on its compiler; give the weight as a plain number",
+            id="unit-T",
+        ),
     ],
 )
 def test_weights_beyond_any_billing_are_refused(

@@ -180,3 +180,45 @@ def test_of_one_tier_the_partition_of_least_priority_sizes_the_job(
         "    1 long            1000        500",
         "    1 short           1000       1000",
     ]
+
+
+@pytest.mark.parametrize("compat", ["current", "22.05"])
+def test_a_job_submitted_since_the_pass_is_sized_in_its_first_named_partition(
+    tmp_path: Path, run: Callable[..., Any], compat: str
+) -> None:
+    """Between its submission and the first decay pass, sprio shows the factors
+    ``job_allocate`` computed (``set_job_prio`` -> ``priority_p_set`` ->
+    ``set_priority_factors``) with ``job_ptr->part_ptr`` as ``_job_create`` set it: the
+    primary of ``_get_job_parts``, the head of the list as named (22.05's
+    ``get_part_list`` does not sort it; 26.05's takes the head before sorting by tier), not
+    the highest tier (Slurm 24.11, and master after 26.05, sort first), nor the last
+    ``_select_nodes_parts`` then tries (it runs after ``set_job_prio``).
+
+    Short (60 minutes, tier 2), mid (4:00:00, 240) and long (1-0, 1440); 8 of 16 CPUs x
+    2,880,000 over them: 24000, 6000 and 1000. Job 1 names ``long,short,mid`` and came at
+    the pass (12:00): long's 1000 in every row (the highest tier would be short's 24000,
+    the last tried mid's 6000); rows in tier order: short, then long and mid as named.
+    Job 2, the same an hour before the pass, is sized where the schedulers left it: of its
+    lowest tier (long, mid), equal priorities, the later, mid: 6000."""
+    jobs = [
+        {"id": str(n), "owner": "alice", "account": "hep", "partition": "long,short,mid",
+         "request_cpus": 8, "submit_time": NOW_EPOCH - ago}
+        for n, ago in ((1, 0), (2, 3600))
+    ]  # fmt: skip
+    config = (
+        SIZED_TOML.replace("COMPAT", compat)
+        .replace('max_time = "1:00:00"\n', 'max_time = "1:00:00"\npriority_tier = 2\n')
+        .replace("[priority]\n", '[partitions.mid]\nmax_time = "4:00:00"\n[priority]\n')
+        + SPRIO_ACCOUNTS
+    )
+    result = run("sprio", "-o", "%.5i %9r %.10J", *sprio_files(tmp_path, jobs, config))
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == [
+        "JOBID PARTITION    JOBSIZE",
+        "    1 short           1000",
+        "    1 long            1000",
+        "    1 mid             1000",
+        "    2 short           6000",
+        "    2 long            6000",
+        "    2 mid             6000",
+    ]

@@ -178,3 +178,58 @@ def test_import_slurm_conf_into_a_config_with_a_tres_table_names_the_table_inlin
     replaced = run("import", "slurm-conf", str(conf), "--into", str(cfg), "--replace")
     assert replaced.exit_code == 0, replaced.stderr
     assert 'tres = "CPU=1000,Mem=2G"' in cfg.read_text(encoding="utf-8").splitlines()
+
+
+OVERFLOW = (
+    "a {unit} unit on a TRES other than mem and bb is 1024^{steps}, which overflows Slurm's"
+    " int (get_convert_unit_val): what slurmctld reads depends on its compiler; give the"
+    " weight as a plain number\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("weights", "item", "unit", "steps"),
+    [
+        # get_convert_unit_val multiplies 1024s in a C int from cpu's base unit (none): T is
+        # its 4th step, 2^40, a signed overflow (undefined; 22.05 and 26.05 alike). fs took
+        # 2/1024^4 and printed TRES cpu=0 (gcc 12 keeps 2 at -O0; inlined at -O2, inf).
+        pytest.param("CPU=2T", "CPU=2T", "T", 4, id="cpu-T"),
+        pytest.param("Mem=2G,GRES/gpu=1p", "GRES/gpu=1p", "P", 5, id="gres-p"),
+    ],
+)
+def test_a_t_or_p_unit_on_a_tres_other_than_mem_is_refused(
+    tmp_path: Path, run: Callable[..., Any], weights: str, item: str, unit: str, steps: int
+) -> None:
+    args = _pool(tmp_path, f'tres = "{weights}"\n')
+    state = (tmp_path / "state.json").read_bytes()
+    result = run("sprio", "-l", *args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f'fs: error: {tmp_path / "pool.toml"}: priority.weights.tres: "{item}": '
+        + OVERFLOW.format(unit=unit, steps=steps)
+    )
+    assert (tmp_path / "state.json").read_bytes() == state
+
+
+def test_a_t_or_p_unit_on_mem_or_bb_is_read(tmp_path: Path, run: Callable[..., Any]) -> None:
+    # Mem's base unit is M: P is 3 steps (1024^3, an int's 2^30): 1099511627776P (2^40)
+    # is 1024 a MB; 4096 of the partition's 16384 MB, factor 0.25 (%t), weighted 256:
+    # PRIORITY 100 (age) + 256. bb's T: 2 steps, read too.
+    args = _pool(tmp_path, 'tres = "Mem=1099511627776P,bb/x=1T"\n')
+    result = run("sprio", "-o", "%.5i %.10Y %20t", *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == ["    1        356 mem=0.25            "]
+
+
+def test_import_slurm_conf_refuses_a_t_unit_on_cpu(tmp_path: Path, run: Callable[..., Any]) -> None:
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(SLURM_CONF.replace("Mem=2G", "Mem=2G,CPU=3T"), encoding="utf-8")
+    cfg = tmp_path / "pool.toml"
+    cfg.write_text("[priority.weights]\nage = 5\n", encoding="utf-8")
+    result = run("import", "slurm-conf", str(conf), "--into", str(cfg))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f'fs: error: {conf}:4: PriorityWeightTRES: "CPU=3T": ' + OVERFLOW.format(unit="T", steps=4)
+    )
+    assert cfg.read_text(encoding="utf-8") == "[priority.weights]\nage = 5\n"

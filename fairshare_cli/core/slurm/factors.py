@@ -34,11 +34,16 @@ def parse_tres_weights(text: str) -> dict[str, float]:
     skipped), names without regard to case (here in lower case), a later item overriding
     an earlier one. A unit divides the weight by 1024 per step above the TRES's base unit
     (``slurmdb_get_tres_base_unit``: M for mem and bb, none for the others), as
-    ``get_convert_unit_val`` does; anything after the unit letter is not read.
+    ``get_convert_unit_val`` does; anything after the unit letter is not read. That
+    function multiplies in a C ``int`` (22.05 and 26.05 alike): a ``T`` or ``P`` on any
+    other TRES makes 1024^4 and more, a signed overflow (undefined: the same loop built by
+    gcc 12 keeps ``2T`` at 2 and makes ``2P`` 2/1024 at -O0, and inlined at -O2 divides
+    both by 0, infinity), so such a weight is refused.
 
     Raises:
         ValueError: what makes slurmctld stop (``fatal``) with this string, and the
-            values fs does not model (hexadecimal, infinite or NaN weights).
+            values fs does not model (hexadecimal, infinite or NaN weights, a ``T`` or
+            ``P`` unit on a TRES other than mem and bb).
     """
     out: dict[str, float] = {}
     for item in filter(None, text.split(",")):
@@ -69,6 +74,12 @@ def _tres_weight(kind: str, item: str, value: str) -> float:
             )
         base = 2 if kind.lower() in ("mem", "bb") else 0
         steps = TRES_WEIGHT_UNITS.index(unit) + 1 - base
+        if steps > 3:  # (1024^4 in a C int: signed overflow, undefined)
+            raise ValueError(
+                f'"{item}": a {unit} unit on a TRES other than mem and bb is 1024^{steps},'
+                " which overflows Slurm's int (get_convert_unit_val): what slurmctld"
+                " reads depends on its compiler; give the weight as a plain number"
+            )
         if steps > 0:
             weight /= 1024.0**steps
     return weight

@@ -206,6 +206,16 @@ def planned_end(start: float, limit: float | None) -> float:
     return start + (YEAR if limit is None or math.isinf(limit) else limit)
 
 
+def tier_order(pinfos: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
+    """A job's partitions in the order slurmctld keeps them, and sprio lists them: highest
+    ``PriorityTier`` first, partitions of one tier as named (``get_part_list`` sorts the
+    list with ``priority_sort_part_tier``, which compares tiers only, through ``qsort``,
+    whose merge sort keeps equal ones in place; Slurm 22.05 and 26.05 alike)."""
+    if len(pinfos) < 2 or len({info.priority_tier for info, _ in pinfos}) < 2:
+        return pinfos
+    return sorted(pinfos, key=lambda pf: -pf[0].priority_tier)
+
+
 def sizing_partition(
     job: Any,
     pinfos: Sequence[tuple[Any, float]],
@@ -215,25 +225,39 @@ def sizing_partition(
     limit: float | None = None,
 ) -> Any:
     """The partition whose ``MaxTime`` sizes a job that has no time limit and whose TRES its
-    own factors count (``set_priority_factors``: ``job_ptr->part_ptr``): its first
-    named (``pinfos``), slurmctld's primary partition at submission (22.05 and 26.05 alike),
-    until the first decay pass after it came (``last_pass``); from then the one of its
-    records the schedulers pop last, where they left it (``_schedule`` and backfill set
-    ``job_ptr->part_ptr`` to each record's, in ``sort_job_queue2``'s order: highest tier
-    first, then highest priority): of its lowest tier (in tier order, ``ordered``) the one
-    of least partition and TRES terms (``terms``, by name), of equal ones the last; of the
-    partitions whose ``MaxTime`` the job's time limit (``limit``, seconds) is within, as
-    ``build_job_queue`` queues no record where ``job_limits_check`` holds it back. The
-    captures agree: a job of ``batch,express`` and no time limit prints batch's
-    ``MaxTime`` (``pack_job``), its lower priority, both of tier 1; one of ``long,express``
-    (tiers 2 and 1) and 4 hours, above express's 2, long's priority."""
+    own factors count (``set_priority_factors``: ``job_ptr->part_ptr``): of
+    :func:`sizing_choices`, the one of least ``terms`` (by name: the priorities slurmctld
+    stores, whole numbers, :mod:`~.sizer`), of equal ones the last (the last without
+    ``terms``). The captures agree: a job of ``batch,express`` and no time limit prints
+    batch's ``MaxTime`` (``pack_job``), its lower priority, both of tier 1; one of
+    ``long,express`` (tiers 2 and 1) and 4 hours, above express's 2, long's priority."""
+    lowest = sizing_choices(job, pinfos, ordered, last_pass, limit)
+    return min(reversed(lowest), key=lambda info: terms[info.name]) if terms else lowest[-1]
+
+
+def sizing_choices(
+    job: Any,
+    pinfos: Sequence[tuple[Any, float]],
+    ordered: Sequence[tuple[Any, float]],
+    last_pass: float,
+    limit: float | None = None,
+) -> list[Any]:
+    """The partitions :func:`sizing_partition` chooses among: its first named (``pinfos``),
+    slurmctld's primary partition at submission (22.05 and 26.05 alike: ``_get_job_parts``
+    takes the head of the list as named, the factors ``job_allocate``'s ``set_job_prio``
+    computes before ``_select_nodes_parts`` tries each), until the first decay pass after
+    it came (``last_pass``); from then those the schedulers may pop its record of last,
+    where they leave it (``_schedule`` and backfill set ``job_ptr->part_ptr`` to each
+    record's, in ``sort_job_queue2``'s order: highest tier first, then highest priority):
+    of the partitions whose ``MaxTime`` the job's time limit (``limit``, seconds) is within,
+    as ``build_job_queue`` queues no record where ``job_limits_check`` holds it back, those
+    of the lowest tier, in tier order (``ordered``)."""
     if len(pinfos) < 2 or submitted_since(job.submit_time, last_pass):
-        return pinfos[0][0]
+        return [pinfos[0][0]]
     whole = None if limit is None or math.isinf(limit) else math.ceil(limit / 60.0) * 60.0
     fit = [pf for pf in ordered if whole is None or not whole > (pf[0].max_time or math.inf)]
     fit = fit or list(ordered)
-    lowest = [info for info, _ in fit if info.priority_tier == fit[-1][0].priority_tier]
-    return min(reversed(lowest), key=lambda info: terms[info.name]) if terms else lowest[-1]
+    return [info for info, _ in fit if info.priority_tier == fit[-1][0].priority_tier]
 
 
 def submitted_since(submitted: float | None, when: float) -> bool:

@@ -26,10 +26,12 @@ from fairshare_cli.core.slurm.factors import (
 from fairshare_cli.core.slurm.fairshare import job_fairshare_factor
 from fairshare_cli.core.slurm.partition import (
     partitions_of,
-    sizing_partition,
+    sizing_choices,
     submitted_since,
     submitted_time_limit,
+    tier_order,
 )
+from fairshare_cli.core.slurm.sizer import Sizes, weighted_sum
 from fairshare_cli.errors import InputError
 
 FACTOR_KEYS = ("age", "assoc", "fairshare", "jobsize", "partition", "qos")
@@ -390,15 +392,36 @@ class FactorMaker:
     def size_values(self, job: Any, pinfos: list[tuple[PartitionInfo, float]]) -> Any:
         """What the jobs of one size share in these partitions: the job-size factor and
         its weighted value, and per partition its name, partition factor and weighted
-        value, TRES factors, weighted TRES factors and the non-zero weighted TRES terms."""
+        value, TRES factors, weighted TRES factors and the non-zero weighted TRES terms;
+        a :class:`~.sizer.Sizes` where these depend on the partition slurmctld leaves the
+        job in (:func:`~.partition.sizing_choices` gives more than one, which differ)."""
         ordered = tier_order(pinfos)
         fresh = {info.name: self.tres(job, info, pinfos[0][0]) for info, _ in ordered}
-        keys = {i.name: f * self.weights[4] + sum(fresh[i.name][1].values()) for i, f in ordered}
         limit = submitted_time_limit(job, pinfos[0][0])
-        sizer = sizing_partition(job, pinfos, ordered, self.now, keys, limit)
+        choices = sizing_choices(job, pinfos, ordered, self.now, limit)
+        sized = {info.name: self._sized(job, info, ordered, fresh, limit) for info in choices}
+        kinds = {(js, *((p[0], tuple(p[4].items())) for p in ps)) for js, _, ps in sized.values()}
+        if len(kinds) == 1:
+            return sized[choices[-1].name]
+        start = pinfos[0][0]
+        js_w = {name: size[1] for name, size in sized.items()}
+        if start.name not in js_w:
+            f_js = self.jobsize(job, start.max_time if limit is None else limit)
+            js_w[start.name] = f_js * self.weights[3]
+        keyed = [
+            (info.name, f * self.weights[4], weighted_sum(fresh[info.name][1]))
+            for info, f in ordered
+            if info.name in sized
+        ]
+        return Sizes(start.name, js_w, keyed, sized)
+
+    def _sized(
+        self, job: Any, sizer: PartitionInfo, ordered: Any, fresh: Any, limit: float | None
+    ) -> Any:
+        """:meth:`size_values`' tuple for a job left in partition ``sizer``."""
         f_js = self.jobsize(job, sizer.max_time if limit is None else limit)
         own = None  # (the job's weighted TRES factors in its own partition)
-        if self.kept_tres and len(pinfos) > 1 and self.tres_weights and not self.no_norm_tres:
+        if self.kept_tres and len(ordered) > 1 and self.tres_weights and not self.no_norm_tres:
             own = fresh[sizer.name][1]
         parts = []
         for info, f_part in ordered:
@@ -453,16 +476,6 @@ def _partition_factors(
             f = 0.0
         out.append((info, f))
     return out
-
-
-def tier_order(pinfos: list[tuple[PartitionInfo, float]]) -> list[tuple[PartitionInfo, float]]:
-    """A job's partitions in the order slurmctld keeps them, and sprio lists them: highest
-    ``PriorityTier`` first, partitions of one tier as named (``get_part_list`` sorts the
-    list with ``priority_sort_part_tier``, which compares tiers only, through ``qsort``,
-    whose merge sort keeps equal ones in place; Slurm 22.05 and 26.05 alike)."""
-    if len(pinfos) < 2 or len({info.priority_tier for info, _ in pinfos}) < 2:
-        return pinfos
-    return sorted(pinfos, key=lambda pf: -pf[0].priority_tier)
 
 
 def controller_priority(row: PriorityRow, multi_partition: bool = False) -> int:

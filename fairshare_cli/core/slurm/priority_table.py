@@ -28,6 +28,7 @@ from fairshare_cli.core.names import job_sort_key
 from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.partition import NoDefaultPartition, submitted_since
 from fairshare_cli.core.slurm.priority import FactorMaker, PriorityContext, PriorityRow
+from fairshare_cli.core.slurm.sizer import SizedShares, Sizes
 
 #: The job fields :func:`compute_table` reads, in the order jobs files usually write them:
 #: ``io/jobs.py``'s ``load_jobs`` may hand it records of only these, for a file with no
@@ -337,6 +338,8 @@ class TableBuilder:
         pinfos = maker.partitions(job)  # first: compute_rows' order of errors
         qos_list = maker.qos_values(job)
         size = maker.size_values(job, pinfos)
+        if type(size) is Sizes:  # (picked job by job: SizedShares.pick)
+            return size.shares(qos_list, PartShare)  # type: ignore[no-any-return]
         # sprio's rows: each partition (in tier order), each QOS in it (_create_prio_list_part)
         return tuple(PartShare(size, part, qos) for part in size[2] for qos in qos_list)
 
@@ -464,6 +467,8 @@ class TableBuilder:
                     age = (span - span % 1.0) / max_age
                     age_w = age * float_w_age
             site, nice = job.site_factor, job.nice
+            if own.__class__ is SizedShares:  # (rows as slurmctld left the job: core/slurm/sizer)
+                own = own.pick(age_w, assoc, site, nice)
             for part in own:  # age, ASSOC (0.0 if unweighted: age + 0.0 is age), fair share, ...
                 p = (age_w + assoc.weighted_assoc if w_assoc else age_w) + assoc.weighted_fairshare
                 p = p + part.weighted_jobsize + part.weighted_partition + part.weighted_qos

@@ -19,6 +19,7 @@ from typing import Any
 from fairshare_cli.core.names import job_sort_key
 from fairshare_cli.core.slurm.factors import job_user
 from fairshare_cli.core.slurm.priority import FACTOR_KEYS, FactorMaker, PriorityContext, PriorityRow
+from fairshare_cli.core.slurm.sizer import Sizes
 from fairshare_cli.render.formats import jsonable
 from fairshare_cli.render.sprio import FACTOR_LETTERS, SprioFormat, _cell
 
@@ -55,7 +56,9 @@ def reference_rows(
         pinfos = maker.partitions(job)
         qos_list = maker.qos_values(job)  # one a QOS the job names, in sprio's order
         account, f_assoc, f_fs, b_w, c_w = maker.assoc_values(assoc, user)
-        f_js, d_w, parts = maker.size_values(job, pinfos)
+        size = maker.size_values(job, pinfos)  # (a Sizes: rows as slurmctld left the job)
+        variants = size.variants if isinstance(size, Sizes) else {"": size}
+        f_js, d_w, parts = next(iter(variants.values()))
         jid = job.id
         if job.admin_priority is not None:
             zero = (0.0,) * 6
@@ -72,6 +75,11 @@ def reference_rows(
             max_age = maker.max_age
             f_age = 1.0 if max_age <= 0 or diff >= max_age else diff / max_age
         a_w = f_age * maker.weights[0]
+        if isinstance(size, Sizes):
+            qos_w = [qos[2] for qos in qos_list]
+            f_js, d_w, parts = variants[
+                size.pick(a_w + b_w + c_w, qos_w, job.site_factor, job.nice)
+            ]
         for (name, f_part, e_w, tres_f, tres_w, terms), (qname, f_qos, g_w) in (
             (part, qos) for part in parts for qos in qos_list
         ):

@@ -63,6 +63,9 @@ def test_weights_read_as_slurmctld_reads_them() -> None:
         pytest.param("CPU=1,Cup=2", "TRES weight 'cup' is not a configured TRES type", id="typo"),
         pytest.param("CPU=1,Mem=1X", "invalid unit type 'X'", id="unit"),
         pytest.param("CPU", "is an invalid TRES weight entry", id="no_value"),
+        # get_convert_unit_val's int: 1024^4 overflows (undefined), on cpu's T, not mem's
+        pytest.param("Mem=1T,CPU=1T", "a T unit on a TRES other than mem and bb", id="T"),
+        pytest.param("gres/gpu=1P", "1024\\^5, which overflows Slurm's int", id="P"),
     ],
 )
 def test_weights_slurmctld_refuses(text: str, message: str) -> None:
