@@ -448,6 +448,10 @@ def init(path: str, profile: str, example: str | None, force: bool) -> None:
         return
     if not path:  # (Path("") is the current folder: ". is a directory")
         raise InputError("fs init: an empty path; give the path of the config file to write")
+    if not path.strip():  # (a config named " " made in silence)
+        raise InputError(
+            f"fs init: {path!r} is only blanks; give the path of the config file to write"
+        )
     refuse_dash(path, "fs init", "config file")
     if path.endswith("/") and path.strip("/"):  # (Path() drops it: pool.toml/ wrote pool.toml)
         raise InputError(

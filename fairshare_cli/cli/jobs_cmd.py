@@ -149,9 +149,9 @@ def submit(  # noqa: PLR0913 - a Click callback takes one parameter per option
                 "account": account,
                 "partition": partition,
                 "qos": qos,
+                "num_nodes": num_nodes,  # (first: --nodes alone gives the CPUs its value)
                 "request_cpus": request_cpus,
                 "request_memory": request_memory,
-                "num_nodes": num_nodes,
                 "time_limit": time_limit,
                 "nice": nice,
                 "accounting_group": accounting_group,

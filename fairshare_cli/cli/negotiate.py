@@ -14,6 +14,7 @@ from fairshare_cli.cli.options import (
     GlobalOptions,
     common_options,
     dry_run_option,
+    no_empty_path,
     output_options,
     pass_options,
     wide_option,
@@ -79,6 +80,7 @@ def _show(
     "--jobs-file",
     type=click.Path(dir_okay=False),
     metavar="FILE",
+    callback=no_empty_path,
     help="Read the job queue from this JSON file instead of the state (with --dry-run).",
 )
 @dry_run_option

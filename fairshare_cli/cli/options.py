@@ -159,9 +159,10 @@ def no_empty_path(ctx: click.Context, param: click.Parameter, value: Any) -> Any
     """A callback refusing an empty path, which stood for no path or the current folder
     (``--workload "$UNSET"`` ran the state's queue, ``--out ""`` wrote the default folder,
     ``--example ""`` the sample pool into the current one, all in silence)."""
-    if value == "" and not ctx.resilient_parsing:
+    if isinstance(value, str) and not value.strip() and not ctx.resilient_parsing:
         more = ", or leave it out" if isinstance(param, click.Option) else ""
-        raise click.BadParameter(f"an empty path; give a path{more}", ctx, param)
+        what = f"{value!r} is only blanks" if value else "an empty path"  # (--example " ")
+        raise click.BadParameter(f"{what}; give a path{more}", ctx, param)
     return value
 
 

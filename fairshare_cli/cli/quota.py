@@ -10,6 +10,7 @@ from fairshare_cli.cli.options import (
     FilePath,
     GlobalOptions,
     common_options,
+    no_empty_path,
     output_options,
     pass_options,
     wide_option,
@@ -21,6 +22,7 @@ from fairshare_cli.cli.options import (
     "--jobs-file",
     type=FilePath(),
     metavar="FILE",
+    callback=no_empty_path,
     help="Read the job queue from this JSON file instead of the state.",
 )
 @wide_option

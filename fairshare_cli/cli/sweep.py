@@ -105,7 +105,9 @@ def objective_option(func: Any) -> Any:
 
 
 @sweep.command("run")
-@click.argument("spec_path", metavar="SPEC", type=click.Path(dir_okay=False))
+@click.argument(
+    "spec_path", metavar="SPEC", type=click.Path(dir_okay=False), callback=no_empty_path
+)
 @click.option(
     "--engine",
     type=click.Choice(ENGINES),

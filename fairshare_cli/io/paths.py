@@ -120,6 +120,8 @@ def check_output_file(path: str, option: str, what: str, writable: bool = True) 
     """
     if not path:  # (Path("") is the current folder: "cannot write config file .")
         raise InputError(f"{option}: an empty path; give the path of the {what} to write")
+    if not path.strip():  # (--into " ": a config named " " made in silence, as --state was)
+        raise InputError(f"{option}: {path!r} is only blanks; give the path of the {what} to write")
     refuse_dash(path, option, what)
     folder = Path(path).parent
     if not folder.is_dir():

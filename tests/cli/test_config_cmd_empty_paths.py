@@ -28,6 +28,20 @@ def test_init_of_an_empty_path_is_refused(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_init_of_a_path_of_blanks_is_refused(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fs init ' '`` (``"$CONFIG "`` with the variable unset) wrote a starter config
+    named ' ' in the current folder, exit 0."""
+    monkeypatch.chdir(tmp_path)
+    result = run("init", " ")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fs: error: fs init: ' ' is only blanks; give the path of the config file to write\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_into_an_empty_path_is_refused(
     tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -48,3 +48,18 @@ def test_nodes_alone_run_a_cpu_on_each(tmp_path: Path) -> None:
         "",
     )
     assert _job(tmp_path) == {"num_nodes": 2, "request_cpus": 2}
+
+
+def test_nodes_past_64_bits_are_refused_naming_nodes(tmp_path: Path) -> None:
+    """``fs submit --nodes 9223372036854775808`` (no --cpus: one CPU a node, so the CPUs
+    take the nodes' value) was refused as ``--cpus: expected a whole number that fits in
+    64 bits``, an option never typed; now the refusal names --nodes. No state is written."""
+    code, out, err = _run(
+        tmp_path, "submit --owner alice --account hep --nodes 9223372036854775808"
+    )
+    assert (code, out) == (2, "")
+    assert err == (
+        "fs: error: --nodes: expected a whole number that fits in 64 bits, "
+        "got 9223372036854775808\n"
+    )
+    assert not (tmp_path / "state.json").exists()

@@ -77,3 +77,36 @@ def test_an_empty_plot_path_is_refused(
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == "fs: error: --plot: an empty path; give the path of the plot to write\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pool.toml"]
+
+
+#: Lines whose path of blanks alone wrote a file or folder named so, exit 0.
+BLANK_LINES = {
+    # wrote the sample pool into a folder named " "
+    "init-example": (["init", "--example", " "], "--example", True),
+    # ran the sweep into a folder named " "
+    "sweep-run-out": (["sweep", "run", "sweep.toml", "--out", " "], "--out", True),
+    # read a folder named "  " (none: "File '  ' does not exist.")
+    "sweep-collect": (["sweep", "collect", "  "], "DIR", False),
+}
+
+
+@pytest.mark.parametrize("line", sorted(BLANK_LINES))
+def test_a_path_of_blanks_is_refused_and_nothing_written(
+    tmp_path: Path, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, line: str
+) -> None:
+    """``fs init --example ' '`` (``"$DIR "`` with the variable unset) wrote the sample
+    pool into a folder named ' ', exit 0, as ``--state ' '`` once made a state so."""
+    words, name, option = BLANK_LINES[line]
+    for sample in ("sweep.toml", "pool.toml", "workload.json", "history.csv"):
+        shutil.copy(SAMPLE / sample, tmp_path / sample)
+    monkeypatch.chdir(tmp_path)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    result = run(*words)
+    blanks = words[-1]
+    more = ", or leave it out" if option else ""
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"fs: error: Invalid value for '{name}': {blanks!r} is only blanks; give a path{more} "
+        f"(see 'cli {' '.join(words[:2] if words[0] == 'sweep' else words[:1])} --help')\n"
+    )
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before

@@ -47,11 +47,15 @@ def command(
     DIRAC's code reads it: JobShare = 250.5 or a trailing "# comment" is not an integer,
     so DIRAC uses 1000 (a warning says so). FILE - is stdin.
     """
+    from fairshare_cli.core.names import check_name
     from fairshare_cli.io.importers.as_config import Imported
     from fairshare_cli.io.importers.cfg_syntax import CFG_TEXT, parse_cfg
     from fairshare_cli.io.importers.dirac_cfg import read_dirac_cfg
     from fairshare_cli.io.inputs import bounded_lines, not_utf8, open_input
 
+    for option, name in (("--vo", vo), ("--setup", setup)):  # ("$UNSET": read as none given)
+        if name is not None:
+            check_name(name, option)
     with open_input(file) as fh:
         try:
             root = parse_cfg(bounded_lines(fh, file, CFG_TEXT), file)
