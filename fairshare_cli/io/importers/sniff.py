@@ -98,6 +98,8 @@ def _history_head(body: str) -> bool:
 _TABLE: list[tuple[str, int, Guess]] = [
     (r"\ASQLite format 3\x00", 0, STORE_FILE),
     (r'"format"\s*:\s*"fairshare-cli state"', 0, STATE_FILE),
+    # (a state whose "format" was edited away: its claims' "job_id" read as squeue's)
+    (r'"schema_version"\s*:\s*\d+\s*[,}]', 0, STATE_FILE),
     (r"^\[(pool|accountant|negotiator|priority)\]\s*$|^\[\[machines\]\]", _M, POOL_CONFIG),
     (r'"MyType"\s*:\s*"Job"', 0, Guess("condor_q or condor_history -json output", _CONDOR_JOBS)),
     (r'"MyType"\s*:\s*"Machine"', 0, Guess("condor_status -json output", ("condor-status",))),
