@@ -72,6 +72,23 @@ class Env:
             check_known_keys(name, raw)
             return decoder(raw)
 
+    def queue(self, label: str | None = None) -> list[Job]:
+        """The jobs of the state's queue (none without a ``jobs`` section), read as every
+        view reads it; ``label`` names it in messages (default: ``STATE: jobs``).
+
+        Raises:
+            StateError: the queue holds a malformed job.
+        """
+
+        def read(raw: Any) -> list[Job]:
+            if raw is None:  # (the job model is not loaded: fs userprio of a small pool)
+                return []
+            from fairshare_cli.core.jobs import parse_jobs
+
+            return parse_jobs(raw, label or f"{self.state_path}: jobs")
+
+        return self.decode("jobs", read)
+
     @contextlib.contextmanager
     def section_errors(self) -> Iterator[None]:
         """Turn a malformed state section (``SectionError``) into a ``StateError`` naming

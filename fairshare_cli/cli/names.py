@@ -123,11 +123,6 @@ def new_record_note(env: Env, state: acct.AccountantState, name: str) -> str:
 
 
 def _queue_submitters(env: Env) -> set[str]:
-    from fairshare_cli.core.htcondor.pool import submitter_of
-    from fairshare_cli.core.jobs import parse_jobs
+    from fairshare_cli.core.htcondor.userprio_rows import queued_submitters
 
-    jobs = env.decode(
-        "jobs", lambda raw: parse_jobs([] if raw is None else raw, f"{env.state_path}: jobs")
-    )
-    name_of = submitter_of(env.config)
-    return {name_of(job) for job in jobs}
+    return queued_submitters(env.queue(), env.config)

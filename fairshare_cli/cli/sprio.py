@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING
 import click
 
 from fairshare_cli.cli.context import Env, load_env
-from fairshare_cli.cli.options import GlobalOptions, common_options, output_options, pass_options
+from fairshare_cli.cli.options import (
+    GlobalOptions,
+    common_options,
+    no_empty_path,
+    output_options,
+    pass_options,
+)
 from fairshare_cli.cli.slurm_client import (
     SPRIO_LONG,
     VERSION_REASON,
@@ -35,18 +41,6 @@ if TYPE_CHECKING:
 
 #: What a ``-j`` without a list stands for (sprio's ``-j::``: ``job_flag`` set, no list).
 BARE_JOBS = "\0job_flag"
-
-
-def load_jobs(env: Env) -> list[Job]:
-    """The jobs of the state's queue.
-
-    Raises:
-        StateError: the queue holds a malformed job.
-    """
-    from fairshare_cli.core.jobs import parse_jobs
-
-    label = f"{env.state_path}: jobs"
-    return env.decode("jobs", lambda raw: parse_jobs([] if raw is None else raw, label))
 
 
 def read_table(
@@ -160,7 +154,12 @@ def _jobs_in(path: str) -> int:
 )
 @click.option("-h", "--noheader", is_flag=True, help="No header (-h).")
 @click.option("-v", "--verbose", count=True, help="Print the options in effect first (-v).")
-@click.option("--jobs-file", metavar="FILE", help="Read jobs from a JSON file, not the state.")
+@click.option(
+    "--jobs-file",
+    metavar="FILE",
+    callback=no_empty_path,
+    help="Read jobs from a JSON file, not the state.",
+)
 @cluster_option
 @click.option("--local", is_flag=True, help="No effect: fs's cluster is in no federation.")
 @click.option("--federation", is_flag=True, help="No effect: fs's cluster is in no federation.")
@@ -427,7 +426,7 @@ def _listed(
 
     left_out: list[str] | None = None if opts.whatif is None else []
     if opts.jobs_file is None:
-        jobs = load_jobs(env)
+        jobs = env.queue()
         when, ctx = priority_inputs(env, jobs)
         builder = TableBuilder(ctx, when, listed_at=env.now, queue_size=len(jobs))
         builder.left_out = left_out

@@ -307,7 +307,6 @@ def _share_columns(
     cluster's name and the Slurm whose output is printed (``priority.output_compat``);
     ``verbose``: ``-v``'s lines written on stderr first (:func:`requested_lines`)."""
     from fairshare_cli.cli.slurm_usage import view_usage
-    from fairshare_cli.cli.sprio import load_jobs
     from fairshare_cli.core.slurm import tree_usage as slurm
     from fairshare_cli.core.slurm.char_list import char_list
     from fairshare_cli.core.slurm.fairshare import basic_columns, share_columns
@@ -317,7 +316,7 @@ def _share_columns(
     algo, compat = slurm.algorithm(env.config), env.config.priority.output_compat
     # classic: a user's usage as the pass computed it at the user's first job, so the queue
     mid_pass = algo == "classic" and env.config.priority.type != "basic"
-    queue = load_jobs(env) if mid_pass else None
+    queue = env.queue() if mid_pass else None
     state, jobs = view_usage(env, queue)
     when, tree = slurm.evaluate(env.config, state, env.now, queue)
     # where the table leaves an account's factor blank, ``sshare --json`` carries it, as

@@ -10,6 +10,7 @@ from fairshare_cli.cli.context import load_env
 from fairshare_cli.cli.options import (
     GlobalOptions,
     common_options,
+    no_empty_path,
     output_options,
     pass_options,
     wide_option,
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     "--jobs-file",
     "jobs_file",
     metavar="FILE",
+    callback=no_empty_path,
     help="Read the waiting jobs from this JSON list of job objects instead of the state.",
 )
 @click.option(

@@ -7,7 +7,7 @@ its claims hold."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
@@ -38,7 +38,7 @@ def read_inputs(env: Env) -> UserprioInputs:
         from fairshare_cli.core.htcondor.accountant_decode import stored_records
 
         records = env.decode("accountant", stored_records)
-        jobs = env.decode("jobs", lambda raw: _queue(raw, f"{env.state_path}: jobs"))
+        jobs = env.queue()
         return UserprioInputs(records, jobs, {}, {})
     # Groups: the quota computation reads queue, accountant and claims once for all.
     from fairshare_cli.cli.htcondor_inputs import load_inputs
@@ -94,15 +94,6 @@ def as_dumped(env: Env) -> tuple[float, dict[str, GroupQuotaInfo]]:
         for name, g in snap.groups.items()
     }
     return snap.last_update, quotas
-
-
-def _queue(raw: Any, label: str) -> list[Job]:
-    """The state's queue (none without a ``jobs`` section: the job model is not loaded)."""
-    if raw is None:
-        return []
-    from fairshare_cli.core.jobs import parse_jobs
-
-    return parse_jobs(raw, label)
 
 
 def negotiator_section(env: Env) -> NegotiatorState:

@@ -35,7 +35,7 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
     from fairshare_cli.cli.running import hold_slots
     from fairshare_cli.core.htcondor.placement import Running
     from fairshare_cli.core.htcondor.pool import check_jobs, submitter_of
-    from fairshare_cli.core.jobs import job_to_json, parse_jobs
+    from fairshare_cli.core.jobs import job_to_json
     from fairshare_cli.core.operations.queue import ended_by_dump
     from fairshare_cli.io.importers.classad_dumps import open_dump
     from fairshare_cli.io.importers.condor_q import read_queue
@@ -50,7 +50,7 @@ def command(opts: GlobalOptions, file: str, dry_run: bool) -> None:
         jobs = [q.job for q in queued]
         check_jobs(jobs, env.config, file)
         source = f"state file {env.state_path}: jobs"
-        old = env.decode("jobs", lambda raw: parse_jobs([] if raw is None else raw, source))
+        old = env.queue(source)
         ids = {j.id for j in jobs}
         old, ended = ended_by_dump([j for j in old if j.id not in ids], skipped)
         merged = old + jobs

@@ -4,7 +4,9 @@ An empty ``--jobs-file`` (``--jobs-file "$JOBS"`` with the variable unset) was t
 no option: ``fs negotiate --jobs-file ''`` committed a cycle of the state's own queue
 (exit 0, the state rewritten), where a named jobs file is refused without ``--dry-run``;
 with ``--dry-run``, and in ``fs quota``, the state's queue was shown in place of the
-file's. Now each is refused before anything is read, as an empty ``--workload`` is.
+file's. Now each is refused before anything is read, as an empty ``--workload`` is; so
+are ``fs sprio`` and ``fs taskqueues``, which said ``File '' does not exist.``, click's
+words for a missing file.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from tests.cli.conftest import common
         pytest.param(("negotiate",), id="negotiate-commit"),
         pytest.param(("negotiate", "--dry-run"), id="negotiate-dry-run"),
         pytest.param(("quota",), id="quota"),
+        pytest.param(("sprio",), id="sprio"),
+        pytest.param(("taskqueues",), id="taskqueues"),
     ],
 )
 def test_an_empty_jobs_file_is_refused_and_the_state_kept(
