@@ -155,6 +155,12 @@ def _instance_notes(
             f"{where}: a slice shorter than 3600 s; DIRAC's accounting refuses such a report "
             f"('lastSeconds must be more than 3600'), so instance '{inst.name}' never corrects"
         )
+    if inst.max_global_correction == 0 or any(p.max_correction == 0 for p in inst.slices):
+        notes.append(
+            f"{where}: a max_global_correction or max_correction of 0; DIRAC's corrector "
+            f"divides 1 by it once it has history, so instance '{inst.name}' then fails "
+            "each TaskQueuesAgent cycle (fs taskqueues shows what DIRAC keeps)"
+        )
     if inst.group and inst.group not in groups:
         # SharesCorrector keys an instance by its Group option alone, and the
         # TaskQueueDB gives such a group's owners DEFAULT_GROUP_SHARE and corrects them
@@ -205,19 +211,19 @@ def _correction_instance(body: Any, i: int, file: str) -> DiracCorrectionInstanc
         slices.append(
             DiracSlice(
                 time_span=int(span),
-                weight=sr.int_("weight", 1, lo=0),
-                max_correction=sr.int_("max_correction", 3, lo=1),
+                weight=sr.int_("weight", 1, lo=INT64_MIN, hi=INT64_MAX),
+                max_correction=sr.int_("max_correction", 3, lo=INT64_MIN, hi=INT64_MAX),
             )
         )
-    if slices and sum(s.weight for s in slices) <= 0:  # (none: DIRAC divides nothing)
+    if slices and sum(s.weight for s in slices) == 0:  # (none: DIRAC divides nothing)
         ir.fail(
-            f"{where}.slices: the slice weights sum to zero; give at least one slice a "
-            "positive weight (DIRAC divides each weight by their sum)"
+            f"{where}.slices: the slice weights sum to zero; give weights that do not "
+            "(DIRAC divides each weight by their sum)"
         )
     return DiracCorrectionInstance(
         name=ir.get("name", ir.string, f"instance{i}"),
         group=ir.get("group", ir.string, ""),
-        max_global_correction=ir.int_("max_global_correction", 5, lo=1),
+        max_global_correction=ir.int_("max_global_correction", 5, lo=INT64_MIN, hi=INT64_MAX),
         slices=tuple(slices),
         corrector=ir.get("corrector", choice(ir, CORRECTOR_TYPES), CORRECTOR_TYPES[0]),
     )

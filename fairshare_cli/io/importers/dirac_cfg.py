@@ -401,14 +401,14 @@ def _instance(
     for key in inst.options():
         if key not in ("Group", "MaxGlobalCorrection"):
             reading.ignored.append(f"ShareCorrections/*/*/{key}")
-    top = _positive(inst, "MaxGlobalCorrection", 5, where, reading, least=1)
+    top = _integer(inst, "MaxGlobalCorrection", 5, where, reading, None)
     slices = []
     for piece in inst.sections():
         section = inst.section(piece)
         assert section is not None
         values = {
-            key: _positive(section, key, default, f"{where}/{piece}", reading, least)
-            for (key, default), least in zip(SLICE_DEFAULTS, (1, 0, 1), strict=True)
+            key: _integer(section, key, default, f"{where}/{piece}", reading, least)
+            for (key, default), least in zip(SLICE_DEFAULTS, (1, None, None), strict=True)
         }
         slices.append(
             {
@@ -417,26 +417,30 @@ def _instance(
                 "max_correction": values["MaxCorrection"],
             }
         )
-    if slices and sum(s["weight"] for s in slices) <= 0:
+    if slices and sum(s["weight"] for s in slices) == 0:
         raise reading.fail(
             inst.line,
             f"{where}: the slice weights sum to zero; DIRAC's corrector fails to start "
-            "(it divides each weight by their sum); expected at least one positive Weight",
+            "(it divides each weight by their sum); expected weights that do not",
         )
     return {"name": name, "group": group, "max_global_correction": top, "slices": slices}
 
 
-def _positive(
-    section: CfgSection, key: str, default: int, where: str, reading: _Reading, least: int
+def _integer(
+    section: CfgSection, key: str, default: int, where: str, reading: _Reading, least: int | None
 ) -> int:
-    """An integer corrector option (DIRAC's default for non-integers), at least ``least``."""
+    """An integer corrector option (DIRAC's default for non-integers), at least ``least``
+    (None: any, as DIRAC takes any; a maximum of 0 warned of)."""
     text = section.text(key)
     value = cfg_int(text, default)
     line = section.line_of(key)
     if text is not None and cfg_int_or_none(text) is None:
         said = shown(repr(text))
         reading.warn(line, f"{where}/{key} = {said} is not an integer; DIRAC reads {default}")
-    if value < least:
+    if value == 0 and key.startswith("Max"):  # (1.0 / MaxCorrection, 1.0 / MaxGlobal...)
+        why = "divides 1 by it once it has history: each TaskQueuesAgent cycle then fails"
+        reading.warn(line, f"{where}/{key} = 0: DIRAC's corrector {why}")
+    if least is not None and value < least:
         raise reading.fail(
             line, f"{where}/{key} = {value}: expected a whole number of at least {least}"
         )

@@ -1,0 +1,121 @@
+"""``fs taskqueues`` with slice weights and maximum corrections below 1, as DIRAC takes them.
+
+DIRAC reads ``Weight``, ``MaxCorrection`` and ``MaxGlobalCorrection`` as any integers
+(``BaseHistoryCorrector._fillSlices``) and computes with them; fs refused a negative weight
+and a maximum below 1. g1's owner ran 3 jobs for the last two hours, g2's 1 job for the
+last hour (``history_report = "average"``); shares 1000 each (0.5 normalised). Raw slice
+factors, derived by hand: the 7200-s slice g1 0.5 / (3/3.5) = 7/12, g2 0.5 / (0.5/3.5) =
+3.5; the 3600-s slice g1 0.5 / 0.75 = 2/3, g2 0.5 / 0.25 = 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.cli.conftest import HistoryTaskQueues
+
+CONFIG = """
+[dirac.groups.g1]
+job_share = 1000
+[dirac.groups.g2]
+job_share = 1000
+[dirac.correction]
+enabled = true
+history_report = "average"
+[[dirac.correction.instances]]
+name = "Groups"
+max_global_correction = {top}
+slices = [ {{ time_span = 7200, weight = 3, max_correction = {first} }},
+           {{ time_span = 3600, weight = {weight}, max_correction = 4 }} ]
+"""
+JOBS = [
+    {"id": "1.0", "owner": "u1", "dirac_group": "g1", "user_priority": 1, "count": 2},
+    {"id": "2.0", "owner": "u2", "dirac_group": "g2", "user_priority": 1, "count": 2},
+]
+HISTORY = "u1,g1,2026-11-21T10:00:00Z,,3\nu2,g2,2026-11-21T11:00:00Z,,1\n"
+HEAD = (
+    "TQId  Owner  Group  CPUTime  Sites  BannedSites  Platforms  JobTypes  Tags  Jobs"
+    "   Priority  Share%  Correction  First%"
+)
+
+
+def lines(table: str) -> list[str]:
+    return [line.rstrip() for line in table.splitlines()]
+
+
+def test_a_negative_weight_is_taken_as_dirac_takes_it(
+    history_taskqueues: Callable[..., HistoryTaskQueues],
+) -> None:
+    """Weights 3 and -1 over their sum 2: 1.5 and -0.5.
+    g1: 7/12 (inside [1/2, 2]) × 1.5 = 0.875, plus 2/3 × -0.5 = -1/3: 0.541667 (inside
+    [1/3, 3]), share 541.6667, stored '%.4f' and read back with six digits: 541.667.
+    g2: 3.5 -> 2, × 1.5 = 3, plus 2 × -0.5 = -1: 2, share 2000.
+    Share%: 541.667 / 2541.667 = 21.311 %. First% of two queues: g2 1 − P1/(2·P2) =
+    1 − 541.667/4000 = 86.458 %, g1 541.667/4000 = 13.542 %.
+    fs refused the config: "weight: expected a whole number of at least 0"."""
+    rows, err, table = history_taskqueues(
+        CONFIG.format(top=3, first=2, weight=-1), HISTORY, JOBS, table=True
+    )
+    assert [(r["owner"], r["priority"]) for r in rows] == [("u1", 541.667), ("u2", 2000.0)]
+    assert rows[0]["correction"] == pytest.approx(0.875 - 1 / 3, rel=1e-15)
+    assert lines(table) == [
+        HEAD,
+        "   1  u1     g1       86400  -      -            -          -         -        2"
+        "   541.6670  21.311      0.5417  13.542",
+        "   2  u2     g2       86400  -      -            -          -         -        2"
+        "  2000.0000  78.689      2.0000  86.458",
+    ]
+    assert err == ""
+
+
+def test_a_negative_global_maximum_floors_every_corrected_queue(
+    history_taskqueues: Callable[..., HistoryTaskQueues],
+) -> None:
+    """MaxGlobalCorrection -2: max(min(sum, -2), 1 / -2) = -0.5 for every entity with a
+    slice factor; shares 1000 × -0.5 = -500, so each queue sits at the floor 0.001
+    (``calculate_priority``: max(share / T × a, 0.001)). fs refused the config."""
+    rows, err, table = history_taskqueues(
+        CONFIG.format(top=-2, first=2, weight=1), HISTORY, JOBS, table=True
+    )
+    assert [(r["priority"], r["correction"]) for r in rows] == [(0.001, -0.5), (0.001, -0.5)]
+    assert lines(table)[1].endswith("  2    0.0010  50.000     -0.5000  50.000")
+    assert err == ""
+
+
+@pytest.mark.parametrize(
+    ("top", "first", "why"),
+    [
+        pytest.param(3, 0, "1 over a slice's MaxCorrection 0", id="slice"),
+        pytest.param(0, 2, "1 over its MaxGlobalCorrection 0", id="global"),
+    ],
+)
+def test_a_max_correction_of_0_stops_the_agent_once_there_is_history(
+    history_taskqueues: Callable[..., HistoryTaskQueues], top: int, first: int, why: str
+) -> None:
+    """``1.0 / maxSliceCorrection`` (the slice's groups ran) or ``1.0 /
+    maxGlobalCorrectionFactor`` raises ZeroDivisionError in ``__updateGlobalShares``,
+    before ``recalculateTQSharesForAll`` sets any queue, each cycle: the queues keep what
+    ``insertJob`` set, the default 1000 over each group's one owner. fs refused the
+    config: "max_correction: expected a whole number of at least 1"."""
+    rows, err, _ = history_taskqueues(CONFIG.format(top=top, first=first, weight=1), HISTORY, JOBS)
+    assert [(r["priority"], r["correction"]) for r in rows] == [(1000.0, 1.0), (1000.0, 1.0)]
+    assert err == "".join(
+        f"fs: warning: dirac_group '{g}': DIRAC's share correction of the groups divides by "
+        f"zero ({why}), so each TaskQueuesAgent cycle fails before it sets this group's "
+        "priorities; its 1 queue keeps what insertJob's recalculation set when a queue of "
+        "the group was made (the default share 1000, uncorrected, over the jobs queued so "
+        "far), as shown\n"
+        for g in ("g1", "g2")
+    )
+
+
+def test_a_max_correction_of_0_without_history_corrects_nothing(
+    history_taskqueues: Callable[..., HistoryTaskQueues],
+) -> None:
+    """No running history: ``applyCorrection`` returns before it divides by any maximum;
+    the shares stand, 1000 each, and a note says the state has no history."""
+    rows, err, _ = history_taskqueues(CONFIG.format(top=0, first=0, weight=1), "", JOBS)
+    assert [(r["priority"], r["correction"]) for r in rows] == [(1000.0, 1.0), (1000.0, 1.0)]
+    assert "divides by zero" not in err
