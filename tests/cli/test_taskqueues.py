@@ -258,12 +258,6 @@ def test_unlisted_group_is_not_corrected_between_groups(
             id="negative-time-span",
         ),
         pytest.param(
-            "[{ time_span = 3600, weight = 0 }, { time_span = 60, weight = 0 }]",
-            "dirac.correction.instances[0].slices: the slice weights sum to zero; give at "
-            "least one slice a positive weight (DIRAC divides each weight by their sum)",
-            id="weights-sum-to-zero",
-        ),
-        pytest.param(
             "[{ time_span = 3600, weight = 0.8 }]",
             "slices[0].weight: expected a whole number, got number 0.8",
             id="weight-not-integer",

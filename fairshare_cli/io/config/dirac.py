@@ -18,7 +18,8 @@ from fairshare_cli.core.config import (
 from fairshare_cli.core.dirac.correction import CORRECTOR_TYPES
 from fairshare_cli.core.dirac.description import defaults_and_bounds
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN
-from fairshare_cli.io.config.reader import Reader, choice, int_list
+from fairshare_cli.core.names import dirac_group_problem
+from fairshare_cli.io.config.reader import Reader, choice, int_list, plain_names
 
 
 def _job_share(g: Reader, name: str) -> tuple[int, str | None]:
@@ -57,7 +58,9 @@ def _groups(r: Reader, file: str, notes: list[str]) -> dict[str, DiracGroupSpec]
     groups_raw = r.table.get("groups", {})
     names = frozenset(groups_raw) if isinstance(groups_raw, Mapping) else frozenset()
     g0 = Reader(groups_raw, "dirac.groups", file, names)
-    g0.check_names(g0.table)
+    for name in g0.table if not plain_names(g0.table) else ():
+        if (problem := dirac_group_problem(name)) is not None:  # (blanks inside are taken)
+            g0.fail(f"dirac.groups: {problem}")
     groups: dict[str, DiracGroupSpec] = {}
     for name, body in g0.table.items():
         g = Reader(

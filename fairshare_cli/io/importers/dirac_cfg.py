@@ -34,7 +34,7 @@ from fairshare_cli.core.dirac.description import defaults_and_bounds
 from fairshare_cli.core.dirac.registry import read_job_share
 from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE
 from fairshare_cli.core.limits import INT64_MAX
-from fairshare_cli.core.names import name_problem, shown
+from fairshare_cli.core.names import dirac_group_problem, shown
 from fairshare_cli.errors import InputError, did_you_mean
 from fairshare_cli.io.config.dirac import JOB_DESCRIPTION_KEYS
 from fairshare_cli.io.importers.as_config import Origins
@@ -208,7 +208,7 @@ def _groups(root: CfgSection, reading: _Reading) -> dict[str, dict[str, Any]]:
     for name in section.sections():
         group = section.section(name)
         assert group is not None
-        if (problem := name_problem(name, submitter=True)) is not None:
+        if (problem := dirac_group_problem(name)) is not None:
             raise reading.fail(group.line, f"a group name in Registry/Groups: {problem}")
         others = [key for key in group.entries if key not in GROUP_KEYS]
         reading.ignored.extend(f"Registry/Groups/*/{key}" for key in others)
