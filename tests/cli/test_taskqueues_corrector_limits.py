@@ -119,3 +119,51 @@ def test_a_max_correction_of_0_without_history_corrects_nothing(
     rows, err, _ = history_taskqueues(CONFIG.format(top=0, first=0, weight=1), "", JOBS)
     assert [(r["priority"], r["correction"]) for r in rows] == [(1000.0, 1.0), (1000.0, 1.0)]
     assert "divides by zero" not in err
+
+
+STARTED = """
+[dirac.groups.g1]
+job_share = 1000
+[dirac.groups.g2]
+job_share = 1000
+[dirac.correction]
+enabled = true
+history_report = "average"
+in_group_history = "user"
+[[dirac.correction.instances]]
+name = "A"
+slices = [ { time_span = 7200, weight = 1 }, { time_span = 3600, weight = -1 } ]
+[[dirac.correction.instances]]
+name = "B"
+group = "g1"
+slices = [ { time_span = 7200 } ]
+[[dirac.correction.instances]]
+name = "C"
+corrector = "MonitoringHistory"
+max_global_correction = 3
+slices = [ { time_span = 7200, weight = 3, max_correction = 2 },
+           { time_span = 3600, weight = 1, max_correction = 4 } ]
+"""
+
+
+def test_weights_summing_to_zero_leave_the_instance_and_its_types_later_ones_out(
+    history_taskqueues: Callable[..., HistoryTaskQueues],
+) -> None:
+    """WMSHistory instance A's weights 1 and -1 sum to 0: ``_fillSlices`` divides by 0 in
+    ``initialize``, the TaskQueuesAgent's first cycle fails, and the WMSHistory type, already
+    registered, never starts A or B (after A) again; MonitoringHistory's C starts in the next
+    cycle. So g1 and g2 are corrected by C alone: g1 7/12 × 3/4 + 2/3 × 1/4 = 0.604167,
+    g2 2 × 3/4 + 2 × 1/4 = 2 (the raw factors of this module's docstring): shares 604.1667
+    and 2000. g1's 604.1667 is split over u1 and u3, 302.0833 each, uncorrected (B never
+    runs; it would give u1, present alone, 0.5 / 1 = 0.5, and u3, absent, 3: 151.04 and
+    906.25): stored as 302.0833, read back as 302.083. fs refused the config ("the slice
+    weights sum to zero")."""
+    jobs = [*JOBS, {"id": "3.0", "owner": "u3", "dirac_group": "g1", "user_priority": 1}]
+    rows, err, _ = history_taskqueues(STARTED, HISTORY, jobs)
+    assert [(r["owner"], r["priority"]) for r in rows] == [
+        ("u1", 302.083),
+        ("u2", 2000.0),
+        ("u3", 302.083),
+    ]
+    assert rows[0]["correction"] == pytest.approx(7 / 16 + 1 / 6, rel=1e-15)
+    assert err == ""

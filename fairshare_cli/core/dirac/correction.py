@@ -399,6 +399,26 @@ def _slice_factors(
         entries[entity].append(factor)
 
 
+def started_instances(
+    instances: Sequence[DiracCorrectionInstance],
+) -> list[DiracCorrectionInstance]:
+    """The instances DIRAC's ``SharesCorrector`` runs once the TaskQueuesAgent has started
+    them: within each corrector type, those before the first whose slice weights sum to 0.
+    ``_fillSlices`` divides each weight by their sum in ``initialize``: the exception ends
+    that agent cycle, and the type, already registered, is never instantiated again, so
+    neither that instance nor the type's later ones ever start."""
+    failed: set[str] = set()
+    out = []
+    for instance in instances:
+        if instance.corrector in failed:
+            continue
+        if instance.slices and sum(piece.weight for piece in instance.slices) == 0:
+            failed.add(instance.corrector)
+            continue
+        out.append(instance)
+    return out
+
+
 @dataclass(frozen=True)
 class HistoryCorrector:
     """``SharesCorrector.correctShares`` bound to a history and a time (a ShareCorrector)."""
@@ -421,7 +441,8 @@ class HistoryCorrector:
         types = list(dict.fromkeys(instance.corrector for instance in self.settings.instances))
         factors = dict.fromkeys(shares, 1.0)
         shares = dict(shares)
-        for instance in sorted(self.settings.instances, key=lambda i: types.index(i.corrector)):
+        started = started_instances(self.settings.instances)
+        for instance in sorted(started, key=lambda i: types.index(i.corrector)):
             if instance.group != key:
                 continue
             shares, more = self._one(instance, shares)
@@ -435,7 +456,7 @@ class HistoryCorrector:
         return any(
             instance.max_global_correction == 0
             or any(piece.max_correction == 0 for piece in instance.slices)
-            for instance in self.settings.instances
+            for instance in started_instances(self.settings.instances)
         )
 
     def _one(

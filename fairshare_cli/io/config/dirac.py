@@ -158,6 +158,13 @@ def _instance_notes(
             f"{where}: a slice shorter than 3600 s; DIRAC's accounting refuses such a report "
             f"('lastSeconds must be more than 3600'), so instance '{inst.name}' never corrects"
         )
+    if inst.slices and sum(p.weight for p in inst.slices) == 0:
+        notes.append(
+            f"{where}.slices: the weights sum to zero; DIRAC's corrector fails to start "
+            f"instance '{inst.name}' (it divides each weight by their sum; that TaskQueuesAgent "
+            f"cycle fails) and never starts it or a later {inst.corrector} instance: fs "
+            "leaves them out, as DIRAC then runs without them"
+        )
     if inst.max_global_correction == 0 or any(p.max_correction == 0 for p in inst.slices):
         notes.append(
             f"{where}: a max_global_correction or max_correction of 0; DIRAC's corrector "
@@ -217,11 +224,6 @@ def _correction_instance(body: Any, i: int, file: str) -> DiracCorrectionInstanc
                 weight=sr.int_("weight", 1, lo=INT64_MIN, hi=INT64_MAX),
                 max_correction=sr.int_("max_correction", 3, lo=INT64_MIN, hi=INT64_MAX),
             )
-        )
-    if slices and sum(s.weight for s in slices) == 0:  # (none: DIRAC divides nothing)
-        ir.fail(
-            f"{where}.slices: the slice weights sum to zero; give weights that do not "
-            "(DIRAC divides each weight by their sum)"
         )
     return DiracCorrectionInstance(
         name=ir.get("name", ir.string, f"instance{i}"),

@@ -113,7 +113,7 @@ def read_dirac_cfg(
 
     Raises:
         InputError: ``FILE:LINE:`` for values DIRAC itself would fail on, or ``fs`` cannot
-            represent (an empty CPU segment list, slice weights summing to zero, ...).
+            represent (an empty CPU segment list, ...).
     """
     reading = _Reading(source, origins=Origins(source))
     if root.section("Registry/Groups") is None and root.section("Operations") is None:
@@ -417,11 +417,11 @@ def _instance(
                 "max_correction": values["MaxCorrection"],
             }
         )
-    if slices and sum(s["weight"] for s in slices) == 0:
-        raise reading.fail(
+    if slices and sum(s["weight"] for s in slices) == 0:  # (kept: fs leaves it out too)
+        reading.warn(
             inst.line,
-            f"{where}: the slice weights sum to zero; DIRAC's corrector fails to start "
-            "(it divides each weight by their sum); expected weights that do not",
+            f"{where}: the slice weights sum to zero; DIRAC's corrector fails to start it (it "
+            "divides each weight by their sum) and never starts it or the type's later instances",
         )
     return {"name": name, "group": group, "max_global_correction": top, "slices": slices}
 

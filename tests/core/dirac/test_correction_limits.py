@@ -12,7 +12,7 @@ import pytest
 
 from fairshare_cli.core.config import DiracCorrectionInstance as CorrectorInstance
 from fairshare_cli.core.config import DiracSlice
-from fairshare_cli.core.dirac.correction import apply_correction
+from fairshare_cli.core.dirac.correction import apply_correction, started_instances
 from fairshare_cli.core.dirac.taskqueues import CorrectionFails
 
 SHARES = {"g1": 500.0, "g2": 500.0}  # (normalised: 0.5 each)
@@ -118,3 +118,15 @@ def test_a_max_correction_of_0_is_never_divided_by_without_history(
         assert factors == {"g1": 1 / 3, "g2": 3}
     else:
         assert (corrected, factors) == (SHARES, {"g1": 1.0, "g2": 1.0})
+
+
+def test_an_instance_whose_weights_sum_to_0_and_its_types_later_ones_never_start() -> None:
+    """``SharesCorrector.instantiateRequiredCorrectors`` registers the type, then starts its
+    instances in order; ``_fillSlices`` raises at one whose weights sum to 0, so it and the
+    type's later ones never start (the type is registered); other types start."""
+    bad = CorrectorInstance("a", slices=(DiracSlice(weight=1), DiracSlice(weight=-1)))
+    before = CorrectorInstance("b", group="g0", slices=(DiracSlice(),))
+    after = CorrectorInstance("c", group="g1", slices=(DiracSlice(),))
+    other = CorrectorInstance("d", slices=(DiracSlice(),), corrector="MonitoringHistory")
+    empty = CorrectorInstance("e", group="g2", corrector="MonitoringHistory")
+    assert started_instances([before, bad, after, other, empty]) == [before, other, empty]
