@@ -167,3 +167,19 @@ def test_weights_summing_to_zero_leave_the_instance_and_its_types_later_ones_out
     ]
     assert rows[0]["correction"] == pytest.approx(7 / 16 + 1 / 6, rel=1e-15)
     assert err == ""
+
+
+@pytest.mark.parametrize("span", [0, -7200])
+def test_a_time_span_of_0_or_less_never_corrects(
+    history_taskqueues: Callable[..., HistoryTaskQueues], span: int
+) -> None:
+    """The instance's report asks for ``lastSeconds`` under 3600, which DIRAC's report
+    services refuse: the instance has no history and corrects nothing (a MaxCorrection of 0
+    is then never divided by either): 1000 each. fs refused the config ("expected a whole
+    number of seconds above 0")."""
+    config = CONFIG.format(top=3, first=0, weight=1).replace(
+        "time_span = 7200", f"time_span = {span}"
+    )
+    rows, err, _ = history_taskqueues(config, HISTORY, JOBS)
+    assert [(r["priority"], r["correction"]) for r in rows] == [(1000.0, 1.0), (1000.0, 1.0)]
+    assert err == ""

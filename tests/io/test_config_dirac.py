@@ -177,7 +177,7 @@ def test_documented_variants(write_config: Callable[[str], Path]) -> None:
         ),
         pytest.param(
             "[[dirac.correction.instances]]\nslices = [{ time_span = 0.5 }]\n",
-            "slices[0].time_span: expected a whole number of seconds above 0",
+            "slices[0].time_span: expected a whole number of seconds (or a time string), got 0.5",
             id="fractional-span",
         ),
         pytest.param(

@@ -212,10 +212,13 @@ def _correction_instance(body: Any, i: int, file: str) -> DiracCorrectionInstanc
     for j, sb in enumerate(slices_raw):
         at = f"{where}.slices[{j}]"
         sr = Reader(sb, at, file, ("time_span", "weight", "max_correction"))
-        span = sr.get("time_span", sr.duration, 604800.0)
-        if span <= 0 or not float(span).is_integer():
+        if type(sr.table.get("time_span")) is int:  # (any: DIRAC's report refuses < 3600)
+            span = sr.int_("time_span", 604800, lo=INT64_MIN, hi=INT64_MAX)
+        else:
+            span = sr.get("time_span", sr.duration, 604800.0)
+        if not float(span).is_integer():
             sr.fail(
-                f"{at}.time_span: expected a whole number of seconds above 0 "
+                f"{at}.time_span: expected a whole number of seconds "
                 f"(or a time string), got {sr.table['time_span']!r}"
             )
         slices.append(

@@ -401,14 +401,14 @@ def _instance(
     for key in inst.options():
         if key not in ("Group", "MaxGlobalCorrection"):
             reading.ignored.append(f"ShareCorrections/*/*/{key}")
-    top = _integer(inst, "MaxGlobalCorrection", 5, where, reading, None)
+    top = _integer(inst, "MaxGlobalCorrection", 5, where, reading)
     slices = []
     for piece in inst.sections():
         section = inst.section(piece)
         assert section is not None
         values = {
-            key: _integer(section, key, default, f"{where}/{piece}", reading, least)
-            for (key, default), least in zip(SLICE_DEFAULTS, (1, None, None), strict=True)
+            key: _integer(section, key, default, f"{where}/{piece}", reading)
+            for key, default in SLICE_DEFAULTS
         }
         slices.append(
             {
@@ -426,11 +426,9 @@ def _instance(
     return {"name": name, "group": group, "max_global_correction": top, "slices": slices}
 
 
-def _integer(
-    section: CfgSection, key: str, default: int, where: str, reading: _Reading, least: int | None
-) -> int:
-    """An integer corrector option (DIRAC's default for non-integers), at least ``least``
-    (None: any, as DIRAC takes any; a maximum of 0 warned of)."""
+def _integer(section: CfgSection, key: str, default: int, where: str, reading: _Reading) -> int:
+    """An integer corrector option (DIRAC's default for non-integers): any, as DIRAC takes
+    any (a slice under 3600 s never corrects, a maximum of 0 is warned of)."""
     text = section.text(key)
     value = cfg_int(text, default)
     line = section.line_of(key)
@@ -440,10 +438,6 @@ def _integer(
     if value == 0 and key.startswith("Max"):  # (1.0 / MaxCorrection, 1.0 / MaxGlobal...)
         why = "divides 1 by it once it has history: each TaskQueuesAgent cycle then fails"
         reading.warn(line, f"{where}/{key} = 0: DIRAC's corrector {why}")
-    if least is not None and value < least:
-        raise reading.fail(
-            line, f"{where}/{key} = {value}: expected a whole number of at least {least}"
-        )
     return reading.held(line, f"{where}/{key}", value)
 
 

@@ -74,3 +74,24 @@ def test_an_imported_negative_weight_is_read_back(
     check = run("config", "check", "--config", str(target))
     assert check.exit_code == 0, check.stderr
     assert "instance 'Groups' then fails each TaskQueuesAgent cycle" in check.stdout + check.stderr
+
+
+def test_a_time_span_of_0_or_less_is_imported(
+    run: Callable[..., Any], write_config: Callable[..., Path]
+) -> None:
+    """``TimeSpan`` is read as any integer; the report asks for ``lastSeconds = TimeSpan``,
+    which the ReportGenerator (and the Monitoring service) refuse under 3600 ("lastSeconds
+    must be more than 3600"), so the instance never corrects, as with any slice under an
+    hour. The import refused it ("expected a whole number of at least 1")."""
+    spans = INSTANCE.replace("TimeSpan = 7200", "TimeSpan = 0").replace(
+        "TimeSpan = 3600", "TimeSpan = -7200"
+    )
+    cfg = write_config(CORRECTORS.format(start="WMSHistory", instances=spans), "c.cfg")
+    result = run("import", "dirac-cfg", str(cfg))
+    assert result.exit_code == 0, result.stderr
+    assert (
+        "slices = [\n"
+        "    {time_span = 0, weight = 3, max_correction = 0},\n"
+        "    {time_span = -7200, weight = -1, max_correction = -4},\n"
+        "]\n"
+    ) in result.stdout
