@@ -183,3 +183,49 @@ def test_a_time_span_of_0_or_less_never_corrects(
     rows, err, _ = history_taskqueues(config, HISTORY, JOBS)
     assert [(r["priority"], r["correction"]) for r in rows] == [(1000.0, 1.0), (1000.0, 1.0)]
     assert err == ""
+
+
+IN_GROUP = """
+[dirac.groups.user]
+job_share = 1000
+[dirac.groups.prod]
+job_share = 3000
+job_sharing = true
+[dirac.correction]
+enabled = true
+in_group_history = "user"
+history_report = "average"
+[[dirac.correction.instances]]
+name = "Users"
+group = "user"
+slices = [ { time_span = 7200, max_correction = 0 } ]
+"""
+
+
+def test_an_in_group_max_correction_of_0_stops_the_agent_at_that_group(
+    history_taskqueues: Callable[..., HistoryTaskQueues],
+) -> None:
+    """``SELECT DISTINCT(OwnerGroup)`` by the ``TQOwner`` index: prod (owner p1) before user
+    (u1, u2). prod, JobSharing, is set to 3000; user's 1000 split 500 each goes to the
+    in-group instance, whose slice saw u1 and u2 run (T 3.5): ``1.0 / 0`` raises, and the
+    cycle ends there. user's queues keep insertJob's: u1's queue 1000, then u2's makes the
+    group's two owners 500 each."""
+    jobs = [
+        {"id": "1.0", "owner": "u1", "dirac_group": "user", "user_priority": 1},
+        {"id": "2.0", "owner": "u2", "dirac_group": "user", "user_priority": 1},
+        {"id": "3.0", "owner": "p1", "dirac_group": "prod", "user_priority": 1},
+    ]
+    history = "u1,user,2026-11-21T10:00:00Z,,3\nu2,user,2026-11-21T11:00:00Z,,1\n"
+    rows, err, _ = history_taskqueues(IN_GROUP, history, jobs)
+    assert [(r["owner"], r["priority"]) for r in rows] == [
+        ("u1", 500.0),
+        ("u2", 500.0),
+        ("p1", 3000.0),
+    ]
+    assert err == (
+        "fs: warning: dirac_group 'user': DIRAC's share correction of group 'user' divides "
+        "by zero (1 over a slice's MaxCorrection 0), so each TaskQueuesAgent cycle fails "
+        "before it sets this group's priorities; its 2 queues keep what insertJob's "
+        "recalculation set when a queue of the group was made (the default share 1000, "
+        "uncorrected, over the jobs queued so far), as shown\n"
+    )
