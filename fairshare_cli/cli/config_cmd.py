@@ -269,7 +269,7 @@ def _flatten(data: Any, prefix: str = "", depth: int = 0) -> list[tuple[str, Any
         for k, v in data.items():
             if k == "path":
                 continue
-            part = f'"{k}"' if "." in k else k
+            part = f'"{k}"' if "." in k or " " in k else k
             key = f"{prefix}.{part}" if prefix else part
             if isinstance(v, dict) and v:
                 out.extend(_flatten(v, key, depth + 1))

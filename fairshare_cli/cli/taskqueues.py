@@ -105,9 +105,10 @@ def taskqueues(
         for group, jobs, extra in unlisted:
             warn_unlisted_group(group, f"{jobs} waiting job{'s' * (jobs != 1)}", extra)
             opts.named.add(("dirac", "groups", group))  # (fs whatif --set adding it: meant)
-        left = queues_left_as_made(queues, dirac.groups, corrector)
+        may_fail = corrector is not None and corrector.may_fail
+        left = queues_left_as_made(queues, dirac.groups, corrector, may_fail)
         for group, count in left.counts.items():
-            warn_left_as_made(group, count, left.failed_at)
+            warn_left_as_made(group, count, left.failed_at, left.reason)
         rows = task_queue_rows(queues, dirac.groups, corrector, weighting, kept)  # type: ignore[arg-type]
     empty = NO_MATCH if pilot is not None and rows else NO_JOBS
     if pilot is not None:
@@ -293,12 +294,14 @@ def insert_time_replay(
     """``(kept, replay_with)``: where a group has queues DIRAC's recalculation for all does not
     set, the jobs are queued again one by one and ``kept`` fills with the priorities
     ``insertJob`` left on them (:mod:`~fairshare_cli.core.dirac.insert_time`)."""
+    from fairshare_cli.core.dirac.correction import HistoryCorrector
     from fairshare_cli.core.dirac.insert_time import InsertTimePriorities, queues_left_as_made
 
     kept: dict[int, float] = {}
 
     def replay_with(queues: list[TaskQueue]) -> NewQueueHook | None:
-        left = queues_left_as_made(queues, groups, correct).counts
+        may_fail = isinstance(correct, HistoryCorrector) and correct.may_fail
+        left = queues_left_as_made(queues, groups, correct, may_fail).counts
         if not left:
             return None
         kept.clear()
@@ -308,7 +311,9 @@ def insert_time_replay(
     return kept, replay_with
 
 
-def warn_left_as_made(group: str, left: int, failed_at: str | None = None) -> None:
+def warn_left_as_made(
+    group: str, left: int, failed_at: str | None = None, reason: str = ""
+) -> None:
     """On stderr: ``left`` queues of ``group`` are not set by DIRAC's recalculation for all
     (an owner named ``all`` with several queues, or its share correction failed before it
     reached the group: ``failed_at``), but by ``insertJob``'s."""
@@ -316,7 +321,7 @@ def warn_left_as_made(group: str, left: int, failed_at: str | None = None) -> No
         where = f"group '{failed_at}'" if failed_at else "the groups"
         click.echo(
             f"fs: warning: dirac_group '{group}': DIRAC's share correction of {where} divides "
-            "by zero (the shares it corrects sum to 0), so each TaskQueuesAgent cycle fails "
+            f"by zero ({reason}), so each TaskQueuesAgent cycle fails "
             f"before it sets this group's priorities; its {left} queue{'s' * (left != 1)} "
             f"{'keeps' if left == 1 else 'keep'} what insertJob's recalculation set when a "
             "queue of the group was made (the default share 1000, uncorrected, over the jobs "

@@ -23,7 +23,7 @@ from fairshare_cli.core.limits import (
     UINT32_MAX,
 )
 from fairshare_cli.core.literals import check_literals, check_object
-from fairshare_cli.core.names import check_name, json_shown, name_problem
+from fairshare_cli.core.names import check_name, dirac_group_problem, json_shown, name_problem
 from fairshare_cli.errors import InputError, did_you_mean
 
 JOB_STATUSES = ("idle", "running", "held", "completed", "removed")
@@ -267,6 +267,14 @@ def _name(value: Any, w: str) -> str:
     return check_name(_text(value, w), w, submitter=True)
 
 
+def _dirac_group(value: Any, w: str) -> str:
+    """A name, or a DIRAC group's name with blanks inside (:func:`dirac_group_problem`)."""
+    text = _text(value, w)
+    if (problem := dirac_group_problem(text)) is not None:
+        raise InputError(f"{w}: {problem}")
+    return text
+
+
 def sluid_text(value: int) -> str:
     """A SLUID's 64-bit value as Slurm prints it (``print_sluid``: ``s`` and 13 letters of
     5 bits each, the last the lowest; the first holds the top 4 bits)."""
@@ -315,7 +323,8 @@ _PARSERS: dict[str, Callable[[Any, str], Any]] = {
     **dict.fromkeys(
         ("requirements", "rank", "status", "concurrency_limits", "concurrency_limits_expr"), _text
     ),
-    **dict.fromkeys(("owner", "accounting_group", "account", "qos", "dirac_group", "slot"), _name),
+    **dict.fromkeys(("owner", "accounting_group", "account", "qos", "slot"), _name),
+    "dirac_group": _dirac_group,
     "partition": _partitions,
     "id": _job_id,
     "sluid": _sluid,
@@ -324,7 +333,14 @@ _PARSERS: dict[str, Callable[[Any, str], Any]] = {
 
 #: Field kinds whose usual values :func:`parse_job` takes inline (exactly as their parser).
 _WHOLE, _TEXT, _TIME, _NAME, _ID = "whole", "text", "time", "name", "id"
-_INLINE = {_whole: _WHOLE, _text: _TEXT, parse_time: _TIME, _name: _NAME, _job_id: _ID}
+_INLINE = {
+    _whole: _WHOLE,
+    _text: _TEXT,
+    parse_time: _TIME,
+    _name: _NAME,
+    _dirac_group: _NAME,
+    _job_id: _ID,
+}  # fmt: skip  (_dirac_group: a name without blanks inline, the others parsed)
 _FAST_KIND = {key: _INLINE[p] for key, p in _PARSERS.items() if p in _INLINE}
 #: The least and most :func:`_checked` accepts, per whole-number field.
 _INT_LOW = {key: max(INT64_MIN, _LOWEST.get(key, INT64_MIN)) for key in _INT_FIELDS}

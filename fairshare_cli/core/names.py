@@ -79,8 +79,9 @@ def escaped(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-def name_problem(name: object, submitter: bool = False) -> str | None:
-    """What is wrong with ``name`` as a name, or None when it is a good one."""
+def name_problem(name: object, submitter: bool = False, spaces: bool = False) -> str | None:
+    """What is wrong with ``name`` as a name, or None when it is a good one (``spaces``: a
+    space is taken too, as in a DIRAC group: :func:`dirac_group_problem`)."""
     if not isinstance(name, str):
         return f"expected a name (a string), got {name!r}"
     if not name:
@@ -88,11 +89,26 @@ def name_problem(name: object, submitter: bool = False) -> str | None:
     if len(name) > MAX_NAME_LENGTH:
         return f"expected a name of at most {MAX_NAME_LENGTH} characters, got {len(name)}"
     # Every blank but the space is unprintable (tests/core/test_names.py checks them all).
-    if not name.isprintable() or " " in name:
-        return f"expected a name without blanks or control characters, got {name!r}"
+    if not name.isprintable() or (" " in name and not spaces):
+        what = "control characters" if spaces else "blanks or control characters"
+        return f"expected a name without {what}, got {name!r}"
     if submitter and name.count("@") > 1:
         return f"expected a name with at most one '@' (user@domain), got {name!r}"
     return None
+
+
+def dirac_group_problem(name: object) -> str | None:
+    """:func:`name_problem` of a DIRAC group, which may hold blanks inside it: DIRAC's
+    configuration names a section by its line up to the ``{``, stripped (``lhcb user`` is a
+    group of ``/Registry/Groups``), so a group has no blank at either end."""
+    if not isinstance(name, str) or " " not in name:
+        return name_problem(name, submitter=True)
+    if name.strip(" ") != name:
+        return (
+            "expected a DIRAC group name without a blank at either end (DIRAC's configuration "
+            f"strips a section's name), got {name!r}"
+        )
+    return name_problem(name, submitter=True, spaces=True)
 
 
 def check_name(name: object, where: str, submitter: bool = False) -> str:

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, NoReturn, Protocol
 
 from fairshare_cli.core.epoch import parse_time
 from fairshare_cli.core.limits import INT64_MAX
-from fairshare_cli.core.names import check_name, json_shown
+from fairshare_cli.core.names import check_name, dirac_group_problem, json_shown
 from fairshare_cli.core.tres import history_tres
 from fairshare_cli.errors import InputError, did_you_mean
 
@@ -212,6 +212,10 @@ _GOOD_NAMES: set[str] = set()
 def _named(text: str, where: str, key: str) -> str:
     """``text`` if it is a name (``core.names``); names seen before are not checked again."""
     if text not in _GOOD_NAMES:
+        if key == "dirac_group" and " " in text:  # (a DIRAC group's blanks: not cached)
+            if (problem := dirac_group_problem(text)) is not None:
+                raise InputError(f"{where}: {key}: {problem}")
+            return text
         check_name(text, f"{where}: {key}", submitter=True)
         if len(_GOOD_NAMES) < 100_000:
             _GOOD_NAMES.add(text)

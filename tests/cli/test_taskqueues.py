@@ -247,21 +247,15 @@ def test_unlisted_group_is_not_corrected_between_groups(
     ("slices", "message"),
     [
         pytest.param(
-            "[{ time_span = 0, weight = 80, max_correction = 2 }]",
+            "[{ time_span = 3600.5, weight = 80, max_correction = 2 }]",
             "dirac.correction.instances[0].slices[0].time_span: expected a whole number of "
-            "seconds above 0 (or a time string), got 0",
-            id="zero-time-span",
+            "seconds (or a time string), got 3600.5",
+            id="fractional-time-span",
         ),
         pytest.param(
-            "[{ time_span = -3600, weight = 80, max_correction = 2 }]",
-            "slices[0].time_span: expected a duration of 0 or more seconds, got -3600",
-            id="negative-time-span",
-        ),
-        pytest.param(
-            "[{ time_span = 3600, weight = 0 }, { time_span = 60, weight = 0 }]",
-            "dirac.correction.instances[0].slices: the slice weights sum to zero; give at "
-            "least one slice a positive weight (DIRAC divides each weight by their sum)",
-            id="weights-sum-to-zero",
+            '[{ time_span = "-1:00:00", weight = 80, max_correction = 2 }]',
+            'slices[0].time_span: "-1:00:00" is not a Slurm time',
+            id="negative-time-string",
         ),
         pytest.param(
             "[{ time_span = 3600, weight = 0.8 }]",

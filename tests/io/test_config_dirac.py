@@ -176,13 +176,8 @@ def test_documented_variants(write_config: Callable[[str], Path]) -> None:
             id="global-fraction",
         ),
         pytest.param(
-            "[[dirac.correction.instances]]\nslices = [{ max_correction = 0 }]\n",
-            "slices[0].max_correction: expected a whole number of at least 1, got 0",
-            id="zero-max",
-        ),
-        pytest.param(
             "[[dirac.correction.instances]]\nslices = [{ time_span = 0.5 }]\n",
-            "slices[0].time_span: expected a whole number of seconds above 0",
+            "slices[0].time_span: expected a whole number of seconds (or a time string), got 0.5",
             id="fractional-span",
         ),
         pytest.param(
@@ -273,3 +268,41 @@ def test_job_description_bad_values(
 ) -> None:
     with pytest.raises(ConfigError, match=message.replace(".", r"\.")):
         load_config(write_config(f"[dirac.groups.g]\n[dirac.job_description]\n{line}\n"))
+
+
+def test_weights_and_maxima_below_1_are_kept_as_dirac_keeps_them(
+    write_config: Callable[[str], Path],
+) -> None:
+    """DIRAC reads ``Weight``, ``MaxCorrection`` and ``MaxGlobalCorrection`` as any integers
+    and computes with them (``BaseHistoryCorrector``); a maximum of 0 it divides 1 by once it
+    has history, which a note says. They were refused ("at least 1", "at least 0")."""
+    config = load_config(
+        write_config(
+            "[[dirac.correction.instances]]\nname = 'x'\nmax_global_correction = -2\n"
+            "slices = [{ weight = -1, max_correction = 0 }, { weight = 3, max_correction = -4 }]\n"
+        )
+    )
+    (instance,) = config.dirac.correction.instances
+    assert instance.max_global_correction == -2
+    assert [(s.weight, s.max_correction) for s in instance.slices] == [(-1, 0), (3, -4)]
+    assert [note.split(": ", 1)[1] for note in config.dirac.notes] == [
+        "dirac.correction.instances[0]: a max_global_correction or max_correction of 0; "
+        "DIRAC's corrector divides 1 by it once it has history, so instance 'x' then fails "
+        "each TaskQueuesAgent cycle (fs taskqueues shows what DIRAC keeps)"
+    ]
+
+
+def test_weights_summing_to_zero_are_kept_with_a_note(
+    write_config: Callable[[str], Path],
+) -> None:
+    """DIRAC's ``_fillSlices`` divides each weight by their sum: 1 and -1 raise when the
+    agent starts the instance, which then never runs (``started_instances``)."""
+    text = "[[dirac.correction.instances]]\nslices = [{ weight = 1 }, { weight = -1 }]\n"
+    config = load_config(write_config(text))
+    assert len(config.dirac.correction.instances) == 1
+    assert [note.split(": ", 1)[1] for note in config.dirac.notes] == [
+        "dirac.correction.instances[0].slices: the weights sum to zero; DIRAC's corrector "
+        "fails to start instance 'instance0' (it divides each weight by their sum; that "
+        "TaskQueuesAgent cycle fails) and never starts it or a later WMSHistory instance: fs "
+        "leaves them out, as DIRAC then runs without them"
+    ]

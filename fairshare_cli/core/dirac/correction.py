@@ -311,7 +311,12 @@ def apply_correction(
     weights), an absent one ``Max`` (code) or ``Max · weight`` (docs); the sum of an entity's
     slice factors is clamped to ``[1/G, G]`` (G = max_global_correction) and multiplies its
     share. No history at all (any slice without data): nothing changes. Shares summing to
-    0 raise :class:`~fairshare_cli.core.dirac.taskqueues.CorrectionFails` (DIRAC divides).
+    0 raise :class:`~fairshare_cli.core.dirac.taskqueues.CorrectionFails` (DIRAC divides),
+    as do, once there is history, a MaxGlobalCorrection of 0 and a MaxCorrection of 0 in a
+    slice whose entities ran (DIRAC divides 1 by each). Weights and maxima below 1 are
+    taken as DIRAC takes them: a negative weight (over a sum that may be negative too), a
+    negative maximum (``min`` then ``max`` with its reciprocal: every present entity gets
+    the reciprocal), with DIRAC's arithmetic.
 
     Args:
         shares: entity -> share, in DIRAC's iteration order.
@@ -327,7 +332,7 @@ def apply_correction(
     for entity in shares:
         total_share += shares[entity]
     if total_share == 0 and shares:  # (before the history: DIRAC normalises first)
-        raise CorrectionFails("the shares to correct sum to 0")
+        raise CorrectionFails("the shares it corrects sum to 0")
     if not instance.slices or any(not h for h in histories):
         return dict(shares), ones
     normalized = {e: shares[e] / total_share for e in shares}
@@ -341,6 +346,8 @@ def apply_correction(
     corrected: dict[str, float] = {}
     factors: dict[str, float] = {}
     top_global = instance.max_global_correction
+    if top_global == 0:
+        raise CorrectionFails("1 over its MaxGlobalCorrection 0")
     bottom_global = 1.0 / top_global
     for entity, pieces in entries.items():
         if not pieces:
@@ -376,6 +383,8 @@ def _slice_factors(
     if slice_total == 0.0:
         return
     top = piece.max_correction
+    if top == 0:
+        raise CorrectionFails("1 over a slice's MaxCorrection 0")
     bottom = 1.0 / top
     for entity in normalized:
         if entity in history:
@@ -388,6 +397,26 @@ def _slice_factors(
         else:
             factor = top
         entries[entity].append(factor)
+
+
+def started_instances(
+    instances: Sequence[DiracCorrectionInstance],
+) -> list[DiracCorrectionInstance]:
+    """The instances DIRAC's ``SharesCorrector`` runs once the TaskQueuesAgent has started
+    them: within each corrector type, those before the first whose slice weights sum to 0.
+    ``_fillSlices`` divides each weight by their sum in ``initialize``: the exception ends
+    that agent cycle, and the type, already registered, is never instantiated again, so
+    neither that instance nor the type's later ones ever start."""
+    failed: set[str] = set()
+    out = []
+    for instance in instances:
+        if instance.corrector in failed:
+            continue
+        if instance.slices and sum(piece.weight for piece in instance.slices) == 0:
+            failed.add(instance.corrector)
+            continue
+        out.append(instance)
+    return out
 
 
 @dataclass(frozen=True)
@@ -412,12 +441,23 @@ class HistoryCorrector:
         types = list(dict.fromkeys(instance.corrector for instance in self.settings.instances))
         factors = dict.fromkeys(shares, 1.0)
         shares = dict(shares)
-        for instance in sorted(self.settings.instances, key=lambda i: types.index(i.corrector)):
+        started = started_instances(self.settings.instances)
+        for instance in sorted(started, key=lambda i: types.index(i.corrector)):
             if instance.group != key:
                 continue
             shares, more = self._one(instance, shares)
             factors = {entity: factors[entity] * more[entity] for entity in factors}
         return shares, factors
+
+    @property
+    def may_fail(self) -> bool:
+        """Whether an instance has a maximum correction of 0, which DIRAC divides 1 by once
+        it has history (:class:`~fairshare_cli.core.dirac.taskqueues.CorrectionFails`)."""
+        return any(
+            instance.max_global_correction == 0
+            or any(piece.max_correction == 0 for piece in instance.slices)
+            for instance in started_instances(self.settings.instances)
+        )
 
     def _one(
         self, instance: DiracCorrectionInstance, shares: dict[str, float]

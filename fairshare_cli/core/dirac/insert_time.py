@@ -47,33 +47,37 @@ Corrected = tuple[dict[str, float], dict[str, float]]
 class LeftAsMade:
     """The queues ``recalculateTQSharesForAll`` does not set, by group (the group as
     :func:`~fairshare_cli.core.dirac.priorities.share_groups` names it), and where its
-    share correction failed: None (it did not), ``""`` (between groups) or the group."""
+    share correction failed: None (it did not), ``""`` (between groups) or the group, and
+    why (the :class:`~fairshare_cli.core.dirac.taskqueues.CorrectionFails` message)."""
 
     counts: dict[str, int]
     failed_at: str | None = None
+    reason: str = ""
 
 
 def queues_left_as_made(
     queues: Sequence[TaskQueue],
     groups: Mapping[str, GroupPolicy],
     correct: ShareCorrector | None = None,
+    may_fail: bool = False,
 ) -> LeftAsMade:
     """The queues the agent's recalculation leaves as ``insertJob`` set them: those of an
     owner other than ``all`` where ``all`` has several, and every queue of a group the
     recalculation does not reach once its correction fails (the recalculation itself run
     with a stand-in priority that none it computes can be; not run where nothing can be
-    left: no owner spelt ``all``, and no share that could sum to 0)."""
-    zero = correct is not None and any(groups[g].job_share <= 0 for g in groups)
+    left: no owner spelt ``all``, no share that could sum to 0, and not ``may_fail``: a
+    corrector that may divide by a maximum correction of 0)."""
+    zero = correct is not None and (may_fail or any(groups[g].job_share <= 0 for g in groups))
     if not zero and all(q.definition.owner != ALL_OWNERS for q in queues):
         return LeftAsMade({})
-    failed: list[str] = []
+    failed: list[tuple[str, str]] = []
 
     def watched(shares: dict[str, float], group: str | None) -> Corrected:
         assert correct is not None
         try:
             return correct(shares, group)
-        except CorrectionFails:
-            failed.append(group or "")
+        except CorrectionFails as exc:
+            failed.append((group or "", str(exc)))
             raise
 
     stand_in = dict.fromkeys((q.tq_id for q in queues), math.nan)
@@ -83,7 +87,7 @@ def queues_left_as_made(
         count = sum(1 for i in indices if math.isnan(computed[i][0]))
         if count:
             counts[group] = count
-    return LeftAsMade(counts, failed[0] if failed else None)
+    return LeftAsMade(counts, *(failed[0] if failed else (None, "")))
 
 
 class InsertTimePriorities:

@@ -36,7 +36,7 @@ from fairshare_cli.core.dirac.taskqueues import (
 from fairshare_cli.core.job_fields import JOB_STATUSES, given_twice, job_label
 from fairshare_cli.core.jobs import Job, parse_jobs_one_by_one
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN, MAX_JOB_COUNT
-from fairshare_cli.core.names import name_problem
+from fairshare_cli.core.names import dirac_group_problem, name_problem
 from fairshare_cli.errors import InputError, did_you_mean
 
 ReplayHook = Callable[[list[TaskQueue]], "NewQueueHook | None"]
@@ -262,7 +262,7 @@ def check_entry_fields(
     """
     if any(name_problem(owner, submitter=True) for owner in owners):
         raise ValueError("owner")
-    if any(g is not None and name_problem(g, submitter=True) for g in groups):
+    if any(g is not None and dirac_group_problem(g) for g in groups):
         raise ValueError("dirac_group")
     if not all(status is None or status in JOB_STATUSES for status in statuses):
         raise ValueError("status")

@@ -21,7 +21,7 @@ from fairshare_cli.core.dirac.description import (
     sites_problem,
 )
 from fairshare_cli.core.dirac.taskqueues import TaskQueueDefinition, cpu_segment
-from fairshare_cli.core.names import json_shown, name_problem
+from fairshare_cli.core.names import dirac_group_problem, json_shown, name_problem
 from fairshare_cli.errors import did_you_mean
 
 REQUIREMENT_KEYS = (
@@ -61,7 +61,7 @@ def definer(
         owner, group, _, names, *values = fields
         if not isinstance(owner, str) or name_problem(owner, submitter=True) is not None:
             raise ValueError(f"owner: expected a user name, got {owner!r}")
-        if not isinstance(group, str) or name_problem(group, submitter=True) is not None:
+        if not isinstance(group, str) or dirac_group_problem(group) is not None:
             raise ValueError(f"dirac_group: expected a group name, got {group!r}")
         fit_owner_and_group(owner, group)
         if names is None:

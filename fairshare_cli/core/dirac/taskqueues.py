@@ -77,8 +77,9 @@ corrected. Mirrors ``SharesCorrector.correctShares``.
 
 
 class CorrectionFails(ArithmeticError):
-    """A :data:`ShareCorrector` where DIRAC's divides by zero (the shares sum to 0): the
-    TaskQueuesAgent's recalculation stops there, the queues it has not set keep theirs."""
+    """A :data:`ShareCorrector` where DIRAC's divides by zero (the shares sum to 0, or 1 over
+    a maximum correction of 0; the message says which): the TaskQueuesAgent's recalculation
+    stops there, the queues it has not set keep theirs."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,8 @@ from fairshare_cli.core.config import (
 from fairshare_cli.core.dirac.correction import CORRECTOR_TYPES
 from fairshare_cli.core.dirac.description import defaults_and_bounds
 from fairshare_cli.core.limits import INT64_MAX, INT64_MIN
-from fairshare_cli.io.config.reader import Reader, choice, int_list
+from fairshare_cli.core.names import dirac_group_problem
+from fairshare_cli.io.config.reader import Reader, choice, int_list, plain_names
 
 
 def _job_share(g: Reader, name: str) -> tuple[int, str | None]:
@@ -57,7 +58,9 @@ def _groups(r: Reader, file: str, notes: list[str]) -> dict[str, DiracGroupSpec]
     groups_raw = r.table.get("groups", {})
     names = frozenset(groups_raw) if isinstance(groups_raw, Mapping) else frozenset()
     g0 = Reader(groups_raw, "dirac.groups", file, names)
-    g0.check_names(g0.table)
+    for name in g0.table if not plain_names(g0.table) else ():
+        if (problem := dirac_group_problem(name)) is not None:  # (blanks inside are taken)
+            g0.fail(f"dirac.groups: {problem}")
     groups: dict[str, DiracGroupSpec] = {}
     for name, body in g0.table.items():
         g = Reader(
@@ -155,6 +158,19 @@ def _instance_notes(
             f"{where}: a slice shorter than 3600 s; DIRAC's accounting refuses such a report "
             f"('lastSeconds must be more than 3600'), so instance '{inst.name}' never corrects"
         )
+    if inst.slices and sum(p.weight for p in inst.slices) == 0:
+        notes.append(
+            f"{where}.slices: the weights sum to zero; DIRAC's corrector fails to start "
+            f"instance '{inst.name}' (it divides each weight by their sum; that TaskQueuesAgent "
+            f"cycle fails) and never starts it or a later {inst.corrector} instance: fs "
+            "leaves them out, as DIRAC then runs without them"
+        )
+    if inst.max_global_correction == 0 or any(p.max_correction == 0 for p in inst.slices):
+        notes.append(
+            f"{where}: a max_global_correction or max_correction of 0; DIRAC's corrector "
+            f"divides 1 by it once it has history, so instance '{inst.name}' then fails "
+            "each TaskQueuesAgent cycle (fs taskqueues shows what DIRAC keeps)"
+        )
     if inst.group and inst.group not in groups:
         # SharesCorrector keys an instance by its Group option alone, and the
         # TaskQueueDB gives such a group's owners DEFAULT_GROUP_SHARE and corrects them
@@ -196,28 +212,26 @@ def _correction_instance(body: Any, i: int, file: str) -> DiracCorrectionInstanc
     for j, sb in enumerate(slices_raw):
         at = f"{where}.slices[{j}]"
         sr = Reader(sb, at, file, ("time_span", "weight", "max_correction"))
-        span = sr.get("time_span", sr.duration, 604800.0)
-        if span <= 0 or not float(span).is_integer():
+        if type(sr.table.get("time_span")) is int:  # (any: DIRAC's report refuses < 3600)
+            span = sr.int_("time_span", 604800, lo=INT64_MIN, hi=INT64_MAX)
+        else:
+            span = sr.get("time_span", sr.duration, 604800.0)
+        if not float(span).is_integer():
             sr.fail(
-                f"{at}.time_span: expected a whole number of seconds above 0 "
+                f"{at}.time_span: expected a whole number of seconds "
                 f"(or a time string), got {sr.table['time_span']!r}"
             )
         slices.append(
             DiracSlice(
                 time_span=int(span),
-                weight=sr.int_("weight", 1, lo=0),
-                max_correction=sr.int_("max_correction", 3, lo=1),
+                weight=sr.int_("weight", 1, lo=INT64_MIN, hi=INT64_MAX),
+                max_correction=sr.int_("max_correction", 3, lo=INT64_MIN, hi=INT64_MAX),
             )
-        )
-    if slices and sum(s.weight for s in slices) <= 0:  # (none: DIRAC divides nothing)
-        ir.fail(
-            f"{where}.slices: the slice weights sum to zero; give at least one slice a "
-            "positive weight (DIRAC divides each weight by their sum)"
         )
     return DiracCorrectionInstance(
         name=ir.get("name", ir.string, f"instance{i}"),
         group=ir.get("group", ir.string, ""),
-        max_global_correction=ir.int_("max_global_correction", 5, lo=1),
+        max_global_correction=ir.int_("max_global_correction", 5, lo=INT64_MIN, hi=INT64_MAX),
         slices=tuple(slices),
         corrector=ir.get("corrector", choice(ir, CORRECTOR_TYPES), CORRECTOR_TYPES[0]),
     )

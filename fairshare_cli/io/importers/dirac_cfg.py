@@ -34,7 +34,7 @@ from fairshare_cli.core.dirac.description import defaults_and_bounds
 from fairshare_cli.core.dirac.registry import read_job_share
 from fairshare_cli.core.dirac.taskqueues import DEFAULT_GROUP_SHARE
 from fairshare_cli.core.limits import INT64_MAX
-from fairshare_cli.core.names import name_problem, shown
+from fairshare_cli.core.names import dirac_group_problem, shown
 from fairshare_cli.errors import InputError, did_you_mean
 from fairshare_cli.io.config.dirac import JOB_DESCRIPTION_KEYS
 from fairshare_cli.io.importers.as_config import Origins
@@ -113,7 +113,7 @@ def read_dirac_cfg(
 
     Raises:
         InputError: ``FILE:LINE:`` for values DIRAC itself would fail on, or ``fs`` cannot
-            represent (an empty CPU segment list, slice weights summing to zero, ...).
+            represent (an empty CPU segment list, ...).
     """
     reading = _Reading(source, origins=Origins(source))
     if root.section("Registry/Groups") is None and root.section("Operations") is None:
@@ -208,7 +208,7 @@ def _groups(root: CfgSection, reading: _Reading) -> dict[str, dict[str, Any]]:
     for name in section.sections():
         group = section.section(name)
         assert group is not None
-        if (problem := name_problem(name, submitter=True)) is not None:
+        if (problem := dirac_group_problem(name)) is not None:
             raise reading.fail(group.line, f"a group name in Registry/Groups: {problem}")
         others = [key for key in group.entries if key not in GROUP_KEYS]
         reading.ignored.extend(f"Registry/Groups/*/{key}" for key in others)
@@ -401,14 +401,14 @@ def _instance(
     for key in inst.options():
         if key not in ("Group", "MaxGlobalCorrection"):
             reading.ignored.append(f"ShareCorrections/*/*/{key}")
-    top = _positive(inst, "MaxGlobalCorrection", 5, where, reading, least=1)
+    top = _integer(inst, "MaxGlobalCorrection", 5, where, reading)
     slices = []
     for piece in inst.sections():
         section = inst.section(piece)
         assert section is not None
         values = {
-            key: _positive(section, key, default, f"{where}/{piece}", reading, least)
-            for (key, default), least in zip(SLICE_DEFAULTS, (1, 0, 1), strict=True)
+            key: _integer(section, key, default, f"{where}/{piece}", reading)
+            for key, default in SLICE_DEFAULTS
         }
         slices.append(
             {
@@ -417,29 +417,27 @@ def _instance(
                 "max_correction": values["MaxCorrection"],
             }
         )
-    if slices and sum(s["weight"] for s in slices) <= 0:
-        raise reading.fail(
+    if slices and sum(s["weight"] for s in slices) == 0:  # (kept: fs leaves it out too)
+        reading.warn(
             inst.line,
-            f"{where}: the slice weights sum to zero; DIRAC's corrector fails to start "
-            "(it divides each weight by their sum); expected at least one positive Weight",
+            f"{where}: the slice weights sum to zero; DIRAC's corrector fails to start it (it "
+            "divides each weight by their sum) and never starts it or the type's later instances",
         )
     return {"name": name, "group": group, "max_global_correction": top, "slices": slices}
 
 
-def _positive(
-    section: CfgSection, key: str, default: int, where: str, reading: _Reading, least: int
-) -> int:
-    """An integer corrector option (DIRAC's default for non-integers), at least ``least``."""
+def _integer(section: CfgSection, key: str, default: int, where: str, reading: _Reading) -> int:
+    """An integer corrector option (DIRAC's default for non-integers): any, as DIRAC takes
+    any (a slice under 3600 s never corrects, a maximum of 0 is warned of)."""
     text = section.text(key)
     value = cfg_int(text, default)
     line = section.line_of(key)
     if text is not None and cfg_int_or_none(text) is None:
         said = shown(repr(text))
         reading.warn(line, f"{where}/{key} = {said} is not an integer; DIRAC reads {default}")
-    if value < least:
-        raise reading.fail(
-            line, f"{where}/{key} = {value}: expected a whole number of at least {least}"
-        )
+    if value == 0 and key.startswith("Max"):  # (1.0 / MaxCorrection, 1.0 / MaxGlobal...)
+        why = "divides 1 by it once it has history: each TaskQueuesAgent cycle then fails"
+        reading.warn(line, f"{where}/{key} = 0: DIRAC's corrector {why}")
     return reading.held(line, f"{where}/{key}", value)
 
 
