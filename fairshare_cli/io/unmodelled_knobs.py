@@ -51,7 +51,8 @@ UNMODELLED: dict[str, tuple[str, str]] = {
     ),
     "USE_GLOBAL_JOB_PRIOS": (
         FALSE,
-        "submitters of equal priority go by their idle jobs' JobPrio (docs/htcondor.md)",
+        "a submitter negotiates once per JobPrio of its idle jobs, highest first among "
+        "equals, and one with none idle drops out of the cycle (docs/htcondor.md)",
     ),
     "REMOVE_SIGNIFICANT_ATTRIBUTES": (
         UNSET,

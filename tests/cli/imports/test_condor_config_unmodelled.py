@@ -46,9 +46,10 @@ def test_each_unmodelled_setting_gets_one_line(tmp_path: Path, run: Callable[...
         f"fs: warning: {conf}:5: NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD = 5 * 60: slots that will "
         "shut down within that many seconds are not matched; fs does not model it and "
         "negotiates as if it were 0",
-        f"fs: warning: {conf}:6: USE_GLOBAL_JOB_PRIOS = yes_please: submitters of equal "
-        "priority go by their idle jobs' JobPrio (docs/htcondor.md); fs does not model it and "
-        "negotiates as if it were false",
+        f"fs: warning: {conf}:6: USE_GLOBAL_JOB_PRIOS = yes_please: a submitter negotiates "
+        "once per JobPrio of its idle jobs, highest first among equals, and one with none idle "
+        "drops out of the cycle (docs/htcondor.md); fs does not model it and negotiates as if "
+        "it were false",
     ]
 
 
