@@ -263,13 +263,13 @@ def _keyed_as_in_the_file(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _flatten(data: Any, prefix: str = "", depth: int = 0) -> list[tuple[str, Any]]:
-    """Each value under its dotted key, as ``--set`` takes it (a name with dots quoted)."""
+    """Each value under its dotted key, as ``--set`` takes it (:func:`_key_part`)."""
     out: list[tuple[str, Any]] = []
     if isinstance(data, dict) and data and depth < 7:
         for k, v in data.items():
             if k == "path":
                 continue
-            part = f'"{k}"' if "." in k or " " in k else k
+            part = _key_part(k)
             key = f"{prefix}.{part}" if prefix else part
             if isinstance(v, dict) and v:
                 out.extend(_flatten(v, key, depth + 1))
@@ -278,6 +278,16 @@ def _flatten(data: Any, prefix: str = "", depth: int = 0) -> list[tuple[str, Any
     else:
         out.append((prefix, data))
     return out
+
+
+def _key_part(name: str) -> str:
+    """A name as one part of a dotted key ``--set`` reads back (``split_dotted``): as it is,
+    or quoted where a dot, blank, quote or bracket in it would split or end it (in
+    ``"..."``, or ``'...'`` for a name holding ``"``; ``o'brien`` was printed bare, which
+    ``--set`` refused as a quote not closed)."""
+    if not any(ch in name for ch in ". \"'["):
+        return name
+    return f"'{name}'" if '"' in name else f'"{name}"'
 
 
 def _toml(value: Any) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli.conftest import common
 from tests.test_docs import NAMED, accepted_keys
 
 
@@ -50,3 +51,33 @@ def test_every_key_of_a_plain_table_is_printed(
         and not k.startswith(("machines", "dirac.correction.instances"))
     }  # fmt: skip
     assert sorted(plain - printed) == []
+
+
+@pytest.mark.parametrize(
+    ("group", "printed"),
+    [
+        ("o'brien", 'dirac.groups."o\'brien".job_share'),
+        ('say"hi', "dirac.groups.'say\"hi'.job_share"),
+        ("a b", 'dirac.groups."a b".job_share'),
+        ("plain", "dirac.groups.plain.job_share"),
+    ],
+)
+def test_a_printed_key_is_one_set_reads_back(
+    env: dict[str, Path], run: Callable[..., Any], group: str, printed: str
+) -> None:
+    """``fs config check --config c.toml`` printed a DIRAC group ``o'brien``'s keys bare,
+    ``dirac.groups.o'brien.job_share``, which ``fs whatif --set`` refused ('a single quote is
+    not closed'); each name is now quoted where a quote, blank or dot in it would end or
+    split it, and ``fs whatif --set KEY=2000 taskqueues`` of the printed key takes it."""
+    quoted = group.replace("\\", "\\\\").replace('"', '\\"')
+    env["config"].write_text(
+        env["config"].read_text(encoding="utf-8")
+        + f'\n[dirac.groups."{quoted}"]\njob_share = 1000\nvo = "v"\n',
+        encoding="utf-8",
+    )
+    result = run("config", "check", "--config", str(env["config"]))
+    assert result.exit_code == 0, result.stderr
+    assert f"{printed} = 1000\n" in result.stdout
+    changed = run("whatif", "--set", f"{printed}=2000", "taskqueues", *common(env))
+    assert changed.exit_code == 0, changed.stderr
+    assert changed.stdout.startswith(f"fs taskqueues with {printed}=2000: before -> after: ")
