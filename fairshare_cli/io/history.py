@@ -16,6 +16,7 @@ import json
 import re
 import sys
 from collections.abc import Generator, Iterator, Sequence
+from functools import partial
 from itertools import chain, compress, islice
 from pathlib import Path
 from typing import IO, Any
@@ -24,6 +25,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 from msgspec.structs import astuple
 
+from fairshare_cli.core.limits import MAX_LINE
 from fairshare_cli.core.usage import (
     BATCH,
     Batches,
@@ -35,7 +37,7 @@ from fairshare_cli.core.usage import (
 )
 from fairshare_cli.core.usage_lines import records_of_columns
 from fairshare_cli.errors import EmptyInput, InputError, decoder_fault
-from fairshare_cli.io.inputs import fast_loads, not_utf8, open_input
+from fairshare_cli.io.inputs import fast_loads, long_line, not_utf8, open_input
 from fairshare_cli.io.json_keys import DuplicateKey, RepeatedKeys, surely_distinct
 
 FORMATS = ("auto", "csv", "jsonl")
@@ -90,12 +92,12 @@ def _sniff(fh: IO[str], path: str, fmt: str) -> tuple[str, IO[str]]:
         def __init__(self) -> None:
             self.parts: list[Any] = [rest, fh]
 
-        def readline(self) -> str:
+        def readline(self, size: int = -1) -> str:
             while self.parts:
-                line = str(self.parts[0].readline())
+                line = str(self.parts[0].readline(size))
                 if line:
                     if not line.endswith("\n") and self.parts[0] is rest and len(self.parts) > 1:
-                        line += self.parts[1].readline()
+                        line += self.parts[1].readline(size - len(line) if size >= 0 else -1)
                     return line
                 self.parts.pop(0)
             return ""
@@ -140,7 +142,8 @@ def read_record_batches(
     name = label or path
     fh = open_input(path)
     try:
-        kind, stream = _sniff(fh, path, fmt)
+        kind, whole = _sniff(fh, path, fmt)
+        stream = _cut_lines(whole, name)
         if kind == "csv":
             yield from batches_of(_csv_records(stream, name))
         else:
@@ -150,6 +153,17 @@ def read_record_batches(
     finally:
         if fh is not sys.stdin:
             fh.close()
+
+
+def _cut_lines(stream: IO[str], name: str) -> Iterator[str]:
+    """``stream``'s lines; one longer than :data:`~fairshare_cli.core.limits.MAX_LINE` is
+    refused once that much of it is read, not held whole (``head -3 h.csv > x; truncate -s
+    2G x`` reached 4 GB of memory before its NUL bytes were refused)."""
+    lines = iter(partial(stream.readline, MAX_LINE + 1), "")
+    for number, line in enumerate(lines, 1):
+        if len(line) > MAX_LINE:
+            raise long_line(name, number, HISTORY_TEXT)
+        yield line
 
 
 def _not_blank(stream: Any, path: str) -> Iterator[str]:
