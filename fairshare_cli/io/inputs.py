@@ -287,7 +287,7 @@ def read_json(path: str, name: str | None = None, pairs: Callable[..., Any] | No
             return fast
     fh = open_input(path, name)
     try:
-        text = read_text(fh, name or path)
+        text = _text_to_nul(fh, name or path)
     finally:
         if fh is not sys.stdin:
             fh.close()
@@ -300,6 +300,20 @@ def read_json(path: str, name: str | None = None, pairs: Callable[..., Any] | No
         raise JSONFault(exc.lineno, exc.colno, exc.msg) from None
     except (ValueError, RecursionError) as exc:  # a huge integer, too deep a nesting
         raise JSONFault(None, None, decoder_fault(exc, text)) from None
+
+
+def _text_to_nul(stream: IO[str], name: str) -> str:
+    """``stream``'s text (:func:`read_text`), or its text to its first NUL character,
+    that one included: JSON takes a NUL nowhere, so its reader stops at or before that one
+    with the error the whole text gives, where a document ending in NUL bytes (``truncate
+    -s 2G jobs.json``) was read whole, some 4 GB of memory."""
+    parts = []
+    while part := read_text(stream, name, BLOCK):
+        if (nul := part.find("\0")) >= 0:
+            parts.append(part[: nul + 1])
+            break
+        parts.append(part)
+    return "".join(parts)
 
 
 _SLOW = object()

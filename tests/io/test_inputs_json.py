@@ -134,3 +134,67 @@ def test_sprio_json_of_a_table_is_json_dumps_text(
     )  # fmt: skip
     text = dumps_columns(json_columns(table), len(table))
     assert text == reference_json(table.rows())
+
+
+def _fault(call: Any) -> tuple[Any, ...]:
+    """What ``call`` refuses: a JSONFault's line, column and reason (or json's)."""
+    from fairshare_cli.io.inputs import JSONFault
+
+    try:
+        call()
+    except JSONFault as fault:
+        return fault.line, fault.column, fault.reason
+    except json.JSONDecodeError as exc:
+        return exc.lineno, exc.colno, exc.msg
+    raise AssertionError("accepted")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.integers() | st.text(max_size=3),
+        lambda inner: st.lists(inner) | st.dictionaries(st.text(max_size=3), inner),
+        max_leaves=8,
+    ),
+    st.integers(min_value=0),
+    st.sampled_from(["\0", "\0\0\0", "\0]", "\0\n{", "\0\x00\"x\": 1}"]),
+    st.booleans(),
+)
+def test_a_nul_ends_the_reading_with_the_whole_texts_error(
+    tmp_path_factory: Any, value: Any, at: int, nul: str, pretty: bool
+) -> None:
+    """The exact reader stops at the first NUL character (JSON takes none anywhere: a file
+    ending in NUL bytes, ``truncate -s 2G jobs.json``, was read whole): its error is the
+    one ``json.loads`` gives on the whole text, wherever the NUL falls (in a string, a
+    number, between tokens, after the document), line and column included."""
+    from fairshare_cli.io.json_keys import RepeatedKeys
+
+    text = json.dumps(value, indent=1 if pretty else None)
+    cut = at % (len(text) + 1)
+    text = text[:cut] + nul + text[cut:]
+    path: Path = tmp_path_factory.mktemp("j") / "doc.json"
+    path.write_text(text, encoding="utf-8")
+    read = _fault(lambda: read_json(str(path), pairs=RepeatedKeys()))  # (the exact reader)
+    assert read == _fault(lambda: json.loads(text))
+
+
+def test_a_nul_tail_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A jobs list followed by 64 MiB of NUL bytes (a sparse file): refused as the whole
+    text is, after reading to the first NUL only (the text read is that short)."""
+    from fairshare_cli.io import inputs
+
+    path = tmp_path / "jobs.json"
+    path.write_text('[{"id": "1.0", "owner": "alice"}]\n', encoding="utf-8")
+    with path.open("r+b") as fh:
+        fh.truncate(1 << 26)
+    seen: list[int] = []
+    real = inputs._text_to_nul
+
+    def spy(stream: Any, name: str) -> str:
+        text = real(stream, name)
+        seen.append(len(text))
+        return text
+
+    monkeypatch.setattr(inputs, "_text_to_nul", spy)
+    assert _fault(lambda: read_json(str(path), pairs=dict)) == (2, 1, "Extra data")
+    assert seen == [len('[{"id": "1.0", "owner": "alice"}]\n') + 1]
