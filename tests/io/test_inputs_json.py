@@ -157,7 +157,7 @@ def _fault(call: Any) -> tuple[Any, ...]:
         max_leaves=8,
     ),
     st.integers(min_value=0),
-    st.sampled_from(["\0", "\0\0\0", "\0]", "\0\n{", "\0\x00\"x\": 1}"]),
+    st.sampled_from(["\0", "\0\0\0", "\0]", "\0\n{", '\0\x00"x": 1}']),
     st.booleans(),
 )
 def test_a_nul_ends_the_reading_with_the_whole_texts_error(
