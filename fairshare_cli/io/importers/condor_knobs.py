@@ -374,8 +374,15 @@ def unmodelled_settings(conf: ConfigFile) -> list[str]:
 #: Unmodelled knobs that change nothing without ``NEGOTIATOR_CONSIDER_PREEMPTION``
 #: (matchmaker.cpp): the negotiator ignores the first (``Matchmaker::reinitialize`` logs
 #: it); the second concerns dynamic slots only, which are claimed, and claimed slots are
-#: then trimmed from the candidates (``trimStartdAds_PreemptionLogic``).
-NEEDS_PREEMPTION = ("NEGOTIATOR_CONSIDER_EARLY_PREEMPTION", "ALLOW_PSLOT_PREEMPTION")
+#: then trimmed from the candidates (``trimStartdAds_PreemptionLogic``); the last two
+#: re-evaluate expressions of preempting entries only, and a list rebuilt from unclaimed
+#: slots alone finds no slot the one used up would not have given.
+NEEDS_PREEMPTION = (
+    "NEGOTIATOR_CONSIDER_EARLY_PREEMPTION",
+    "ALLOW_PSLOT_PREEMPTION",
+    "PREEMPTION_REQUIREMENTS_STABLE",
+    "PREEMPTION_RANK_STABLE",
+)
 
 
 def _considers_preemption(conf: ConfigFile, view: dict[str, str]) -> bool:
