@@ -1,0 +1,75 @@
+"""The reasons a job gets when its search pops the match list the first job of its
+autocluster built (``match_list.list_diagnostics``).
+
+From ``matchmakingAlgorithm`` in ``src/condor_negotiator.V6/matchmaker.cpp`` (25.0): the
+build tests every candidate (the submitter limit, then ``rejectForConcurrencyLimits`` for a
+``ConcurrencyLimits`` expression evaluated with the slot) and stores its counts in the list
+(``set_diagnostics``); a later job of the autocluster pops the list, dropping the entries
+the limits refuse, and when it is used up takes the stored counts
+(``get_diagnostics``), the submitter limit's incremented by the pops, the concurrency
+limit's not. ``Matchmaker::negotiate`` then names a concurrency limit only if that count
+is not 0; else, with nothing else counted, "no match found" (fs: ``match_list_used_up``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from negotiation_helpers import CURRENT, NOW, jobs, run
+
+from fairshare_cli.core.config import MachineSpec
+from fairshare_cli.core.htcondor.negotiator import Claim
+
+SITE = 'strcat("site.", TARGET.Site)'
+KNOBS = replace(CURRENT, concurrency_limits={"site.east": 1.0, "site.west": 5.0})
+
+
+def _sites(first: str, second: str) -> list[MachineSpec]:
+    """Two machines of two one-CPU slots each, at the sites named, in that order."""
+    return [
+        MachineSpec(name=f"{site[0]}x", count=2, attributes={"Cpus": 1, "Site": site})
+        for site in (first, second)
+    ]
+
+
+def test_a_refusal_only_while_popping_is_not_the_reason() -> None:
+    """East 2 + west 2, site.east_LIMIT 1, west 5, 5 jobs of a (limit 4 of the pool of 4).
+    1.0 builds [ex001, ex002, wx001, wx002] (east 0 + 1 <= 1 on each: nothing refused) and
+    takes ex001 (east 1); 1.1 pops ex002 (east 2 > 1: dropped), takes wx001; 1.2 takes
+    wx002; 1.3 finds the list used up: counts 0, 0: "no match found"; 1.4, of the same
+    autocluster, is not asked again."""
+    queue = jobs("a", 5, 1, concurrency_limits_expr=SITE)
+    result = run(_sites("east", "west"), queue, knobs=KNOBS)
+    assert [(m.job_id, m.slot) for m in result.matches] == [
+        ("1.0", "slot1@ex001"),
+        ("1.1", "slot1@wx001"),
+        ("1.2", "slot1@wx002"),
+    ]
+    assert [(j, r) for j, _, r in result.iter_unmatched()] == [
+        ("1.3", "match_list_used_up"),
+        ("1.4", "match_list_used_up"),
+    ]
+
+
+def test_a_refusal_the_build_counted_past_its_match_is_the_reason() -> None:
+    """East 2 first, then west 2; b runs 9.0 on ex001 holding site.east (``LoadLimits``:
+    east 1 as the cycle starts); preemption not considered, so b, with no idle job, is out
+    of the shares and a's limit is the pool's 4. a's 4 jobs rank west 1, east 0
+    (``TARGET.Site == "west"``): 1.0 builds [wx001, wx002] and refuses ex002 (east 1 + 1 >
+    1: rejForConcurrencyLimit 1), ranked below the slot it takes (wx001); 1.1 takes wx002;
+    1.2 finds the list used up and gets the stored count: a concurrency limit. fs had
+    searched no further than the match and named "no match found", as for 1.3 above."""
+    claims = [Claim("slot1@ex001", "b@example.org", "9.0", NOW - 60)]
+    queue = jobs("b", 1, 9, status="running", concurrency_limits_expr=SITE)
+    queue += jobs("a", 4, 1, concurrency_limits_expr=SITE, rank='TARGET.Site == "west"')
+    knobs = replace(KNOBS, consider_preemption=False)
+    usage = {"b@example.org": 1.0}
+    result = run(_sites("east", "west"), queue, usage=usage, knobs=knobs, claims=claims)
+    assert [(m.job_id, m.slot) for m in result.matches] == [
+        ("1.0", "slot1@wx001"),
+        ("1.1", "slot1@wx002"),
+    ]
+    assert [(j, r) for j, _, r in result.iter_unmatched()] == [
+        ("1.2", "concurrency_limit"),
+        ("1.3", "concurrency_limit"),
+    ]
