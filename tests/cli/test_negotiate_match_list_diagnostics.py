@@ -80,3 +80,73 @@ def test_a_job_popping_a_used_up_list_gets_its_builds_reason(
         {"job_id": "1.2", "submitter": "a@example.org", "reason": "match_list_used_up"},
     ]
     assert not (tmp_path / "s.json").exists()
+
+
+WEIGHTED = """
+[pool]
+uid_domain = "example.org"
+defaults = "current"
+
+[negotiator]
+use_slot_weights = true
+slot_weight = "Cpus"
+consider_preemption = false
+concurrency_limits = { 'site.east' = 1 }
+
+[[machines]]
+name = "ex"
+count = 3
+attributes = { Cpus = 1, Memory = 4096, Site = "east" }
+
+[[machines]]
+name = "wx"
+count = 1
+attributes = { Cpus = 4, Memory = 4096, Site = "west" }
+"""
+
+QUEUE = [
+    {
+        "id": "9.0",
+        "owner": "c",
+        "status": "running",
+        "slot": "slot1@ex002",
+        "concurrency_limits": "site.east",
+    },
+    {"id": "1.0", "owner": "a"},
+    {"id": "2.0", "owner": "a", "concurrency_limits_expr": 'strcat("site.", TARGET.Site)'},
+    {"id": "3.0", "owner": "b", "requirements": "false"},
+]
+
+
+def test_a_concurrency_limit_is_named_before_the_submitter_limit(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """``fs negotiate --dry-run ... --explain 2.0``. Slot weight Cpus: ex001..ex003 1 each
+    (east), wx001 4 (west): 7. c runs 9.0 on ex002 with site.east (the limit, 1, is full
+    as the cycle starts). Preemption not considered: c, with no idle job, is out of the
+    shares; a and b (EUP 500 each) get 0.5 x 7 = 3.5. Spin 1: a's 1.0 takes ex001 (used 1);
+    2.0 builds a new list with used 1: ex003 passes the limit (1 + 1 <= 3.5) and is refused
+    for site.east (1 + 1 > 1), wx001 is refused by the limit (1 + 4 > 3.5, nothing to round
+    up). ``Matchmaker::negotiate`` names the concurrency limit first; the submitter limit
+    still counts (``limited_by_submitterLimit``: a goes on). b's 3.0 matches nothing. Spin
+    2: pie left 7 - 1 = 6, a alone: 2.0 takes wx001 (0 + 4 <= 6). fs said spin 1's refusal
+    was the submitter limit's."""
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps(QUEUE))
+    state = tmp_path / "s.json"
+    args = ["--config", str(write_config(WEIGHTED)), "--state", str(state), "--now", NOW]
+    assert run("submit", "--file", str(jobs), *args).exit_code == 0
+    before = state.read_bytes()
+    result = run("negotiate", "--dry-run", *args, "--explain", "2.0")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "Job 2.0:",
+        "  submitter a@example.org, effective priority 500.00",
+        "  spin 1: share 0.5000, limit 3.50 (unclaimed 3.50), pie left 7.00",
+        "  spin 1: 3 unclaimed slot(s) match its Requirements; rejected: a concurrency limit "
+        "it needs was reached",
+        "  spin 2: share 1.0000, limit 6.00 (unclaimed 6.00), pie left 6.00",
+        "  spin 2: 3 unclaimed slot(s) match its Requirements; matched to slot1@wx001 "
+        "(no_preemption)",
+    ]
+    assert state.read_bytes() == before

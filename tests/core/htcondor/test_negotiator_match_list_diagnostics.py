@@ -73,3 +73,31 @@ def test_a_refusal_the_build_counted_past_its_match_is_the_reason() -> None:
         ("1.2", "concurrency_limit"),
         ("1.3", "concurrency_limit"),
     ]
+
+
+def test_the_concurrency_limit_comes_before_the_submitter_limit() -> None:
+    """One east slot per machine of Cpus 1, 1, 1 then west Cpus 4, slot weight Cpus (7);
+    site.east held by b's claim on ex002. Preemption not considered: b (nothing idle) is
+    out of the shares; a and c (new, equal) get 3.5 each. a's 1.0 takes ex001 (used 1);
+    a's 2.0 builds: ex003 admitted by the limit (2 <= 3.5), refused for site.east (2 > 1);
+    wx001 refused by the limit (5 > 3.5). Reason: the concurrency limit (counted before the
+    submitter limit's in ``Matchmaker::negotiate``); the limit still counts, so a resumes
+    in spin 2 (pie left 6, a alone) and takes wx001."""
+    machines = [
+        MachineSpec(name="ex", count=3, attributes={"Cpus": 1, "Site": "east"}),
+        MachineSpec(name="wx", count=1, attributes={"Cpus": 4, "Site": "west"}),
+    ]
+    claims = [Claim("slot1@ex002", "b@example.org", "9.0", NOW - 60)]
+    queue = jobs("b", 1, 9, status="running", concurrency_limits="site.east")
+    queue += jobs("a", 1, 1) + jobs("a", 1, 2, concurrency_limits_expr=SITE)
+    queue += jobs("c", 1, 3, requirements="false")
+    knobs = replace(KNOBS, consider_preemption=False, use_slot_weights=True, slot_weight="Cpus")
+    result = run(
+        machines, queue, usage={"b@example.org": 1.0}, knobs=knobs, claims=claims, explain="2.0"
+    )
+    assert [(m.job_id, m.slot) for m in result.matches] == [
+        ("1.0", "slot1@ex001"),
+        ("2.0", "slot1@wx001"),
+    ]
+    rejected = [e for e in result.explain if e["event"] == "rejected"]
+    assert [(e["spin"], e["reason"]) for e in rejected] == [(1, "concurrency_limit")]

@@ -73,6 +73,8 @@ class Searcher(Protocol):
 
     def claimed_view(self, turn: Turn, ac: AutoCluster, only_rank: bool) -> Allowed: ...
 
+    limit_behind: str | None
+
     def reject_reason(
         self, turn: Turn, ac: AutoCluster, only_rank: bool, limit_rejected: bool
     ) -> str: ...
@@ -81,27 +83,33 @@ class Searcher(Protocol):
 def list_diagnostics(
     mm: Searcher, turn: Turn, ac: AutoCluster, only_rank: bool, test: LimitTest, found: Found
 ) -> Found:
-    """``found`` with 25.0's reason for a job whose search popped the live list: a
-    concurrency limit only if the list's build refused a candidate for one (noted when a
-    search builds the list; ``ConcurrencyLimits`` is an expression: ``test``)."""
+    """``found`` with 25.0's reason (``Matchmaker::negotiate``) for a job whose
+    ``ConcurrencyLimits`` is an expression (``test``): a concurrency limit first, whatever
+    else refused, when the build of the list it popped refused a candidate for one (noted
+    when a search builds the list); otherwise not, even if the pops refused one for it."""
     slot, tier, reason = found
     if not turn.cached:
-        turn.list_refused_limit = test.refused or (
-            slot is not None and _build_refuses(mm, turn, ac, only_rank, test)
-        )
-    elif slot is None and reason == "concurrency_limit" and not turn.list_refused_limit:
+        turn.list_refused_limit = test.refused or _build_refuses(mm, turn, ac, only_rank, test)
+    if slot is not None or (reason == "concurrency_limit" and turn.list_refused_limit):
+        return found
+    if reason == "concurrency_limit":  # (refused while popping only: not counted)
         reason = mm.reject_reason(turn, ac, only_rank, False)
         if reason == "matching_slots_taken":  # (no slot it matches is taken: some were passed)
             reason = "match_list_used_up"
+    elif turn.list_refused_limit:  # (named first; a limit that refused too still counts)
+        if reason in ("submitter_limit", "group_quota"):
+            mm.limit_behind = reason
+        reason = "concurrency_limit"
     return slot, tier, reason
 
 
 def _build_refuses(
     mm: Searcher, turn: Turn, ac: AutoCluster, only_rank: bool, test: LimitTest
 ) -> bool:
-    """Whether the build of the list that gave this match refused, past the candidate it
-    took, one the submitter limit admitted for a concurrency limit (``matchmakingAlgorithm``
-    tests every candidate: the limit with what the turn used before, then the limits)."""
+    """Whether the build of the list refused a candidate the submitter limit admitted for a
+    concurrency limit (``matchmakingAlgorithm`` tests every candidate, the limit with what
+    the turn used before it, then the limits; the search stopped at its match, or where
+    the limit refused the cheapest slot)."""
     carver = mm.carver
     for group in [] if only_rank else ac.groups or []:
         for cls in group:
