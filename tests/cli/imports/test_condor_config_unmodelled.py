@@ -181,7 +181,9 @@ def test_unstable_preemption_expressions_are_warned_about(
     ``fs import condor-config FILE --dry-run`` counted them among the ignored knobs and said
     nothing more; now one warning each, saying fs negotiates as if they were true. With
     ``NEGOTIATOR_CONSIDER_PREEMPTION = false`` no entry preempts, and a list rebuilt from
-    unclaimed slots finds nothing the used-up one did not: no warning."""
+    unclaimed slots finds nothing the used-up one did not: no warning; nor with
+    ``NEGOTIATOR_MATCHLIST_CACHING = False``, which keeps no list (taken as
+    ``matchlist_caching = false``)."""
     conf = tmp_path / "condor_config"
     conf.write_text(f"PRIORITY_HALFLIFE = 3600\n{STABLE}", encoding="utf-8")
     result = run("import", "condor-config", str(conf), "--dry-run")
@@ -198,13 +200,12 @@ def test_unstable_preemption_expressions_are_warned_about(
         "the usage of the matches made since, and the list is built afresh when it changed; "
         "fs does not model it and negotiates as if it were true",
     ]
-    conf.write_text(
-        f"PRIORITY_HALFLIFE = 3600\nNEGOTIATOR_CONSIDER_PREEMPTION = false\n{STABLE}",
-        encoding="utf-8",
-    )
-    result = run("import", "condor-config", str(conf), "--dry-run")
-    assert result.exit_code == 0, result.stderr
-    assert "warning" not in result.stderr
+    for knob in ("NEGOTIATOR_CONSIDER_PREEMPTION", "NEGOTIATOR_MATCHLIST_CACHING"):
+        conf.write_text(f"PRIORITY_HALFLIFE = 3600\n{knob} = false\n{STABLE}", encoding="utf-8")
+        result = run("import", "condor-config", str(conf), "--dry-run")
+        assert result.exit_code == 0, result.stderr
+        assert "warning" not in result.stderr
+    assert "matchlist_caching = false" in result.stdout
 
 
 def test_a_pool_config_naming_an_unstable_knob_is_refused(

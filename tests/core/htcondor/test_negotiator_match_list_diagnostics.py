@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from negotiation_helpers import CURRENT, NOW, jobs, run
+from negotiation_helpers import CURRENT, NOW, J, jobs, run
 
 from fairshare_cli.core.config import MachineSpec
 from fairshare_cli.core.htcondor.negotiator import Claim
@@ -101,3 +101,38 @@ def test_the_concurrency_limit_comes_before_the_submitter_limit() -> None:
     ]
     rejected = [e for e in result.explain if e["event"] == "rejected"]
     assert [(e["spin"], e["reason"]) for e in rejected] == [(1, "concurrency_limit")]
+
+
+def _rank_pool() -> tuple[list[MachineSpec], list[Claim], list[J]]:
+    """Four one-CPU slots whose machine RANK prefers a's jobs; a runs 8.0 and 8.1 on
+    slot1@m001 and m002, b runs 9.0 and 9.1 on m003 and m004; a has two idle jobs."""
+    machines = [MachineSpec(name="m", count=4, attributes={"Cpus": 1}, rank='TARGET.Owner == "a"')]
+    claims = [
+        Claim(f"slot1@m00{i + 1}", f"{owner}@example.org", job, NOW - 60)
+        for i, (owner, job) in enumerate([("a", "8.0"), ("a", "8.1"), ("b", "9.0"), ("b", "9.1")])
+    ]
+    queue = jobs("a", 2, 8, status="running") + jobs("b", 2, 9, status="running")
+    return machines, claims, queue + jobs("a", 2, 1)
+
+
+def test_without_caching_every_job_may_preempt_by_machine_rank() -> None:
+    """a and b (EUP 0.5 each) share the pool of 4: slices 2 and 2; a uses 2, so its limit
+    is 0. Spin 1 (preemption considered): limitUsed 0 >= 0, so only machine-rank
+    preemptions are looked for (``only_consider_startd_rank``). 1.0 builds the list of b's
+    two slots (machine rank: no limit test) and preempts 9.0 on m003. With the list cached
+    (the default), 1.1 pops m004 and tests it against both limits: 1 + 1 > 0, and 0 + 1 > 0
+    with nothing to round up (the limit is 0): refused, for the submitter limit; it waits
+    for spin 2, a new turn with a limit of 1 (pie left 1) and so a new list, where it
+    preempts 9.1 on m004. With ``NEGOTIATOR_MATCHLIST_CACHING = False``
+    1.1 builds a list again in spin 1 and preempts 9.1 there."""
+    machines, claims, queue = _rank_pool()
+    usage = {"a@example.org": 2.0, "b@example.org": 2.0}
+    for caching, spins in ((True, [(1, "rejected"), (2, "matched")]), (False, [(1, "matched")])):
+        knobs = replace(CURRENT, matchlist_caching=caching)
+        result = run(machines, queue, usage=usage, knobs=knobs, claims=claims, explain="1.1")
+        assert [(m.job_id, m.slot) for m in result.matches] == [
+            ("1.0", "slot1@m003"),
+            ("1.1", "slot1@m004"),
+        ]
+        story = [(e["spin"], e["event"]) for e in result.explain if "reason" in e]
+        assert story == spins

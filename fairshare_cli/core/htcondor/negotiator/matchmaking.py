@@ -239,7 +239,7 @@ class Matchmaker:
         if ac.limits and self.state.limits.refuses(ac.limits):
             # rejectForConcurrencyLimits, before any candidate (the limits are a string)
             return None, NO_PREEMPTION, "concurrency_limit"
-        turn.start_search(ac.index, only_rank)
+        turn.start_search(ac.index, only_rank, self.snap.knobs.matchlist_caching)
         live = turn.cached and self.hands_back()  # (the list as built, slots handed back)
         test = self._prepare(ac, live)
         args = (turn, ac, only_rank, test)
@@ -249,7 +249,7 @@ class Matchmaker:
 
     def hands_back(self) -> bool:
         """Whether a matched consumption-policy slot goes back into the live match list."""
-        return self.candidates.consumption is not None
+        return self.candidates.consumption is not None and self.snap.knobs.matchlist_caching
 
     def claimed_view(self, turn: Turn, ac: AutoCluster, only_rank: bool) -> Allowed:
         """The claimed candidates a search of ``turn`` walks (none: unclaimed ones only)."""

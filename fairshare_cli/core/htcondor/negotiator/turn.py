@@ -144,12 +144,13 @@ class Turn:
         self.acs: dict[int, AutoCluster] = {}
         self.claimed: dict[int, ClaimedList] = {}
 
-    def start_search(self, ac_index: int, only_rank: bool) -> None:
+    def start_search(self, ac_index: int, only_rank: bool, caching: bool = True) -> None:
         """A job of autocluster ``ac_index`` is searched for (``matchmakingAlgorithm``): it
         pops the live match list when that list is this autocluster's and was built with the
-        same ``only_consider_startd_rank``, else a new list is built for it, now."""
+        same ``only_consider_startd_rank``, else a new list is built for it, now; without
+        ``caching`` (``NEGOTIATOR_MATCHLIST_CACHING``) every search is a build."""
         key = (ac_index, only_rank)
-        self.cached = self.list_key == key
+        self.cached = caching and self.list_key == key
         if not self.cached:
             self.list_key = key
             self.list_used = self.used
