@@ -124,6 +124,9 @@ class NegotiatorConfig(msgspec.Struct, frozen=True):
     #: ``NEGOTIATOR_DEPTH_FIRST``: a match counts as the autocluster's jobs that fit in the
     #: slot (``jobsInSlot``); those past the matched one are left to the schedd.
     depth_first: bool = False
+    #: ``NEGOTIATOR_MATCHLIST_CACHING``: the next jobs of an autocluster in a turn pop the
+    #: match list its first job built (false: every job searches the slots afresh).
+    matchlist_caching: bool = True
     #: ``NEGOTIATOR_IGNORE_USER_PRIORITIES``: every submitter's limit is unbounded
     #: (``DBL_MAX``) before the group's quota caps it.
     ignore_user_priorities: bool = False

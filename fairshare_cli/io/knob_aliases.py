@@ -54,6 +54,7 @@ KNOBS: dict[str, dict[str, str]] = {
         "GROUP_AUTOREGROUP": "autoregroup",
         "NEGOTIATOR_CONSIDER_PREEMPTION": "consider_preemption",
         "NEGOTIATOR_DEPTH_FIRST": "depth_first",
+        "NEGOTIATOR_MATCHLIST_CACHING": "matchlist_caching",
         "NEGOTIATOR_IGNORE_USER_PRIORITIES": "ignore_user_priorities",
         "CONCURRENCY_LIMIT_DEFAULT": "concurrency_limit_default",
         "NEGOTIATOR_INTERVAL": "interval",

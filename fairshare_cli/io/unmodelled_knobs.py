@@ -4,7 +4,7 @@ does not model: what each changes, and the setting under which it changes nothin
 The knobs are those 25.0's negotiator reads (``Matchmaker::initialize``/``reinitialize``
 in matchmaker.cpp, ``USE_GLOBAL_JOB_PRIOS`` and ``REMOVE_SIGNIFICANT_ATTRIBUTES`` there
 too) whose setting alters a cycle's matches; each one's neutral setting is its default in
-param_info.in (false, 0, or not set). Knobs of time and of the connection
+param_info.in (false, true, 0, or not set). Knobs of time and of the connection
 (``NEGOTIATOR_MAX_TIME_*``, ``NEGOTIATOR_TIMEOUT``, ``NEGOTIATOR_SOCKET_CACHE_SIZE``) are
 left out: a cycle in fs takes no time. ``fs import condor-config`` warns about each one set
 otherwise (:func:`fairshare_cli.io.importers.condor_knobs.unmodelled_settings`); a pool
@@ -16,9 +16,9 @@ from __future__ import annotations
 from fairshare_cli.core.htcondor.knob_values import param_boolean, param_double
 from fairshare_cli.errors import InputError
 
-#: The neutral setting: ``false`` (a boolean), ``0`` (a number, at most 0 changes
-#: nothing) or nothing set.
-FALSE, ZERO, UNSET = "false", "0", "unset"
+#: The neutral setting: ``false`` or ``true`` (a boolean), ``0`` (a number, at most 0
+#: changes nothing) or nothing set.
+FALSE, TRUE, ZERO, UNSET = "false", "true", "0", "unset"
 
 #: Knob -> (its neutral setting, what any other setting changes).
 UNMODELLED: dict[str, tuple[str, str]] = {
@@ -54,6 +54,22 @@ UNMODELLED: dict[str, tuple[str, str]] = {
         "a submitter negotiates once per JobPrio of its idle jobs, highest first among "
         "equals, and one with none idle drops out of the cycle (docs/htcondor.md)",
     ),
+    # matchmakingAlgorithm pops a job's cached match list only while
+    # MatchListType::cache_still_valid holds; fs reads the usages as the cycle starts, so
+    # under it both would re-evaluate to what the list holds
+    "PREEMPTION_REQUIREMENTS_STABLE": (
+        TRUE,
+        "PREEMPTION_REQUIREMENTS is evaluated again on the next entry of the match list an "
+        "autocluster's jobs pop, with the usage of the matches made since, and a list used up "
+        "is built afresh for the next job (whose machine-rank preemptions then pass the "
+        "submitter limit again)",
+    ),
+    "PREEMPTION_RANK_STABLE": (
+        TRUE,
+        "PREEMPTION_RANK is evaluated again on the next entry of the match list an "
+        "autocluster's jobs pop, with the usage of the matches made since, and the list is "
+        "built afresh when it changed",
+    ),
     "REMOVE_SIGNIFICANT_ATTRIBUTES": (
         UNSET,
         "autoclusters leave these attributes out, so a rejected job passes over more jobs",
@@ -75,8 +91,8 @@ def neutral(knob: str, text: str, where: str) -> bool:
     if kind == UNSET:
         return False
     try:
-        if kind == FALSE:
-            return not param_boolean(text, knob, where)
+        if kind in (FALSE, TRUE):
+            return param_boolean(text, knob, where) == (kind == TRUE)
         return param_double(text, knob, where) <= 0
     except InputError:
         return False

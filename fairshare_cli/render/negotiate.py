@@ -331,6 +331,9 @@ _REASON_TEXT = {
     "preemption_rank": "only claimed slots match and their machine RANK prefers the running job",
     "pool_exhausted": "no slot was left",
     "concurrency_limit": "a concurrency limit it needs was reached",
+    "match_list_used_up": "the match list its autocluster popped was used up, its last "
+    "entries refused for a concurrency limit the list's build had not refused (HTCondor "
+    "25.0 says 'no match found')",
     "job_constraint": "NEGOTIATOR_JOB_CONSTRAINT is not true on it: the schedd does not offer it",
     "submitter_constraint": "NEGOTIATOR_SUBMITTER_CONSTRAINT is not true on its submitter's "
     "ad: its submitter does not negotiate",

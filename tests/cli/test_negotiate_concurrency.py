@@ -92,8 +92,10 @@ def test_the_scoped_default_set_twice_is_refused(
 def test_an_expression_limit_is_evaluated_per_slot(
     tmp_path: Path, write_config: Callable[..., Path], run: Any
 ) -> None:
-    """``strcat("site.", TARGET.Site)`` with site.east_LIMIT 1: the first job takes an
-    east slot; the others find every slot's limit full."""
+    """``strcat("site.", TARGET.Site)`` with site.east_LIMIT 1: the first job builds the
+    match list of the four east slots (the limit not yet taken) and takes one; the second
+    pops the other three, each refused for the limit, which the list's diagnostics do not
+    count: "no match found" for it and the third (``match_list_used_up``)."""
     args = _args(tmp_path, write_config, "concurrency_limits = { 'site.east' = 1 }")
     jobs = [
         {
@@ -107,7 +109,7 @@ def test_an_expression_limit_is_evaluated_per_slot(
     assert result.exit_code == 0, result.stderr
     doc = json.loads(result.stdout)
     assert [m["job_id"] for m in doc["matches"]] == ["1.0"]
-    assert {u["reason"] for u in doc["unmatched"]} == {"concurrency_limit"}
+    assert {u["reason"] for u in doc["unmatched"]} == {"match_list_used_up"}
 
 
 @pytest.mark.parametrize(

@@ -78,3 +78,34 @@ def test_a_preemption_popped_from_the_list_may_fit_the_unclaimed_limit(
         ("3.0", "slot1@big002", "rank", "1.1"),
     ]
     assert [u["job_id"] for u in out["unmatched"]] == ["3.1"]
+
+
+def test_without_match_list_caching_every_job_builds_a_list(
+    tmp_path: Path, write_config: Callable[[str], Path], run: Callable[..., Any]
+) -> None:
+    """The same pool with ``[negotiator] matchlist_caching = false``
+    (``NEGOTIATOR_MATCHLIST_CACHING = False``: ``matchmakingAlgorithm`` keeps no list, so
+    every job is searched as the first of its autocluster). Limits as above (alice and
+    carol 2.93). alice: 2.0 preempts 1.2 on small001 (0 + 1 <= 2.93), 2.1 1.3 on small002
+    (1 + 1 <= 2.93); 2.2 tests big001 and big002 against limitUsed alone: 2 + 2 > 2.93,
+    refused (the unclaimed limit is not tried outside a cached list). carol (2.93, pie
+    left 5.85 - 2 = 3.85): 3.0 takes big001 by machine rank, and 3.1 builds again, where
+    a machine-rank preemption is not tested against the limit: it takes big002, where the
+    cached list refused it (2 + 2 > 2.93 for both limits). fs read no such key before."""
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps(JOBS))
+    pool = POOL.replace("[negotiator]\n", "[negotiator]\nmatchlist_caching = false\n")
+    args = ["--config", str(write_config(pool)), "--state", str(tmp_path / "s.json")]
+    args += ["--now", NOW]
+    assert run("submit", "--file", str(jobs), *args).exit_code == 0
+    assert run("setprio", "bob@d", "10", *args).exit_code == 0
+    result = run("negotiate", "--dry-run", *args, "--json")
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert [(m["job_id"], m["slot"], m["reason"], m["preempted_job"]) for m in out["matches"]] == [
+        ("2.0", "slot1@small001", "priority", "1.2"),
+        ("2.1", "slot1@small002", "priority", "1.3"),
+        ("3.0", "slot1@big001", "rank", "1.0"),
+        ("3.1", "slot1@big002", "rank", "1.1"),
+    ]
+    assert [(u["job_id"], u["reason"]) for u in out["unmatched"]] == [("2.2", "submitter_limit")]

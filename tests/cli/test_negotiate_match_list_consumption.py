@@ -41,9 +41,10 @@ attributes = {{ Cpus = {q_cpus}, Memory = 8192 }}
 JOBS = '[{"id":"1.0","count":5,"owner":"alice","request_cpus":1,"request_memory":1024}]'
 
 
-def _negotiate(tmp_path: Path, run: Callable[..., Any], q_cpus: int) -> str:
-    """``fs negotiate --dry-run --json`` on p (4 CPUs) and q (``q_cpus``), 8192 MB each."""
-    (tmp_path / "ml.toml").write_text(POOL.format(q_cpus=q_cpus), encoding="utf-8")
+def _negotiate(tmp_path: Path, run: Callable[..., Any], q_cpus: int, extra: str = "") -> str:
+    """``fs negotiate --dry-run --json`` on p (4 CPUs) and q (``q_cpus``), 8192 MB each
+    (``extra``: more config)."""
+    (tmp_path / "ml.toml").write_text(POOL.format(q_cpus=q_cpus) + extra, encoding="utf-8")
     (tmp_path / "mlj.json").write_text(JOBS, encoding="utf-8")
     state = tmp_path / "m.json"
     result = run(
@@ -95,3 +96,16 @@ def test_two_identical_slots_take_turns_as_their_leftovers_pass(
     (2) ties q: stays first, and 1.4 takes p. 25.0: p, q, q, p, p."""
     slots = ["slot1_1@p001", "slot1_1@q001", "slot1_2@q001", "slot1_2@p001", "slot1_3@p001"]
     assert _negotiate(tmp_path, run, 4) == _expected(slots, 8.0)
+
+
+def test_without_match_list_caching_each_job_ranks_the_slots_afresh(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """p (4 CPUs) and q (8 CPUs) with ``[negotiator] matchlist_caching = false``
+    (``NEGOTIATOR_MATCHLIST_CACHING = False``): no list to hand a slot back to, so every job
+    ranks both afresh (``- 100000 * Cpus - Memory``): p -408192 over q -808192 takes 1.0;
+    its leftovers (3 CPUs, 7168 MB: -307168; 2, 6144: -206144; 1, 5120: -105120) keep
+    outranking q for 1.1-1.3; with no CPU left p no longer matches, and 1.4 takes q."""
+    slots = [*(f"slot1_{i}@p001" for i in range(1, 5)), "slot1_1@q001"]
+    extra = "[negotiator]\nmatchlist_caching = false\n"
+    assert _negotiate(tmp_path, run, 8, extra) == _expected(slots, 12.0)

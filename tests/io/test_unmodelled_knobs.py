@@ -1,5 +1,5 @@
 """Which settings of the unmodelled negotiator knobs change nothing (io/unmodelled_knobs.py):
-each knob's default in HTCondor 25.0's param_info.in (false, 0, or nothing set)."""
+each knob's default in HTCondor 25.0's param_info.in (false, true, 0, or nothing set)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,12 @@ from fairshare_cli.io.unmodelled_knobs import UNMODELLED, effect_hint, neutral
         pytest.param("NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD", "60", False, id="a-minute"),
         pytest.param("NEGOTIATOR_MATCH_EXPRS", "true", False, id="any-setting"),
         pytest.param("REMOVE_SIGNIFICANT_ATTRIBUTES", "", True, id="nothing-removed"),
+        # param_boolean("PREEMPTION_REQUIREMENTS_STABLE", true) in Matchmaker::reinitialize
+        pytest.param("PREEMPTION_REQUIREMENTS_STABLE", "True", True, id="stable"),
+        pytest.param("PREEMPTION_REQUIREMENTS_STABLE", "", True, id="stable-blank"),
+        pytest.param("PREEMPTION_REQUIREMENTS_STABLE", "false", False, id="unstable"),
+        pytest.param("PREEMPTION_RANK_STABLE", "1 == 0", False, id="unstable-expression"),
+        pytest.param("PREEMPTION_RANK_STABLE", "TRUE", True, id="rank-stable"),
     ],
 )
 def test_neutral_settings(knob: str, text: str, expected: bool) -> None:

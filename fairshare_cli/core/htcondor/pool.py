@@ -58,6 +58,7 @@ def negotiator_knobs(config: Config) -> NegotiatorKnobs:
         use_weighted_demand=n.use_weighted_demand,
         consider_preemption=n.consider_preemption,
         depth_first=n.depth_first,
+        matchlist_caching=n.matchlist_caching,
         ignore_user_priorities=n.ignore_user_priorities,
         slot_constraint=(n.slot_constraint or "").strip() or None,
         slot_poolsize_constraint=(n.slot_poolsize_constraint or "").strip() or None,

@@ -115,6 +115,7 @@ SIMPLE: dict[str, tuple[str, str, Convert]] = {
     "GROUP_AUTOREGROUP": ("negotiator", "autoregroup", param_boolean),
     "NEGOTIATOR_CONSIDER_PREEMPTION": ("negotiator", "consider_preemption", param_boolean),
     "NEGOTIATOR_DEPTH_FIRST": ("negotiator", "depth_first", param_boolean),
+    "NEGOTIATOR_MATCHLIST_CACHING": ("negotiator", "matchlist_caching", param_boolean),
     "NEGOTIATOR_IGNORE_USER_PRIORITIES": ("negotiator", "ignore_user_priorities", param_boolean),
     "NEGOTIATOR_SLOT_CONSTRAINT": ("negotiator", "slot_constraint", _expr),
     "NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT": ("negotiator", "slot_poolsize_constraint", _expr),
@@ -359,7 +360,9 @@ def unmodelled_settings(conf: ConfigFile) -> list[str]:
     view = reader_view(conf)
     for knob in UNMODELLED:
         key = view.get(knob)
-        if key is None or (knob in NEEDS_PREEMPTION and not _considers_preemption(conf, view)):
+        if key is None or any(
+            knob in needs and not _is_true(conf, view, needed) for needed, needs in NEEDS.items()
+        ):
             continue
         where = conf.where[key]
         try:
@@ -374,14 +377,29 @@ def unmodelled_settings(conf: ConfigFile) -> list[str]:
 #: Unmodelled knobs that change nothing without ``NEGOTIATOR_CONSIDER_PREEMPTION``
 #: (matchmaker.cpp): the negotiator ignores the first (``Matchmaker::reinitialize`` logs
 #: it); the second concerns dynamic slots only, which are claimed, and claimed slots are
-#: then trimmed from the candidates (``trimStartdAds_PreemptionLogic``).
-NEEDS_PREEMPTION = ("NEGOTIATOR_CONSIDER_EARLY_PREEMPTION", "ALLOW_PSLOT_PREEMPTION")
+#: then trimmed from the candidates (``trimStartdAds_PreemptionLogic``); the last two
+#: re-evaluate expressions of preempting entries only, and a list rebuilt from unclaimed
+#: slots alone finds no slot the one used up would not have given.
+NEEDS_PREEMPTION = (
+    "NEGOTIATOR_CONSIDER_EARLY_PREEMPTION",
+    "ALLOW_PSLOT_PREEMPTION",
+    "PREEMPTION_REQUIREMENTS_STABLE",
+    "PREEMPTION_RANK_STABLE",
+)
 
 
-def _considers_preemption(conf: ConfigFile, view: dict[str, str]) -> bool:
-    """``NEGOTIATOR_CONSIDER_PREEMPTION`` as the negotiator reads it (true unless set
-    otherwise; :func:`fragment_from_knobs` has refused a value that is not a boolean)."""
-    key = view.get("NEGOTIATOR_CONSIDER_PREEMPTION")
+#: Knob -> the unmodelled knobs that change nothing when it is false: without a match list
+#: (``NEGOTIATOR_MATCHLIST_CACHING``) there is nothing to keep stable.
+NEEDS = {
+    "NEGOTIATOR_CONSIDER_PREEMPTION": NEEDS_PREEMPTION,
+    "NEGOTIATOR_MATCHLIST_CACHING": NEEDS_PREEMPTION[2:],
+}
+
+
+def _is_true(conf: ConfigFile, view: dict[str, str], knob: str) -> bool:
+    """The boolean ``knob``, true by default, as the negotiator reads it
+    (:func:`fragment_from_knobs` has refused a value that is not a boolean)."""
+    key = view.get(knob)
     if key is None:
         return True
     text = conf.expanded(key, "NEGOTIATOR") or ""

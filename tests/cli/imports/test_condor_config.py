@@ -114,19 +114,20 @@ def test_macros_at_the_depth_limit_expand(tmp_path: Path, run: Callable[..., Any
 
 
 def test_a_real_dump_counts_its_ignored_knobs(run: Callable[..., Any]) -> None:
-    """A real ``condor_config_val -dump`` ignores 1,097 knobs (NEGOTIATOR_INTERVAL,
+    """A real ``condor_config_val -dump`` ignores 1,096 knobs (NEGOTIATOR_INTERVAL,
     NEGOTIATOR_CYCLE_DELAY, NEGOTIATOR_MIN_INTERVAL, NEGOTIATOR_DEPTH_FIRST,
     NEGOTIATOR_IGNORE_USER_PRIORITIES, NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT,
-    NEGOTIATOR_JOB_CONSTRAINT and NEGOTIATOR_SLOT_CONSTRAINT, listed blank, are taken):
+    NEGOTIATOR_JOB_CONSTRAINT and NEGOTIATOR_SLOT_CONSTRAINT, listed blank, and
+    NEGOTIATOR_MATCHLIST_CACHING, listed true, are taken):
     the summary line counts them and names the first 12; the TOML starts as it did."""
     result = run("import", "condor-config", str(DUMP))
     assert result.exit_code == 0, result.stderr
     assert result.stderr == (
-        f"condor-config {DUMP}: 37 knobs taken, 1 group; ignored 1097: ABORT_ON_EXCEPTION, "
+        f"condor-config {DUMP}: 38 knobs taken, 1 group; ignored 1096: ABORT_ON_EXCEPTION, "
         "ACCOUNTANT_DATABASE_FILE, ACCOUNTANT_HOST, ACCOUNTING_DOMAIN, "
         "ADD_WINDOWS_FIREWALL_EXCEPTION, ADSTASH_CHECKPOINT_FILE, ADSTASH_DEBUG, "
         "ADSTASH_INTERFACE, ADSTASH_JSON_DIR, ADSTASH_LOG, ADSTASH_NUM_THREADS, "
-        "ADSTASH_READ_POOLS (+1085 more; -v lists them)\n"
+        "ADSTASH_READ_POOLS (+1084 more; -v lists them)\n"
     )
     assert result.stdout.startswith('[pool]\ndefaults = "current"\n')
 
@@ -143,7 +144,7 @@ def test_verbose_lists_every_ignored_knob(tmp_path: Path, run: Callable[..., Any
     assert lines[0] == quiet.stderr.splitlines()[0].replace("; -v lists them", "")
     assert lines[-1].startswith("fs: note: ") and "keeps" in lines[-1]  # (the pool's groups)
     lines = lines[:-1]
-    assert len(lines) == 1 + 1097
+    assert len(lines) == 1 + 1096
     assert lines[1:4] == ["ABORT_ON_EXCEPTION", "ACCOUNTANT_DATABASE_FILE", "ACCOUNTANT_HOST"]
     assert lines[1:] == sorted(lines[1:])
     assert result.stdout == quiet.stdout

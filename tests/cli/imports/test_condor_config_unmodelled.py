@@ -165,3 +165,67 @@ def test_pslot_preemption_without_preemption_is_not_warned_about(
         "dynamic slots of one partitionable slot at once; fs does not model it and "
         "negotiates as if it were false"
     ]
+
+
+STABLE = "PREEMPTION_REQUIREMENTS_STABLE = False\nPREEMPTION_RANK_STABLE = false\n"
+
+
+def test_unstable_preemption_expressions_are_warned_about(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``PREEMPTION_REQUIREMENTS_STABLE = False`` and ``PREEMPTION_RANK_STABLE = false``:
+    25.0's ``matchmakingAlgorithm`` pops an autocluster's cached match list only while
+    ``MatchListType::cache_still_valid`` holds, which then evaluates the expression again on
+    the list's next preempting entry (with the usage read live: ``ResourcesInUseByUser``)
+    and, for the first knob, fails on a list used up, so the next job builds a new one.
+    ``fs import condor-config FILE --dry-run`` counted them among the ignored knobs and said
+    nothing more; now one warning each, saying fs negotiates as if they were true. With
+    ``NEGOTIATOR_CONSIDER_PREEMPTION = false`` no entry preempts, and a list rebuilt from
+    unclaimed slots finds nothing the used-up one did not: no warning; nor with
+    ``NEGOTIATOR_MATCHLIST_CACHING = False``, which keeps no list (taken as
+    ``matchlist_caching = false``)."""
+    conf = tmp_path / "condor_config"
+    conf.write_text(f"PRIORITY_HALFLIFE = 3600\n{STABLE}", encoding="utf-8")
+    result = run("import", "condor-config", str(conf), "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert "priority_halflife = 3600" in result.stdout
+    assert [line for line in result.stderr.splitlines() if "warning" in line] == [
+        f"fs: warning: {conf}:2: PREEMPTION_REQUIREMENTS_STABLE = False: "
+        "PREEMPTION_REQUIREMENTS is evaluated again on the next entry of the match list an "
+        "autocluster's jobs pop, with the usage of the matches made since, and a list used up "
+        "is built afresh for the next job (whose machine-rank preemptions then pass the "
+        "submitter limit again); fs does not model it and negotiates as if it were true",
+        f"fs: warning: {conf}:3: PREEMPTION_RANK_STABLE = false: PREEMPTION_RANK is "
+        "evaluated again on the next entry of the match list an autocluster's jobs pop, with "
+        "the usage of the matches made since, and the list is built afresh when it changed; "
+        "fs does not model it and negotiates as if it were true",
+    ]
+    for knob in ("NEGOTIATOR_CONSIDER_PREEMPTION", "NEGOTIATOR_MATCHLIST_CACHING"):
+        conf.write_text(f"PRIORITY_HALFLIFE = 3600\n{knob} = false\n{STABLE}", encoding="utf-8")
+        result = run("import", "condor-config", str(conf), "--dry-run")
+        assert result.exit_code == 0, result.stderr
+        assert "warning" not in result.stderr
+    assert "matchlist_caching = false" in result.stdout
+
+
+def test_a_pool_config_naming_an_unstable_knob_is_refused(
+    tmp_path: Path, run: Callable[..., Any]
+) -> None:
+    """``[negotiator] preemption_requirements_stable = false`` in a pool config: ``fs
+    negotiate`` refuses it, exit 2, one line saying what the knob changes; the state is
+    untouched."""
+    paths = write_pool(tmp_path, "[negotiator]\npreemption_requirements_stable = false\n")
+    before = paths["state"].read_bytes()
+    result = run("negotiate", "--config", str(paths["config"]), "--state", str(paths["state"]))
+    assert result.exit_code == 2
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(
+        f"fs: error: {paths['config']}: unknown key "
+        "'negotiator.preemption_requirements_stable' (did you mean 'preemption_requirements'? "
+        "PREEMPTION_REQUIREMENTS_STABLE is an HTCondor knob fs does not model: "
+        "PREEMPTION_REQUIREMENTS is evaluated again on the next entry of the match list an "
+        "autocluster's jobs pop, with the usage of the matches made since, and a list used up "
+        "is built afresh for the next job (whose machine-rank preemptions then pass the "
+        "submitter limit again)); known keys: use_slot_weights, "
+    )
+    assert paths["state"].read_bytes() == before

@@ -24,7 +24,7 @@ FIXTURES = REPO / "tests" / "fixtures"
         pytest.param(
             "condor-config",
             "htcondor-25.0/flat_users/condor_config_val.dump.txt",
-            34,  # (NEGOTIATOR_DEPTH_FIRST and NEGOTIATOR_IGNORE_USER_PRIORITIES among them)
+            35,  # (NEGOTIATOR_DEPTH_FIRST, _IGNORE_USER_PRIORITIES and _MATCHLIST_CACHING among them)
             id="condor-config",
         ),
     ],

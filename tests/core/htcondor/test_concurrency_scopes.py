@@ -64,9 +64,11 @@ def test_an_expression_is_evaluated_against_each_candidate() -> None:
     """``ConcurrencyLimits = strcat("site.", TARGET.Site)`` is no string alone (TARGET is
     undefined), so ``matchmakingAlgorithm`` evaluates it with each candidate and skips one
     whose limit would go over. site.east_LIMIT 1, site.west_LIMIT 5; one submitter with 4
-    jobs (share 1, limit 4); slots in pool order. 1.0 → exec001 (east 1); 1.1: east would
-    be 2 > 1, skipped → wexec001; 1.2 → wexec002; 1.3: east refused, west used up → left
-    for the concurrency limit."""
+    jobs (share 1, limit 4); slots in pool order. 1.0 builds the match list: every slot
+    passes (east 0 + 1 <= 1), none refused; → exec001 (east 1); 1.1 pops exec002: east
+    would be 2 > 1, dropped → wexec001; 1.2 → wexec002; 1.3 finds the list used up, and
+    gets what its build counted (``get_diagnostics``): no refusal, "no match found"
+    (``match_list_used_up``: the pops' refusal for the limit is not counted)."""
     queue = jobs("a", 4, 1, concurrency_limits_expr='strcat("site.", TARGET.Site)')
     result = run(_two_sites(), queue, knobs=SITE_LIMITS)
     assert [(m.job_id, m.slot) for m in result.matches] == [
@@ -74,19 +76,21 @@ def test_an_expression_is_evaluated_against_each_candidate() -> None:
         ("1.1", "slot1@wexec001"),
         ("1.2", "slot1@wexec002"),
     ]
-    assert [(j, r) for j, _, r in result.iter_unmatched()] == [("1.3", "concurrency_limit")]
+    assert [(j, r) for j, _, r in result.iter_unmatched()] == [("1.3", "match_list_used_up")]
 
 
 def test_no_string_with_a_candidate_means_no_limit_there() -> None:
     """``ifThenElse(TARGET.Site == "east", "site.east", undefined)``: west slots give no
     string, so a match there holds no limit (``EvalString`` fails: no
-    MatchedConcurrencyLimits). Pool east 2 + west 2, 4 jobs: 1.0 east, 1.1 west, 1.2 west,
-    1.3 refused on east (the count stays 1: the west matches added nothing)."""
+    MatchedConcurrencyLimits). Pool east 2 + west 2, 4 jobs: 1.0 east, 1.1 west (exec002
+    popped and refused: east 2 > 1), 1.2 west, 1.3 finds the list used up (the count
+    stays 1: the west matches added nothing; its build refused nothing: "no match
+    found")."""
     expr = 'ifThenElse(TARGET.Site == "east", "site.east", undefined)'
     queue = jobs("a", 4, 1, concurrency_limits_expr=expr)
     result = run(_two_sites(), queue, knobs=SITE_LIMITS)
     assert [m.job_id for m in result.matches] == ["1.0", "1.1", "1.2"]
-    assert [(j, r) for j, _, r in result.iter_unmatched()] == [("1.3", "concurrency_limit")]
+    assert [(j, r) for j, _, r in result.iter_unmatched()] == [("1.3", "match_list_used_up")]
 
 
 def test_a_string_valued_expression_is_the_plain_string() -> None:

@@ -117,3 +117,34 @@ def test_a_leftover_that_does_not_outrank_the_next_claimed_slot_stays_first() ->
         ("2.0", "slot1_1@c001", ""),
         ("2.1", "slot1_2@c001", ""),
     ]
+
+
+def test_an_entry_the_limit_refused_at_its_pop_changes_nothing_later() -> None:
+    """25.0 pops an entry the submitter limit refuses (``pop_candidate`` in the cached
+    branch of ``matchmakingAlgorithm``); fs tests it again for the next job, and refuses it
+    again: the turn's usage only grows. Slot weight Cpus: big 2 + 2, small 1 + 1 + 1 (7);
+    pre-job rank ``Cpus``: bigs first. a and b (b's one job matches nothing, preemption not
+    considered) get 3.5 each. Spin 1: 1.0 builds [big1, big2, s1, s2, s3] (all fit 0 used)
+    and takes big1 (2); 1.1 pops big2 (4 > 3.5: dropped) and takes s1 (3); 1.2 pops s2 and
+    s3 (4 > 3.5) and is refused for the limit. Spin 2: pie left 7 - 3 = 4, a alone, a new
+    list: 1.2 takes big2 (0 + 2 <= 4)."""
+    machines = [
+        MachineSpec(name="big", count=2, attributes={"Cpus": 2, "Memory": 4096}),
+        MachineSpec(name="small", count=3, attributes={"Cpus": 1, "Memory": 4096}),
+    ]
+    knobs = replace(
+        CURRENT,
+        use_slot_weights=True,
+        slot_weight="Cpus",
+        consider_preemption=False,
+        pre_job_rank="Cpus",
+    )
+    queue = jobs("a", 3, 1) + jobs("b", 1, 2, requirements="false")
+    result = run(machines, queue, knobs=knobs, explain="1.2")
+    assert [(m.job_id, m.slot) for m in result.matches] == [
+        ("1.0", "slot1@big001"),
+        ("1.1", "slot1@small001"),
+        ("1.2", "slot1@big002"),
+    ]
+    story = [(e["spin"], e["event"], e.get("reason")) for e in result.explain if "reason" in e]
+    assert story == [(1, "rejected", "submitter_limit"), (2, "matched", "no_preemption")]

@@ -9,7 +9,17 @@ not: a leftover that still ranks above the next candidate goes behind the candid
 list holds (the list is sorted best first), one that does not stays first. The next jobs
 of the autocluster in the turn pop the list in that order (an entry the submitter limit or
 a concurrency limit refuses is dropped); a new list (another autocluster, submitter or
-spin) ranks every slot afresh.
+spin) ranks every slot afresh. Dropping changes nothing here: a refused entry would be
+refused again, as the turn's usage and the limits' counts only grow.
+
+A job the popped list has nothing for is given the reasons its build counted
+(``MatchListType::get_diagnostics``), the submitter limit's counting the pops' refusals
+too: a concurrency limit only when the build refused a candidate for one. The build tests
+every candidate, the submitter limit before the concurrency limits; a refusal while
+popping is not counted. Jobs of one autocluster each asking a limit of one slot: the
+first builds the list with every slot (the limit is not yet taken) and takes one, the
+second pops the others, each refused, and is rejected with "no match found"
+(``match_list_used_up``).
 
 Here the list is the autocluster's ranked groups and, when preemption is considered, its
 claimed candidates, as they were when it was built (the rest, popped from the last match
@@ -38,6 +48,9 @@ from fairshare_cli.core.htcondor.negotiator.queue import AutoCluster
 from fairshare_cli.core.htcondor.negotiator.slots import Slot, SlotClass
 from fairshare_cli.core.htcondor.negotiator.turn import Key, LimitTest, Turn, permits
 
+#: what a search gives: the slot (None: no match), its preemption state, the reason
+Found = tuple[Slot | None, int, str]
+
 
 class Searcher(Protocol):
     """What :func:`find_live` needs of the :class:`.matchmaking.Matchmaker` (which imports
@@ -57,6 +70,70 @@ class Searcher(Protocol):
         turn: Turn,
         taken: SlotClass | None,
     ) -> Slot: ...
+
+    def claimed_view(self, turn: Turn, ac: AutoCluster, only_rank: bool) -> Allowed: ...
+
+    limit_behind: str | None
+
+    def reject_reason(
+        self, turn: Turn, ac: AutoCluster, only_rank: bool, limit_rejected: bool
+    ) -> str: ...
+
+
+def list_diagnostics(
+    mm: Searcher, turn: Turn, ac: AutoCluster, only_rank: bool, test: LimitTest, found: Found
+) -> Found:
+    """``found`` with 25.0's reason (``Matchmaker::negotiate``) for a job whose
+    ``ConcurrencyLimits`` is an expression (``test``): a concurrency limit first, whatever
+    else refused, when the build of the list it popped refused a candidate for one (noted
+    when a search builds the list); otherwise not, even if the pops refused one for it."""
+    slot, tier, reason = found
+    if not turn.cached:
+        turn.list_refused_limit = test.refused or _build_refuses(mm, turn, ac, only_rank, test)
+    if slot is not None or (reason == "concurrency_limit" and turn.list_refused_limit):
+        return found
+    if reason == "concurrency_limit":  # (refused while popping only: not counted)
+        reason = mm.reject_reason(turn, ac, only_rank, False)
+        if reason == "matching_slots_taken":  # (no slot it matches is taken: some were passed)
+            reason = "match_list_used_up"
+    elif turn.list_refused_limit:  # (named first; a limit that refused too still counts)
+        if reason in ("submitter_limit", "group_quota"):
+            mm.limit_behind = reason
+        reason = "concurrency_limit"
+    return slot, tier, reason
+
+
+def _build_refuses(
+    mm: Searcher, turn: Turn, ac: AutoCluster, only_rank: bool, test: LimitTest
+) -> bool:
+    """Whether the build of the list refused a candidate the submitter limit admitted for a
+    concurrency limit (``matchmakingAlgorithm`` tests every candidate, the limit with what
+    the turn used before it, then the limits; the search stopped at its match, or where
+    the limit refused the cheapest slot)."""
+    carver = mm.carver
+    for group in [] if only_rank else ac.groups or []:
+        for cls in group:
+            if cls.head >= len(cls.slots):
+                continue
+            cost = carver.cost(cls, ac.ad) if cls.partitionable and carver else cls.weight
+            if cost is None or not permits(turn.list_used_unclaimed, turn.limit_unclaimed, cost):
+                continue
+            if not test.allows(cls):
+                return True
+    claimed = mm.claimed_view(turn, ac, only_rank)
+    ci = claimed.first_live()
+    name = turn.sub.name
+    while (head := claimed.get(ci)) is not None:
+        ci += 1
+        _, cls, tier = head
+        if cls.head >= len(cls.slots) or (tier != RANK_PREEMPTION and cls.remote == name):
+            continue
+        admitted = tier == RANK_PREEMPTION or (
+            not only_rank and permits(turn.list_used, turn.limit, cls.weight)
+        )
+        if admitted and not test.allows(cls):
+            return True
+    return False
 
 
 def find_live(

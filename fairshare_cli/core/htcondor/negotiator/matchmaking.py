@@ -28,7 +28,7 @@ from fairshare_cli.core.htcondor.negotiator.common import (
     Number,
     number,
 )
-from fairshare_cli.core.htcondor.negotiator.match_list import find_live, hand_back
+from fairshare_cli.core.htcondor.negotiator.match_list import find_live, hand_back, list_diagnostics
 from fairshare_cli.core.htcondor.negotiator.preemption import (
     PreemptionPlan,
     all_short_held,
@@ -114,8 +114,7 @@ class Matchmaker:
     # -- claimed candidates ------------------------------------------------------------
 
     def claimed_for(self, turn: Turn, ac: AutoCluster) -> ClaimedList:
-        """The claimed candidates, per autocluster (or per submitter when the expressions
-        read the submitter's negotiation-time attributes)."""
+        """The claimed candidates, per autocluster (per submitter where expressions read it)."""
         if self.plan.claimed_per_submitter:
             found = turn.claimed.get(ac.index)
             if found is None:
@@ -240,17 +239,22 @@ class Matchmaker:
         if ac.limits and self.state.limits.refuses(ac.limits):
             # rejectForConcurrencyLimits, before any candidate (the limits are a string)
             return None, NO_PREEMPTION, "concurrency_limit"
-        turn.start_search(ac.index, only_rank)
+        turn.start_search(ac.index, only_rank, self.snap.knobs.matchlist_caching)
         live = turn.cached and self.hands_back()  # (the list as built, slots handed back)
         test = self._prepare(ac, live)
-        if not live or not (turn.returned.front or turn.returned.back):
-            return self.search(turn, ac, only_rank, test)
-        return find_live(self, turn, ac, only_rank, test)
+        args = (turn, ac, only_rank, test)
+        plain = not live or not (turn.returned.front or turn.returned.back)
+        found = self.search(*args) if plain else find_live(self, *args)
+        return found if test is None else list_diagnostics(self, turn, ac, only_rank, test, found)
 
     def hands_back(self) -> bool:
-        """Whether a consumption-policy slot matched goes back into the live match list as
-        25.0 puts it there (:mod:`.match_list`): the pool has such slots."""
-        return self.candidates.consumption is not None
+        """Whether a matched consumption-policy slot goes back into the live match list."""
+        return self.candidates.consumption is not None and self.snap.knobs.matchlist_caching
+
+    def claimed_view(self, turn: Turn, ac: AutoCluster, only_rank: bool) -> Allowed:
+        """The claimed candidates a search of ``turn`` walks (none: unclaimed ones only)."""
+        use = self._use_claimed(turn, only_rank)
+        return self._allowed_claimed(turn, ac) if use else NO_CLAIMED
 
     def search(
         self, turn: Turn, ac: AutoCluster, only_rank: bool, test: LimitTest | None
@@ -292,7 +296,7 @@ class Matchmaker:
                 break
         if test is not None and test.refused and not limit_rejected:
             return None, NO_PREEMPTION, "concurrency_limit"
-        reason = self._reject_reason(turn, ac, only_rank, limit_rejected)
+        reason = self.reject_reason(turn, ac, only_rank, limit_rejected)
         return None, NO_PREEMPTION, reason
 
     def _use_claimed(self, turn: Turn, only_rank: bool) -> bool:
@@ -335,7 +339,7 @@ class Matchmaker:
                 break
         if test is not None and test.refused and not limit_rejected:
             return None, NO_PREEMPTION, "concurrency_limit"
-        reason = self._reject_reason(turn, ac, only_rank, limit_rejected)
+        reason = self.reject_reason(turn, ac, only_rank, limit_rejected)
         return None, NO_PREEMPTION, reason
 
     def _prepare(self, ac: AutoCluster, live: bool) -> LimitTest | None:
@@ -368,9 +372,8 @@ class Matchmaker:
                 self.matched_limits = test.of(cls)
             back = self.hands_back()
             dslot = self.carver.take(cls, ac.ad, alone=back)
-            if back:
-                use = self._use_claimed(turn, False)  # (the list holds claimed slots too)
-                claimed = self._allowed_claimed(turn, ac) if use else NO_CLAIMED
+            if back:  # (the list may hold claimed slots too)
+                claimed = self.claimed_view(turn, ac, False)
                 hand_back(turn, ac, taken, dslot, self.carver, self.candidates, claimed)
             return dslot
         return self._take(cls, test)
@@ -470,7 +473,7 @@ class Matchmaker:
                 best, best_tier = cls, tier
         return best, best_tier, ci, limit_rejected
 
-    def _reject_reason(
+    def reject_reason(
         self, turn: Turn, ac: AutoCluster, only_rank: bool, limit_rejected: bool
     ) -> str:
         """Why no slot was found for a job of ``ac`` (docs/json.md unmatched reasons), in

@@ -69,6 +69,9 @@ class NegotiatorKnobs:
     consider_preemption: bool = True
     #: ``NEGOTIATOR_DEPTH_FIRST``: a match counts as ``jobsInSlot`` jobs of its request.
     depth_first: bool = False
+    #: ``NEGOTIATOR_MATCHLIST_CACHING``: a job pops the match list of its autocluster's
+    #: first job in the turn (:mod:`.match_list`); false: every search is afresh.
+    matchlist_caching: bool = True
     #: ``NEGOTIATOR_IGNORE_USER_PRIORITIES``: every submitter's limit is ``DBL_MAX``.
     ignore_user_priorities: bool = False
     #: ``NEGOTIATOR_SLOT_CONSTRAINT``: only the slot ads it is true on are in the cycle

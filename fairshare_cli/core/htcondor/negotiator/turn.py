@@ -106,6 +106,8 @@ class Turn:
         list_used: ``limitUsed`` when that list was built.
         list_used_unclaimed: ``limitUsedUnclaimed`` then.
         returned: the consumption-policy slots handed back to that list.
+        list_refused_limit: whether building that list refused a candidate for a
+            concurrency limit (``m_rejForConcurrencyLimit``, see :mod:`.match_list`).
         cached: whether the search under way pops the live list (see :func:`preempt_permits`).
     """
 
@@ -117,6 +119,7 @@ class Turn:
         "limit",
         "limit_unclaimed",
         "list_key",
+        "list_refused_limit",
         "list_used",
         "list_used_unclaimed",
         "returned",
@@ -135,17 +138,19 @@ class Turn:
         self.list_used = 0.0
         self.list_used_unclaimed = 0.0
         self.returned = Returned()
+        self.list_refused_limit = False
         self.cached = False
         self.ads: dict[int, Ad] = {}
         self.acs: dict[int, AutoCluster] = {}
         self.claimed: dict[int, ClaimedList] = {}
 
-    def start_search(self, ac_index: int, only_rank: bool) -> None:
+    def start_search(self, ac_index: int, only_rank: bool, caching: bool = True) -> None:
         """A job of autocluster ``ac_index`` is searched for (``matchmakingAlgorithm``): it
         pops the live match list when that list is this autocluster's and was built with the
-        same ``only_consider_startd_rank``, else a new list is built for it, now."""
+        same ``only_consider_startd_rank``, else a new list is built for it, now; without
+        ``caching`` (``NEGOTIATOR_MATCHLIST_CACHING``) every search is a build."""
         key = (ac_index, only_rank)
-        self.cached = self.list_key == key
+        self.cached = caching and self.list_key == key
         if not self.cached:
             self.list_key = key
             self.list_used = self.used
