@@ -30,6 +30,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
     """
     from fairshare_cli.io.importers.as_config import Imported
     from fairshare_cli.io.importers.slurm_conf import read_slurm_conf
+    from fairshare_cli.io.importers.slurm_knobs import weight_sum_warning
     from fairshare_cli.io.spool import spooled
 
     # (read twice: scontrol output is told; a pipe copied as it is read: a bad first
@@ -60,6 +61,9 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
         click.echo(f"fs: note: {line}", err=True)
     for line in misspelt_knobs(conf.ignored):
         click.echo(f"fs: warning: {line}", err=True)
+    too_high = weight_sum_warning(conf.fragment, file)
+    if too_high is not None:
+        click.echo(f"fs: warning: {too_high}", err=True)
 
 
 #: The Priority* keys of slurm.conf (read_config.c) that fs does not model.
