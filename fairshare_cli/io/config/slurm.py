@@ -103,7 +103,8 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
             f'priority.calc_period: Bad value "{given}" for '
             f"PriorityCalcPeriod (must be at least 1 minute){unit}"
         )
-    if halflife == 0 and reset.upper() == "NONE":
+    if halflife == 0 and "usage_reset_period" not in r.table:  # (read_config.c: an unset
+        # PriorityUsageResetPeriod alone; a NONE given starts with no decay nor reset)
         r.fail(
             "priority.decay_halflife: You have to either have PriorityDecayHalfLife != 0 or "
             "PriorityUsageResetPeriod set to something or the priority plugin will result "
