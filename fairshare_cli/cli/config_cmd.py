@@ -93,6 +93,11 @@ def check(opts: GlobalOptions) -> None:
     _warn_group_factors(config)
     _warn_dynamic_quota_sums(config)
     _warn_no_vo(config)
+    from fairshare_cli.core.slurm.factors import unknown_flags
+
+    for word in unknown_flags(config.priority.flags):  # (slurmctld ignores it silently)
+        known = "no flag slurmctld knows; it ignores it, and so does fs"
+        click.echo(f"fs: warning: priority.flags: {word}: {known}", err=True)
     data = _keyed_as_in_the_file(_plain(config))
     fmt = opts.output
     if fmt == "json":

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from fairshare_cli.cli.fragment import emit_fragment, fragment_options
 from fairshare_cli.io.importers.common import summary_names
+
+if TYPE_CHECKING:
+    from fairshare_cli.io.importers.slurm_conf import SlurmConf
 
 
 @click.command("slurm-conf")
@@ -61,6 +66,8 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
         click.echo(f"fs: note: {line}", err=True)
     for line in misspelt_knobs(conf.ignored):
         click.echo(f"fs: warning: {line}", err=True)
+    for line in unmodelled(conf):
+        click.echo(f"fs: warning: {line}", err=True)
     too_high = weight_sum_warning(conf.fragment, file)
     if too_high is not None:
         click.echo(f"fs: warning: {too_high}", err=True)
@@ -90,6 +97,26 @@ def misspelt_knobs(ignored: list[str]) -> list[str]:
                 f'{key}: no slurm.conf key (slurmctld stops at it: "Parsing error at '
                 f'unrecognized key"); did you mean {folded[close[0]]}?'
             )
+    return out
+
+
+def unmodelled(conf: SlurmConf) -> list[str]:
+    """A warning for each ``PriorityFlags`` word slurmctld finds no flag in (and ignores,
+    as fs does), and for a ``PrioritySiteFactorPlugin`` (unless ``none`` is in its name,
+    which slurmctld reads as none): the plugin sets and updates each job's site factor."""
+    from fairshare_cli.core.slurm.factors import unknown_flags
+
+    where = conf.origins.where.get(("priority", "flags"), "")
+    out = [
+        f"{where}: {word}: no flag slurmctld knows; it ignores it, and so does fs"
+        for word in unknown_flags(conf.fragment.get("priority", {}).get("flags", ()))
+    ]
+    if conf.site_factor is not None and "none" not in conf.site_factor[0].lower():
+        out.append(
+            f"{conf.site_factor[1]}={conf.site_factor[0]}: not modelled: the plugin sets and "
+            "updates each job's site factor, where fs keeps the one each job gives "
+            "(site_factor: fs import squeue's SiteFactor=, --site-factor-from-priority)"
+        )
     return out
 
 

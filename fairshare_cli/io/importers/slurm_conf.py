@@ -57,6 +57,7 @@ class SlurmConf:
     partitions: int = 0
     select_type: str | None = None  # (not modelled: read for GresTypes' sake)
     node_features: tuple[str, str] | None = None  # (NodeFeaturesPlugins, its FILE:LINE: KEY)
+    site_factor: tuple[str, str] | None = None  # (PrioritySiteFactorPlugin, FILE:LINE: KEY)
 
 
 @dataclass
@@ -326,8 +327,10 @@ def _knob(out: SlurmConf, key: str, value: str, where: str) -> None:
     spec = KNOBS.get(key.lower())
     if spec is None:
         out.select_type = value if key.lower() == "selecttype" else out.select_type
-        if key.lower() == "nodefeaturesplugins":
-            out.node_features = (value, f"{where}: {key}")
+        if key.lower() in ("nodefeaturesplugins", "prioritysitefactorplugin"):
+            found = (value, f"{where}: {key}")
+            out.node_features = found if key.lower()[0] == "n" else out.node_features
+            out.site_factor = found if key.lower()[0] == "p" else out.site_factor
         out.ignored.append(key)
         return
     path, kind = spec

@@ -121,13 +121,13 @@ def convert(kind: str, key: str, value: str, where: str) -> Any:
         return slurm_uint(key, value, where, int(kind[4:]))
     if kind == "yesno":
         return slurm_boolean(key, value, where)
-    if kind == "ptype":
-        name = value.lower().removeprefix("priority/")
-        if name not in ("multifactor", "basic"):
+    if kind == "ptype":  # (the plugin's file name and type: found in case, whole)
+        if value not in ("priority/multifactor", "priority/basic"):
             raise InputError(
                 f'{where}: {key}: expected priority/multifactor or priority/basic, got "{value}"'
+                " (slurmctld loads no other: cannot create priority context)"
             )
-        return name
+        return value.removeprefix("priority/")
     if kind == "flags":
         return [f.strip().upper() for f in value.split(",") if f.strip()]
     if kind in _CONVERTERS:
