@@ -1,0 +1,76 @@
+"""``PriorityFlags`` and ``PriorityMaxAge=0`` from ``fs import slurm-conf`` to ``fs sprio -l``
+(hand-derived from ``priority_multifactor.c``, 22.05 and 26.05 alike).
+
+``NO_NORMAL_ALL`` sets the four ``NO_NORMAL_*`` flags (``read_config.c``): the association
+priority, the partition's ``PriorityJobFactor``, the QOS priority and each TRES count are
+weighed as they are, not over their largest (``set_priority_factors``,
+``_get_tres_factors``). ``PriorityMaxAge=0``: ``diff < max_age`` never holds, so every job
+with an accrue time has the age factor 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+Run = Callable[..., Any]
+
+CONF = """\
+PriorityType=priority/multifactor
+PriorityFlags={flags}
+PriorityWeightQOS=10
+PriorityWeightPartition=10
+PriorityWeightAssoc=10
+PriorityWeightTRES=CPU=1
+PriorityMaxAge=0
+PriorityWeightAge=1000
+NodeName=n1 CPUs=4 RealMemory=1000
+PartitionName=batch Nodes=n1 Default=YES PriorityJobFactor=3
+"""
+TABLES = """
+[accounts.hep]
+shares = 1
+priority = 7
+users = { alice = 1 }
+[qos.normal]
+priority = 0
+[qos.high]
+priority = 5
+"""
+
+
+@pytest.mark.parametrize(
+    ("flags", "row"),
+    [
+        # AGE 1000 (max age 0); ASSOC 7 x 10; PARTITION 3 x 10; QOS 5 x 10; TRES cpu 2 x 1:
+        # 1152
+        ("NO_NORMAL_ALL", ["1152", "0", "1000", "70", "0", "0", "30", "high", "50", "0", "cpu=2"]),
+        # the QOS alone raw: ASSOC 7/7, PARTITION 3/3 x 10 = 10; cpu 2/4 x 1 = 0.5: 1070.5
+        ("NO_NORMAL_QOS", ["1070", "0", "1000", "10", "0", "0", "10", "high", "50", "0", "cpu=0"]),
+        # none raw (CALCULATE_RUNNING: no job runs): QOS 5/5 x 10 = 10: 1030.5
+        (
+            "CALCULATE_RUNNING",
+            ["1030", "0", "1000", "10", "0", "0", "10", "high", "10", "0", "cpu=0"],
+        ),
+    ],
+)
+def test_no_normal_flags_weigh_the_raw_values(
+    tmp_path: Path, run: Run, flags: str, row: list[str]
+) -> None:
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(CONF.format(flags=flags), encoding="utf-8")
+    pool = tmp_path / "pool.toml"
+    result = run("import", "slurm-conf", str(conf), "--into", str(pool))
+    assert result.exit_code == 0, result.stderr
+    with pool.open("a", encoding="utf-8") as out:
+        out.write(TABLES)
+    at = ["--config", str(pool), "--state", str(tmp_path / "state.json"), "--now"]
+    submitted = run("submit", "--owner", "alice", "--account", "hep", "--qos", "high",
+                    "--cpus", "2", *at, "2026-11-21T11:00:00Z")  # fmt: skip
+    assert submitted.exit_code == 0, submitted.stderr
+    shown = run("sprio", "-l", *at, "2026-11-21T12:00:00Z")
+    assert (shown.exit_code, shown.stderr) == (0, "")
+    assert shown.stdout.splitlines()[1].split() == ["1", "batch", "alice", "hep", *row]
