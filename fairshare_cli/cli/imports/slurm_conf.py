@@ -66,7 +66,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
         click.echo(f"fs: note: {line}", err=True)
     for line in misspelt_knobs(conf.ignored):
         click.echo(f"fs: warning: {line}", err=True)
-    for line in unmodelled(conf):
+    for line in unmodelled(conf, file):
         click.echo(f"fs: warning: {line}", err=True)
     too_high = weight_sum_warning(conf.fragment, file)
     if too_high is not None:
@@ -100,22 +100,36 @@ def misspelt_knobs(ignored: list[str]) -> list[str]:
     return out
 
 
-def unmodelled(conf: SlurmConf) -> list[str]:
+def unmodelled(conf: SlurmConf, label: str) -> list[str]:
     """A warning for each ``PriorityFlags`` word slurmctld finds no flag in (and ignores,
-    as fs does), and for a ``PrioritySiteFactorPlugin`` (unless ``none`` is in its name,
-    which slurmctld reads as none): the plugin sets and updates each job's site factor."""
+    as fs does); for a ``PrioritySiteFactorPlugin`` (unless ``none`` is in its name,
+    which slurmctld reads as none), which sets and updates each job's site factor; and for
+    a file of age or fair-share weights but no ``AccountingStorageType`` of slurmdbd
+    (``label``: the file), where slurmctld ignores those weights."""
     from fairshare_cli.core.slurm.factors import unknown_flags
 
     where = conf.origins.where.get(("priority", "flags"), "")
+    priority = conf.fragment.get("priority", {})
     out = [
         f"{where}: {word}: no flag slurmctld knows; it ignores it, and so does fs"
-        for word in unknown_flags(conf.fragment.get("priority", {}).get("flags", ()))
+        for word in unknown_flags(priority.get("flags", ()))
     ]
-    if conf.site_factor is not None and "none" not in conf.site_factor[0].lower():
+    plugin, at = conf.noted.get("prioritysitefactorplugin", ("none", ""))
+    if "none" not in plugin.lower():
         out.append(
-            f"{conf.site_factor[1]}={conf.site_factor[0]}: not modelled: the plugin sets and "
-            "updates each job's site factor, where fs keeps the one each job gives "
-            "(site_factor: fs import squeue's SiteFactor=, --site-factor-from-priority)"
+            f"{at}={plugin}: not modelled: the plugin sets and updates each job's site "
+            "factor, where fs keeps the one each job gives (site_factor: fs import "
+            "squeue's SiteFactor=, --site-factor-from-priority)"
+        )
+    storage, at = conf.noted.get("accountingstoragetype", ("", f"{label}: AccountingStorageType"))
+    weights = priority.get("weights", {})
+    if storage.lower() != "accounting_storage/slurmdbd" and (
+        weights.get("age") or weights.get("fairshare")
+    ):
+        out.append(
+            f"{at} is {storage or 'unset (accounting_storage/none)'}, not "
+            "accounting_storage/slurmdbd: slurmctld then ignores PriorityWeightAge and "
+            "PriorityWeightFairshare (can only be used with SlurmDBD), and fs weighs them"
         )
     return out
 

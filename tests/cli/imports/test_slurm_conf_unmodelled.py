@@ -25,6 +25,7 @@ PriorityFlags=FAIR_TREE,NO_NORMAL_QSO
 PrioritySiteFactorPlugin=site_factor/example
 PriorityWeightQOS=1000
 PriorityWeightAge=1000
+AccountingStorageType=accounting_storage/slurmdbd
 NodeName=n1 CPUs=4 RealMemory=1000
 PartitionName=batch Nodes=n1 Default=YES
 """
@@ -104,3 +105,31 @@ def test_a_priority_type_slurmctld_cannot_load_is_refused(tmp_path: Path, run: R
         'got "multifactor" (slurmctld loads no other: cannot create priority context)\n'
     )
     assert not pool.exists()
+
+
+def test_age_and_fair_share_weights_without_slurmdbd_are_warned_of(
+    tmp_path: Path, run: Run
+) -> None:
+    """Without ``AccountingStorageType=accounting_storage/slurmdbd`` (unset, it is
+    ``accounting_storage/none``) the plugin's ``init`` zeroes the age and fair-share weights
+    ("can only be used with SlurmDBD, ignoring") and computes no fair share; fs has no
+    model of a cluster without slurmdbd (its associations come from it) and says so. A
+    ``PriorityWeightQOS`` alone is not named."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text("PriorityWeightFairshare=10\nAccountingStorageType=accounting_storage/none\n")
+    result = run("import", "slurm-conf", str(conf))
+    assert result.exit_code == 0
+    assert result.stderr.splitlines()[1:] == [
+        f"fs: warning: {conf}:2: AccountingStorageType is accounting_storage/none, not "
+        "accounting_storage/slurmdbd: slurmctld then ignores PriorityWeightAge and "
+        "PriorityWeightFairshare (can only be used with SlurmDBD), and fs weighs them"
+    ]
+    conf.write_text("PriorityWeightAge=10\n")
+    unset = run("import", "slurm-conf", str(conf)).stderr.splitlines()[1:]
+    assert unset == [
+        f"fs: warning: {conf}: AccountingStorageType is unset (accounting_storage/none), not "
+        "accounting_storage/slurmdbd: slurmctld then ignores PriorityWeightAge and "
+        "PriorityWeightFairshare (can only be used with SlurmDBD), and fs weighs them"
+    ]
+    conf.write_text("PriorityWeightQOS=10\n")
+    assert "warning" not in run("import", "slurm-conf", str(conf)).stderr
