@@ -48,9 +48,9 @@ CASES = [
     ),
     pytest.param(
         "slurm-conf",
-        MULTIFACTOR + "FairShareDampeningFactor=0\n",
-        "2: FairShareDampeningFactor: priority.dampening_factor: expected a whole number of "
-        "at least 1, got 0",
+        MULTIFACTOR + "PriorityFlags=NO_FAIR_TREE\nFairShareDampeningFactor=0\n",
+        "3: FairShareDampeningFactor: priority.dampening_factor: 0 under classic or "
+        "depth-oblivious fair share",
         id="slurm-conf-dampening-0",
     ),
     pytest.param(

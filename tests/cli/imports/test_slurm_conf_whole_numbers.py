@@ -109,3 +109,24 @@ def test_a_dampening_factor_above_16_bits_is_refused(tmp_path: Path, run: Run) -
         "UNLIMITED or INFINITE)\n"
     )
     assert not pool.exists()
+
+
+def test_a_dampening_factor_of_0_is_taken_under_fair_tree(tmp_path: Path, run: Run) -> None:
+    """``FairShareDampeningFactor=0``: slurmctld takes it (a ``uint16_t``), and Fair Tree
+    never reads it; fs refused it. Under classic fair share (``NO_FAIR_TREE``) slurmctld
+    divides by it, which fs does not model: refused, naming the key."""
+    conf = tmp_path / "slurm.conf"
+    given = HEAD + "FairShareDampeningFactor=0\n" + NODES
+    conf.write_text(given, encoding="utf-8")
+    result = run("import", "slurm-conf", str(conf))
+    assert (result.exit_code, "dampening_factor = 0\n" in result.stdout) == (0, True)
+    conf.write_text(given + "PriorityFlags=NO_FAIR_TREE\n", encoding="utf-8")
+    pool = tmp_path / "pool.toml"
+    refused = run("import", "slurm-conf", str(conf), "--into", str(pool))
+    assert refused.exit_code == 2
+    assert refused.stderr == (
+        f"fs: error: {conf}:5: PriorityFlags: priority.dampening_factor: 0 under classic or "
+        "depth-oblivious fair share, where slurmctld divides by it (a FairShare of 0, NaN "
+        "for no usage), which fs does not model; expected 1 to 65535, or 0 under Fair Tree\n"
+    )
+    assert not pool.exists()
