@@ -70,10 +70,10 @@ CASES = [
     ),
     pytest.param(
         "slurm-conf",
-        "NodeName=n1 CPUs=4\nPartitionName=DEFAULT PriorityTier=70000\n"
+        "NodeName=n1 CPUs=4\nPartitionName=DEFAULT PriorityTier=65534\n"
         "PartitionName=batch Nodes=n1\n",
         "2: PriorityTier: partitions.batch.priority_tier: expected a whole number of at most "
-        "65533, got 70000",
+        "65533, got 65534",
         id="slurm-conf-default-line-tier",
     ),
     pytest.param(
@@ -97,7 +97,7 @@ CASES = [
     ),
     pytest.param(
         "slurm-conf",
-        "PartitionName=batch\n   PriorityJobFactor=70000 PriorityTier=1\n   MaxNodes=4\n",
+        "PartitionName=batch\n   PriorityJobFactor=65534 PriorityTier=1\n   MaxNodes=4\n",
         "1: PriorityJobFactor: partitions.batch.priority_job_factor: expected a whole number "
         "of at most 65533",
         id="scontrol-show-partition",

@@ -74,3 +74,45 @@ def test_no_normal_flags_weigh_the_raw_values(
     shown = run("sprio", "-l", *at, "2026-11-21T12:00:00Z")
     assert (shown.exit_code, shown.stderr) == (0, "")
     assert shown.stdout.splitlines()[1].split() == ["1", "batch", "alice", "hep", *row]
+
+
+def test_a_job_factor_is_read_as_slurmctld_reads_a_uint16(tmp_path: Path, run: Run) -> None:
+    """``PriorityJobFactor`` is an ``S_P_UINT16`` partition key: ``010`` is octal 8
+    (``s_p_handle_uint16``), so with ``NO_NORMAL_ALL`` PARTITION is 8 x 10 = 80 (fs read 10:
+    100); AGE 1000, ASSOC 70, QOS 50, TRES cpu 2: 1202."""
+    conf = tmp_path / "slurm.conf"
+    text = CONF.format(flags="NO_NORMAL_ALL").replace(
+        "PriorityJobFactor=3", "PriorityJobFactor=010"
+    )
+    conf.write_text(text, encoding="utf-8")
+    pool = tmp_path / "pool.toml"
+    result = run("import", "slurm-conf", str(conf), "--into", str(pool))
+    assert result.exit_code == 0, result.stderr
+    with pool.open("a", encoding="utf-8") as out:
+        out.write(TABLES)
+    at = ["--config", str(pool), "--state", str(tmp_path / "state.json"), "--now"]
+    submitted = run("submit", "--owner", "alice", "--account", "hep", "--qos", "high",
+                    "--cpus", "2", *at, "2026-11-21T11:00:00Z")  # fmt: skip
+    assert submitted.exit_code == 0, submitted.stderr
+    shown = run("sprio", "-l", *at, "2026-11-21T12:00:00Z")
+    assert (shown.exit_code, shown.stderr) == (0, "")
+    assert shown.stdout.splitlines()[1].split() == [
+        "1", "batch", "alice", "hep", "1202", "0", "1000", "70", "0", "0", "80", "high", "50",
+        "0", "cpu=2",
+    ]  # fmt: skip
+
+
+def test_a_job_factor_above_16_bits_is_refused_at_its_default_line(
+    tmp_path: Path, run: Run
+) -> None:
+    """``PriorityTier=70000`` on a ``PartitionName=DEFAULT`` line stops slurmctld: named at
+    that line, exit 2."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text("NodeName=n1 CPUs=4\nPartitionName=DEFAULT PriorityTier=70000\n"
+                    "PartitionName=batch Nodes=n1\n")  # fmt: skip
+    result = run("import", "slurm-conf", str(conf))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f'fs: error: {conf}:2: PriorityTier: "70000" is greater than 65535, and slurmctld '
+        "stops on it (expected a whole number up to 65535, UNLIMITED or INFINITE)\n"
+    )
