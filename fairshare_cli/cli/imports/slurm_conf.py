@@ -131,7 +131,34 @@ def unmodelled(conf: SlurmConf, label: str) -> list[str]:
             "accounting_storage/slurmdbd: slurmctld then ignores PriorityWeightAge and "
             "PriorityWeightFairshare (can only be used with SlurmDBD), and fs weighs them"
         )
+    out += untracked_note(conf, label)
     return out
+
+
+def untracked_note(conf: SlurmConf, label: str) -> list[str]:
+    """A warning where a slurm.conf setting knobs leaves ``AccountingStorageTRES`` unset
+    but weighs a TRES other than the standard ones (``PriorityWeightTRES``, a partition's
+    ``TRESBillingWeights``): slurmctld then tracks the standard ones alone and stops on
+    that weight (``_tres_weight_item``: is not a configured TRES type), where the config,
+    not knowing what the cluster tracks, takes it."""
+    from fairshare_cli.core.slurm.billing import STANDARD_TRES, billing_weights
+    from fairshare_cli.core.slurm.factors import parse_tres_weights
+
+    priority = conf.fragment.get("priority", {})
+    if not conf.knobs or "accounting_storage_tres" in priority:
+        return []
+    texts = [priority.get("weights", {}).get("tres")]
+    names = list(parse_tres_weights(texts[0] or ""))
+    for spec in conf.fragment.get("partitions", {}).values():
+        names += list(billing_weights(spec.get("billing_weights") or ""))
+    other = [name for name in dict.fromkeys(names) if name not in STANDARD_TRES]
+    if not other:
+        return []
+    return [
+        f"{label}: AccountingStorageTRES is unset, so slurmctld tracks "
+        f"{','.join(STANDARD_TRES)} alone and stops on the weight of {','.join(other)} (is "
+        f"not a configured TRES type); add {','.join(other)} to AccountingStorageTRES"
+    ]
 
 
 def _output_compat(into: str | None) -> str:

@@ -274,7 +274,9 @@ def read_partitions(
                 parsed = billing_weights(weights)
             except ValueError as exc:
                 r.fail(f"partitions.{name}.billing_weights: {exc}")
-            why = untracked_weight(parsed, tracked, f"partitions.{name}.billing_weights")
+            compat = priority.get("output_compat") if isinstance(priority, Mapping) else None
+            key = f"partitions.{name}.billing_weights"
+            why = untracked_weight(parsed, tracked, key, compat or "current")
             if why:
                 r.fail(why)
         out[name] = PartitionSpec(
