@@ -93,11 +93,10 @@ def check(opts: GlobalOptions) -> None:
     _warn_group_factors(config)
     _warn_dynamic_quota_sums(config)
     _warn_no_vo(config)
-    from fairshare_cli.core.slurm.factors import unknown_flags
+    from fairshare_cli.io.importers.slurm_knobs import priority_warnings
 
-    for word in unknown_flags(config.priority.flags):  # (slurmctld ignores it silently)
-        known = "no flag slurmctld knows; it ignores it, and so does fs"
-        click.echo(f"fs: warning: priority.flags: {word}: {known}", err=True)
+    for line in priority_warnings(config.priority, str(path)):
+        click.echo(f"fs: warning: {line}", err=True)
     data = _keyed_as_in_the_file(_plain(config))
     fmt = opts.output
     if fmt == "json":

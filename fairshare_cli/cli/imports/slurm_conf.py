@@ -68,7 +68,7 @@ def command(file: str, into: str | None, replace: bool, dry_run: bool, verbose: 
         click.echo(f"fs: warning: {line}", err=True)
     for line in unmodelled(conf, file):
         click.echo(f"fs: warning: {line}", err=True)
-    too_high = weight_sum_warning(conf.fragment, file)
+    too_high = weight_sum_warning(conf.fragment.get("priority", {}).get("weights", {}), file)
     if too_high is not None:
         click.echo(f"fs: warning: {too_high}", err=True)
 

@@ -9,13 +9,13 @@ profile's.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from fairshare_cli.core.config import PROFILE_DEFAULTS, part_enforce_type
+from fairshare_cli.core.config import PROFILE_DEFAULTS, SlurmPriorityConfig, part_enforce_type
 from fairshare_cli.core.names import check_name, shown
 from fairshare_cli.core.slurm.billing import billing_weights
-from fairshare_cli.core.slurm.factors import parse_tres_weights
+from fairshare_cli.core.slurm.factors import parse_tres_weights, unknown_flags
 from fairshare_cli.core.slurm.gres_types import SHARED, parse_gres_types
 from fairshare_cli.core.timestr import TimeStringError, slurm_conf_minutes
 from fairshare_cli.errors import InputError
@@ -343,12 +343,12 @@ def unset_as_slurm_reads(
 SUMMED_WEIGHTS = ("age", "assoc", "fairshare", "jobsize", "partition", "qos")
 
 
-def weight_sum_warning(fragment: dict[str, Any], label: str) -> str | None:
-    """A warning where the ``PriorityWeight*`` but TRES sum above 4294967295: slurmctld
-    starts, logging ``PriorityWeight values too high, job priority value may overflow``
-    (``read_config.c``, 22.05 and 26.05 alike), and cuts a job's priority above it to
-    4294967295 (``_get_priority_internal``), as fs does. None otherwise."""
-    weights = fragment.get("priority", {}).get("weights", {})
+def weight_sum_warning(weights: Mapping[str, Any], label: str) -> str | None:
+    """A warning where the ``PriorityWeight*`` but TRES (``weights``, by config key) sum
+    above 4294967295: slurmctld starts, logging ``PriorityWeight values too high, job
+    priority value may overflow`` (``read_config.c``, 22.05 and 26.05 alike), and cuts a
+    job's priority above it to 4294967295 (``_get_priority_internal``), as fs does. None
+    otherwise."""
     total = sum(weights.get(name, 0) for name in SUMMED_WEIGHTS)
     if total <= 0xFFFFFFFF:
         return None
@@ -357,6 +357,19 @@ def weight_sum_warning(fragment: dict[str, Any], label: str) -> str | None:
         '"PriorityWeight values too high, job priority value may overflow"); a job\'s '
         "priority above it is cut to 4294967295, in fs as in slurmctld"
     )
+
+
+def priority_warnings(priority: SlurmPriorityConfig, label: str) -> list[str]:
+    """What ``fs config check`` says of ``[priority]`` (``label``: the config file): each
+    flag word slurmctld finds no flag in (and ignores, as fs does), and weights summing
+    above 32 bits (:func:`weight_sum_warning`)."""
+    out = [
+        f"priority.flags: {word}: no flag slurmctld knows; it ignores it, and so does fs"
+        for word in unknown_flags(priority.flags)
+    ]
+    weights = {name: getattr(priority.weights, name) for name in SUMMED_WEIGHTS}
+    too_high = weight_sum_warning(weights, f"{label}: [priority.weights]")
+    return out + ([too_high] if too_high is not None else [])
 
 
 def knl_gres_types(types: str | None, plugins: str | None, compat: str) -> str | None:

@@ -72,6 +72,14 @@ def test_unlimited_is_the_largest_and_a_sum_above_32_bits_is_warned(
         "may overflow\"); a job's priority above it is cut to 4294967295, in fs as in "
         "slurmctld\n"
     )
+    checked = run("config", "check", "--config", str(pool))
+    assert checked.exit_code == 0
+    assert checked.stderr == (
+        f"fs: warning: {pool}: [priority.weights]: the PriorityWeight* sum to 4294967296, "
+        'above 4294967295 (slurmctld: "PriorityWeight values too high, job priority value '
+        "may overflow\"); a job's priority above it is cut to 4294967295, in fs as in "
+        "slurmctld\n"
+    )
 
 
 @pytest.mark.parametrize(
