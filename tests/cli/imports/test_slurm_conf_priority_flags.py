@@ -1,4 +1,4 @@
-"""``PriorityFlags`` and ``PriorityMaxAge=0`` from ``fs import slurm-conf`` to ``fs sprio -l``
+"""``PriorityFlags``, ``PriorityMaxAge=0`` and ``PriorityFavorSmall`` from ``fs import slurm-conf`` to ``fs sprio -l``
 (hand-derived from ``priority_multifactor.c``, 22.05 and 26.05 alike).
 
 ``NO_NORMAL_ALL`` sets the four ``NO_NORMAL_*`` flags (``read_config.c``): the association
@@ -116,3 +116,27 @@ def test_a_job_factor_above_16_bits_is_refused_at_its_default_line(
         f'fs: error: {conf}:2: PriorityTier: "70000" is greater than 65535, and slurmctld '
         "stops on it (expected a whole number up to 65535, UNLIMITED or INFINITE)\n"
     )
+
+
+@pytest.mark.parametrize(("favor", "jobsize"), [("YES", "625"), ("no", "375")])
+def test_favor_small_from_the_file(tmp_path: Path, run: Run, favor: str, jobsize: str) -> None:
+    """``PriorityFavorSmall``: 2 nodes of 4 CPUs, a job of 1 node and 2 CPUs. Small:
+    ((2 - 1)/2 + (8 - 2)/8)/2 = 0.625; large: (1/2 + 2/8)/2 = 0.375; times 1000."""
+    conf = tmp_path / "slurm.conf"
+    conf.write_text(
+        "PriorityType=priority/multifactor\nPriorityWeightJobSize=1000\n"
+        f"PriorityFavorSmall={favor}\nNodeName=n[1-2] CPUs=4 RealMemory=1000\n"
+        "PartitionName=batch Nodes=ALL Default=YES MaxTime=1-0\n",
+        encoding="utf-8",
+    )
+    pool = tmp_path / "pool.toml"
+    assert run("import", "slurm-conf", str(conf), "--into", str(pool)).exit_code == 0
+    with pool.open("a", encoding="utf-8") as out:
+        out.write("\n[accounts.hep]\nshares = 1\nusers = { alice = 1 }\n")
+    at = ["--config", str(pool), "--state", str(tmp_path / "state.json"), "--now"]
+    submitted = run("submit", "--owner", "alice", "--account", "hep", "--cpus", "2",
+                    "--nodes", "1", *at, "2026-11-21T11:00:00Z")  # fmt: skip
+    assert submitted.exit_code == 0, submitted.stderr
+    shown = run("sprio", "-o", "%.5i %.10J", *at, "2026-11-21T12:00:00Z")
+    assert (shown.exit_code, shown.stderr) == (0, "")
+    assert shown.stdout == f"JOBID    JOBSIZE\n    1 {jobsize:>10}\n"
