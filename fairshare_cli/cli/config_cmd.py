@@ -93,6 +93,10 @@ def check(opts: GlobalOptions) -> None:
     _warn_group_factors(config)
     _warn_dynamic_quota_sums(config)
     _warn_no_vo(config)
+    from fairshare_cli.io.importers.slurm_knobs import priority_warnings
+
+    for line in priority_warnings(config.priority, str(path)):
+        click.echo(f"fs: warning: {line}", err=True)
     data = _keyed_as_in_the_file(_plain(config))
     fmt = opts.output
     if fmt == "json":

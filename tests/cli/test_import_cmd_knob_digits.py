@@ -35,6 +35,5 @@ def test_slurm_conf_knob_of_thousands_of_digits(tmp_path: Path, run: Callable[..
     result = run("import", "slurm-conf", str(conf))
     refused(
         result,
-        f'{conf}:1: PriorityWeightAge: "{"9" * 80}..." is out of range (a whole number of 5000 '
-        "digits)",
+        f'{conf}:1: PriorityWeightAge: "{"9" * 80}..." is out of range, and slurmctld stops on it',
     )

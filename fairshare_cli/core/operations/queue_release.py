@@ -17,6 +17,7 @@ from fairshare_cli.core.operations.queue import (
     named_in_queue,
     store_queue,
 )
+from fairshare_cli.core.slurm.factors import parse_flags
 from fairshare_cli.core.state import State
 
 
@@ -69,7 +70,7 @@ def _released_times(job: Job, now: float, config: Config) -> Job:
     begin = job.eligible_time if job.eligible_time is not None else job.submit_time
     later = begin is not None and begin >= now  # (_release_job_rec: "begin_time < now")
     accrue = job.accrue_time
-    if "ACCRUE_ALWAYS" in config.priority.flags:
+    if "ACCRUE_ALWAYS" in parse_flags(config.priority.flags):  # (found in any word)
         pass
     elif config.priority.enforce_limits:
         accrue = None if later else now

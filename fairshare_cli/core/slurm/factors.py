@@ -85,6 +85,22 @@ def _tres_weight(kind: str, item: str, value: str) -> float:
     return weight
 
 
+#: The names ``read_config.c`` searches ``PriorityFlags`` for (``MAX_TRES`` is found in
+#: ``MAX_TRES_GRES`` too), 22.05 and 26.05 alike.
+FLAG_NAMES = (
+    "ACCRUE_ALWAYS", "SMALL_RELATIVE_TO_TIME", "CALCULATE_RUNNING", "DEPTH_OBLIVIOUS",
+    "NO_FAIR_TREE", "INCR_ONLY", "MAX_TRES", "NO_NORMAL_ALL", "NO_NORMAL_ASSOC",
+    "NO_NORMAL_PART", "NO_NORMAL_QOS", "NO_NORMAL_TRES",
+)  # fmt: skip
+
+
+def unknown_flags(flags: Iterable[str]) -> list[str]:
+    """The ``PriorityFlags`` words in which slurmctld finds no flag, and which it ignores
+    without a word (it searches the value for each name in any case): ``FAIR_TREE``, a
+    flag of Slurm 14.11 to 19.05, or a misspelt one (``NO_NORMAL_QSO``)."""
+    return [word for word in flags if not any(name in word.upper() for name in FLAG_NAMES)]
+
+
 def parse_flags(flags: Iterable[str]) -> frozenset[str]:
     """``PriorityFlags`` as Slurm reads them: a case-insensitive substring search.
 

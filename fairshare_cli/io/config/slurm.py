@@ -18,7 +18,7 @@ from fairshare_cli.core.config import (
 )
 from fairshare_cli.core.limits import UINT32_MAX
 from fairshare_cli.core.slurm.billing import billing_weights
-from fairshare_cli.core.slurm.factors import parse_tres_weights
+from fairshare_cli.core.slurm.factors import effective_algorithm, parse_tres_weights
 from fairshare_cli.core.slurm.fairshare import ALGORITHMS
 from fairshare_cli.core.timestr import (
     STORED_INFINITE_MAX_AGE,
@@ -103,7 +103,8 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
             f'priority.calc_period: Bad value "{given}" for '
             f"PriorityCalcPeriod (must be at least 1 minute){unit}"
         )
-    if halflife == 0 and reset.upper() == "NONE":
+    if halflife == 0 and "usage_reset_period" not in r.table:  # (read_config.c: an unset
+        # PriorityUsageResetPeriod alone; a NONE given starts with no decay nor reset)
         r.fail(
             "priority.decay_halflife: You have to either have PriorityDecayHalfLife != 0 or "
             "PriorityUsageResetPeriod set to something or the priority plugin will result "
@@ -122,7 +123,7 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
         max_age=_stored_minutes(r, "max_age", d.max_age),
         favor_small=r.get("favor_small", r.boolean, d.favor_small),
         flags=tuple(f.upper() for f in r.get("flags", r.string_list, NO_STRINGS)),
-        dampening_factor=r.int_("dampening_factor", d.dampening_factor, lo=1, hi=65535),
+        dampening_factor=_dampening_factor(r, algo, d.dampening_factor),
         usage_normalization=norm,
         weights=tracked_weights(r, _weights(r, file, prof)),
         enforce_limits=r.get("enforce_limits", r.boolean, d.enforce_limits),
@@ -137,6 +138,22 @@ def read_priority(top: Reader, file: str, prof: Mapping[str, Any]) -> SlurmPrior
         accounting_storage_tres=r.get("accounting_storage_tres", r.string, None),
         gres_types=gres_types(r),
     )
+
+
+def _dampening_factor(r: Reader, algo: str, default: int) -> int:
+    """``dampening_factor`` (``FairShareDampeningFactor``, a ``uint16_t``): 0 too, which
+    slurmctld takes, but not where classic or depth-oblivious fair share divides by it
+    (``_set_assoc_fs_factor``: a factor of 0, or NaN for no usage), which fs does not
+    model; Fair Tree and ``linear`` never read it."""
+    value: int = r.int_("dampening_factor", default, lo=0, hi=65535)
+    flags = r.get("flags", r.string_list, NO_STRINGS)
+    if value == 0 and effective_algorithm(algo, flags) in ("classic", "depth_oblivious"):
+        r.fail(
+            "priority.dampening_factor: 0 under classic or depth-oblivious fair share, where "
+            "slurmctld divides by it (a FairShare of 0, NaN for no usage), which fs does not "
+            "model; expected 1 to 65535, or 0 under Fair Tree"
+        )
+    return value
 
 
 #: The largest ``OverTimeLimit`` in minutes short of UNLIMITED (``INFINITE16`` is 65535).
@@ -257,7 +274,9 @@ def read_partitions(
                 parsed = billing_weights(weights)
             except ValueError as exc:
                 r.fail(f"partitions.{name}.billing_weights: {exc}")
-            why = untracked_weight(parsed, tracked, f"partitions.{name}.billing_weights")
+            compat = priority.get("output_compat") if isinstance(priority, Mapping) else None
+            key = f"partitions.{name}.billing_weights"
+            why = untracked_weight(parsed, tracked, key, compat or "current")
             if why:
                 r.fail(why)
         out[name] = PartitionSpec(

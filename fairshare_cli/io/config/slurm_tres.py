@@ -16,23 +16,30 @@ def tracked_weights(r: Reader, weights: PriorityWeights) -> PriorityWeights:
     """``weights`` once ``accounting_storage_tres`` tracks the TRES of each TRES weight
     (:func:`untracked_weight`)."""
     text = r.get("accounting_storage_tres", r.string, None)
-    why = untracked_weight(weights.tres, text, "priority.weights.tres")
+    compat = r.table.get("output_compat", "current")
+    why = untracked_weight(weights.tres, text, "priority.weights.tres", compat)
     if why:
         r.fail(why)
     return weights
 
 
-def untracked_weight(names: Iterable[str], text: str | None, key: str) -> str | None:
+def untracked_weight(
+    names: Iterable[str], text: str | None, key: str, compat: object = "current"
+) -> str | None:
     """Why slurmctld would stop on a weight of ``names`` (``key``: ``PriorityWeightTRES``,
     a partition's ``TRESBillingWeights``) that ``text``, ``accounting_storage_tres``
     (``AccountingStorageTRES``: the TRES tracked besides the standard ones,
     ``"gres/gpu,gres/gpu:a100"``), leaves out; None when it tracks them all or is unset
     (fs cannot know the cluster's). ``_tres_weight_item`` finds no such TRES (``is not a
     configured TRES type``) and slurmctld stops (``fatal``, 22.05 and 26.05 alike); names
-    are compared without regard to case."""
+    are compared without regard to case. From Slurm 23.11 on (``compat`` not "22.05")
+    tracking ``gres/gpu`` tracks ``gres/gpumem`` and ``gres/gpuutil`` too (``read_config.c``
+    adds them)."""
     if text is None:
         return None
     tracked = {name.strip().lower() for name in text.split(",")} | set(STANDARD_TRES)
+    if "gres/gpu" in tracked and compat != "22.05":
+        tracked |= {"gres/gpumem", "gres/gpuutil"}
     for name in names:
         if name not in tracked:
             kind, slash, sub = name.partition("/")

@@ -55,8 +55,21 @@ class SlurmConf:
     notes: list[str] = field(default_factory=list)
     nodes: int = 0
     partitions: int = 0
-    select_type: str | None = None  # (not modelled: read for GresTypes' sake)
-    node_features: tuple[str, str] | None = None  # (NodeFeaturesPlugins, its FILE:LINE: KEY)
+    #: keys not modelled but read for a check or a warning (:data:`NOTED`), by lower-case
+    #: name: their value and ``FILE:LINE: KEY``
+    noted: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    @property
+    def node_features(self) -> tuple[str, str] | None:
+        """``NodeFeaturesPlugins`` and its ``FILE:LINE: KEY`` (for ``GresTypes``' hbm)."""
+        return self.noted.get("nodefeaturesplugins")
+
+
+#: The keys fs reads without modelling: ``SelectType`` and ``NodeFeaturesPlugins`` for
+#: ``GresTypes``' sake, the others for a warning (cli/imports/slurm_conf.py).
+NOTED = (
+    "selecttype", "nodefeaturesplugins", "prioritysitefactorplugin", "accountingstoragetype",
+)  # fmt: skip
 
 
 @dataclass
@@ -325,9 +338,8 @@ def _knob(out: SlurmConf, key: str, value: str, where: str) -> None:
         return
     spec = KNOBS.get(key.lower())
     if spec is None:
-        out.select_type = value if key.lower() == "selecttype" else out.select_type
-        if key.lower() == "nodefeaturesplugins":
-            out.node_features = (value, f"{where}: {key}")
+        if key.lower() in NOTED:
+            out.noted[key.lower()] = (value, f"{where}: {key}")
         out.ignored.append(key)
         return
     path, kind = spec
@@ -387,7 +399,8 @@ def _shared_gres(out: SlurmConf, compat: str) -> None:
     """A GPU-sharing GRES needs ``select/cons_tres`` (:func:`shared_gres_select`)."""
     types = out.fragment.get("priority", {}).get("gres_types")
     where = out.origins.where.get(("priority", "gres_types"), out.origins.label)
-    shared_gres_select((types, where) if types is not None else None, out.select_type, compat)
+    select = out.noted.get("selecttype", (None, ""))[0]
+    shared_gres_select((types, where) if types is not None else None, select, compat)
 
 
 def _node_gres(nodes: dict[str, _Node], types: str | None, notes: list[str]) -> None:

@@ -9,13 +9,13 @@ profile's.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from fairshare_cli.core.config import PROFILE_DEFAULTS, part_enforce_type
+from fairshare_cli.core.config import PROFILE_DEFAULTS, SlurmPriorityConfig, part_enforce_type
 from fairshare_cli.core.names import check_name, shown
 from fairshare_cli.core.slurm.billing import billing_weights
-from fairshare_cli.core.slurm.factors import parse_tres_weights
+from fairshare_cli.core.slurm.factors import parse_tres_weights, unknown_flags
 from fairshare_cli.core.slurm.gres_types import SHARED, parse_gres_types
 from fairshare_cli.core.timestr import TimeStringError, slurm_conf_minutes
 from fairshare_cli.errors import InputError
@@ -31,13 +31,13 @@ KNOBS: dict[str, tuple[tuple[str, ...], str]] = {
     "prioritymaxage": (("priority", "max_age"), "minutes"),
     "priorityfavorsmall": (("priority", "favor_small"), "yesno"),
     "priorityflags": (("priority", "flags"), "flags"),
-    "fairsharedampeningfactor": (("priority", "dampening_factor"), "int"),
-    "priorityweightage": (("priority", "weights", "age"), "int"),
-    "priorityweightassoc": (("priority", "weights", "assoc"), "int"),
-    "priorityweightfairshare": (("priority", "weights", "fairshare"), "int"),
-    "priorityweightjobsize": (("priority", "weights", "jobsize"), "int"),
-    "priorityweightpartition": (("priority", "weights", "partition"), "int"),
-    "priorityweightqos": (("priority", "weights", "qos"), "int"),
+    "fairsharedampeningfactor": (("priority", "dampening_factor"), "uint16"),
+    "priorityweightage": (("priority", "weights", "age"), "uint32"),
+    "priorityweightassoc": (("priority", "weights", "assoc"), "uint32"),
+    "priorityweightfairshare": (("priority", "weights", "fairshare"), "uint32"),
+    "priorityweightjobsize": (("priority", "weights", "jobsize"), "uint32"),
+    "priorityweightpartition": (("priority", "weights", "partition"), "uint32"),
+    "priorityweightqos": (("priority", "weights", "qos"), "uint32"),
     "priorityweighttres": (("priority", "weights", "tres"), "tres"),
     "accountingstorageenforce": (("priority", "enforce_limits"), "enforce"),
     "enforcepartlimits": (("priority", "enforce_part_limits"), "partenforce"),
@@ -52,20 +52,56 @@ KNOBS: dict[str, tuple[tuple[str, ...], str]] = {
 BACKFILL_OPTIONS = ("bf_max_job_test", "bf_window", "bf_resolution", "bf_interval")
 
 
-def _whole(key: str, value: str, where: str) -> int:
-    """A whole number knob's digits (its bounds are the config's to check).
+def strtoul(text: str) -> tuple[int, str, bool]:
+    """C's ``strtoul(text, &end, 0)`` on an x86-64 host: the number, the text from ``end``
+    on, and whether it overflowed (``ERANGE``). Blanks and a sign may lead; ``0x`` starts
+    hex, another ``0`` octal (``010`` is 8); a negative number wraps to 64 bits; where no
+    number starts, 0 and the whole text."""
+    found = re.match(r"[ \t\n\v\f\r]*([+-]?)(0[xX](?=[0-9a-fA-F])|0?)", text)
+    assert found is not None  # (every part may be empty)
+    base = 16 if found.group(2)[1:] else 8 if found.group(2) else 10
+    digits = re.match(r"[0-9a-fA-F]*" if base == 16 else r"[0-7]*" if base == 8 else r"\d*",
+                      text[found.end() :])  # fmt: skip
+    assert digits is not None
+    if not (digits.group() or found.group(2)):
+        return 0, text, False  # (no number: end is the text's start)
+    rest = text[found.end() + digits.end() :]
+    significant = digits.group().lstrip("0")
+    if len(significant) > 22 or int(significant or "0", base) >= 2**64:
+        return 2**64 - 1, rest, True
+    number = int(significant or "0", base)
+    return (-number % 2**64 if found.group(1) == "-" else number), rest, False
+
+
+def slurm_uint(key: str, value: str, where: str, bits: int = 32) -> int:
+    """A ``uint16_t`` or ``uint32_t`` knob (``bits``: ``FairShareDampeningFactor``, the
+    ``PriorityWeight*``) as ``s_p_handle_uint16`` / ``s_p_handle_uint32`` read it (22.05
+    and 26.05 alike): :func:`strtoul` of base 0, so ``010`` is 8 and ``0x10`` 16, a ``k``
+    or ``K`` after it times 1024, ``UNLIMITED`` or ``INFINITE`` (any case) the largest.
 
     Raises:
-        InputError: not digits alone, or more than 4,300 of them.
+        InputError: a value slurmctld stops on, in its words, naming ``where``.
     """
-    if not re.fullmatch(r"\d+", value):
-        raise InputError(f'{where}: {key}: expected a whole number, got "{shown(value)}"')
-    if len(value) > 4300:  # (int() refuses more; the config words the bound of the rest)
-        raise InputError(
-            f'{where}: {key}: "{shown(value)}" is out of range (a whole number of '
-            f"{len(value)} digits)"
-        )
-    return int(value)
+    top: int = 2**bits - 1
+    number, rest, overflow = strtoul(value)
+    if rest[:1] in ("k", "K"):
+        number, rest = number * 1024 % 2**64, rest[1:]
+    if rest:
+        if value.upper() in ("UNLIMITED", "INFINITE"):
+            return top
+        problem = "is not a valid number"
+    elif overflow:
+        problem = "is out of range"
+    elif value.startswith("-"):
+        problem = "is less than zero"
+    elif number > top:
+        problem = f"is greater than {top}"
+    else:
+        return number
+    raise InputError(
+        f'{where}: {key}: "{shown(value)}" {problem}, and slurmctld stops on it (expected a '
+        f"whole number up to {top}, UNLIMITED or INFINITE)"
+    )
 
 
 def convert(kind: str, key: str, value: str, where: str) -> Any:
@@ -81,17 +117,17 @@ def convert(kind: str, key: str, value: str, where: str) -> Any:
         return check_name(value, f"{where}: {key}").lower()
     if kind == "upper":
         return value.upper()
-    if kind == "int":
-        return _whole(key, value, where)
+    if kind in ("uint16", "uint32"):
+        return slurm_uint(key, value, where, int(kind[4:]))
     if kind == "yesno":
         return slurm_boolean(key, value, where)
-    if kind == "ptype":
-        name = value.lower().removeprefix("priority/")
-        if name not in ("multifactor", "basic"):
+    if kind == "ptype":  # (the plugin's file name and type: found in case, whole)
+        if value not in ("priority/multifactor", "priority/basic"):
             raise InputError(
                 f'{where}: {key}: expected priority/multifactor or priority/basic, got "{value}"'
+                " (slurmctld loads no other: cannot create priority context)"
             )
-        return name
+        return value.removeprefix("priority/")
     if kind == "flags":
         return [f.strip().upper() for f in value.split(",") if f.strip()]
     if kind in _CONVERTERS:
@@ -301,6 +337,39 @@ def unset_as_slurm_reads(
             for part in path[:-1]:
                 table = table.setdefault(part, {})
             table.setdefault(path[-1], value)
+
+
+#: The weights slurmctld sums to check a job's priority cannot overflow (not the TRES).
+SUMMED_WEIGHTS = ("age", "assoc", "fairshare", "jobsize", "partition", "qos")
+
+
+def weight_sum_warning(weights: Mapping[str, Any], label: str) -> str | None:
+    """A warning where the ``PriorityWeight*`` but TRES (``weights``, by config key) sum
+    above 4294967295: slurmctld starts, logging ``PriorityWeight values too high, job
+    priority value may overflow`` (``read_config.c``, 22.05 and 26.05 alike), and cuts a
+    job's priority above it to 4294967295 (``_get_priority_internal``), as fs does. None
+    otherwise."""
+    total = sum(weights.get(name, 0) for name in SUMMED_WEIGHTS)
+    if total <= 0xFFFFFFFF:
+        return None
+    return (
+        f"{label}: the PriorityWeight* sum to {total}, above 4294967295 (slurmctld: "
+        '"PriorityWeight values too high, job priority value may overflow"); a job\'s '
+        "priority above it is cut to 4294967295, in fs as in slurmctld"
+    )
+
+
+def priority_warnings(priority: SlurmPriorityConfig, label: str) -> list[str]:
+    """What ``fs config check`` says of ``[priority]`` (``label``: the config file): each
+    flag word slurmctld finds no flag in (and ignores, as fs does), and weights summing
+    above 32 bits (:func:`weight_sum_warning`)."""
+    out = [
+        f"priority.flags: {word}: no flag slurmctld knows; it ignores it, and so does fs"
+        for word in unknown_flags(priority.flags)
+    ]
+    weights = {name: getattr(priority.weights, name) for name in SUMMED_WEIGHTS}
+    too_high = weight_sum_warning(weights, f"{label}: [priority.weights]")
+    return out + ([too_high] if too_high is not None else [])
 
 
 def knl_gres_types(types: str | None, plugins: str | None, compat: str) -> str | None:

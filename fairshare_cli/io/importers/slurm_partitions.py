@@ -15,7 +15,12 @@ from fairshare_cli.core.timestr import TimeStringError, time_str2mins
 from fairshare_cli.errors import InputError
 from fairshare_cli.io.importers.as_config import Origins
 from fairshare_cli.io.importers.hostlist import HostlistError, expand_hostlist
-from fairshare_cli.io.importers.slurm_knobs import over_time_limit, slurm_boolean, tres_weights
+from fairshare_cli.io.importers.slurm_knobs import (
+    over_time_limit,
+    slurm_boolean,
+    slurm_uint,
+    tres_weights,
+)
 
 
 class Defaults(dict[str, str]):
@@ -71,11 +76,12 @@ def partition_line(
     # (read_config.c's _build_single_partitionline_info).
     legacy = merged.get("priority")
     factor = legacy or merged.get("priorityjobfactor")
-    spec["priority_job_factor"] = (
-        whole(factor, "Priority" if legacy else "PriorityJobFactor", where) if factor else 1
-    )
+    # (uint16_t keys: read as s_p_handle_uint16 reads them, 010 octal 8, at their line)
+    keys = ("Priority", "Priority") if legacy else ("PriorityJobFactor", "PriorityTier")
+    at = [default.where(attrs, (key.lower(),), where) for key in keys]
+    spec["priority_job_factor"] = slurm_uint(keys[0], factor, at[0], 16) if factor else 1
     tier = legacy or merged.get("prioritytier")
-    if tier and (tier_n := whole(tier, "Priority" if legacy else "PriorityTier", where)) != 1:
+    if tier and (tier_n := slurm_uint(keys[1], tier, at[1], 16)) != 1:
         spec["priority_tier"] = tier_n  # (1, the default, left out)
     flag = slurm_boolean("Default", merged.get("default", "NO"), where)
     if flag:  # (the last Default=YES line takes it from the one before)

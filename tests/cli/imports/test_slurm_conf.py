@@ -394,7 +394,7 @@ def test_an_unset_priority_type_is_what_the_modelled_slurm_reads(
     ``sprio.c`` does for ``priority/basic``."""
     conf = tmp_path / "slurm.conf"
     conf.write_text(
-        f"ClusterName=mini\n{ptype}PriorityWeightFairshare=10000\n"
+        f"ClusterName=mini\n{ptype}PriorityWeightQOS=10000\n"
         "NodeName=n[1-4] CPUs=8\nPartitionName=batch Nodes=ALL Default=YES\n"
     )
     config = tmp_path / "pool.toml"
@@ -407,7 +407,7 @@ def test_an_unset_priority_type_is_what_the_modelled_slurm_reads(
         "; PriorityType unset: priority/basic, as Slurm 22.05 reads it (11 added, 0 replaced, "
         "0 unchanged)\n"
         if basic
-        else f"PriorityWeightFairshare) ({10 + bool(ptype)} added, 0 replaced, 0 unchanged)\n"
+        else f"PriorityWeightQOS) ({10 + bool(ptype)} added, 0 replaced, 0 unchanged)\n"
     )
     res = run("sprio", "-w", "--config", str(config), "--state", str(tmp_path / "s.json"))
     assert (res.exit_code, res.stderr) == (exit_code, stderr)

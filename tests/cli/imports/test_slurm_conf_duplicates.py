@@ -78,16 +78,16 @@ def test_a_run_beside_a_node_of_its_name_is_not_compressed(
     ("text", "toml", "summary"),
     [
         pytest.param(
-            "PriorityWeightAge=10\nPriorityWeightAge=20\n",
-            "age = 20\n",
-            "1 knob, 0 nodes, 0 partitions (PriorityWeightAge)",
+            "PriorityWeightQOS=10\nPriorityWeightQOS=20\n",
+            "qos = 20\n",
+            "1 knob, 0 nodes, 0 partitions (PriorityWeightQOS)",
             id="knob",
         ),
         pytest.param(
             "SchedulerParameters=bf_window=100,bf_interval=60\n"
-            "SchedulerParameters=bf_max_job_test=7\nPriorityWeightAge=1\n",
+            "SchedulerParameters=bf_max_job_test=7\nPriorityWeightQOS=1\n",
             "[priority]\nbf_max_job_test = 7\nfairshare",
-            "2 knobs, 0 nodes, 0 partitions (SchedulerParameters, PriorityWeightAge)",
+            "2 knobs, 0 nodes, 0 partitions (SchedulerParameters, PriorityWeightQOS)",
             id="scheduler-parameters",
         ),
     ],
